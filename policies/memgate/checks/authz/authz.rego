@@ -1,0 +1,33 @@
+# METADATA
+# description: |
+#   Who may do what. Roles come from the verified token (SPEC D5); what each role
+#   may do is data. Acting for a subject not named in the token is refused, except
+#   for the roles in any_subject_roles (an admin's owner override, seed 002).
+package memgate.checks.authz
+
+import data.memgate.contract
+
+violations contains {"stop_reason": "POLICY_DISABLED", "rule": "AUTHZ-ROLE", "detail": "role_not_permitted"} if {
+	not _role_permits
+}
+
+# Refusing a foreign subject as NOT_FOUND for reads keeps existence from leaking.
+violations contains {"stop_reason": _subject_refusal, "rule": "AUTHZ-SUBJECT", "detail": "subject_not_in_token"} if {
+	not _subject_permitted
+}
+
+_role_permits if {
+	some role in input.principal.roles
+	input.operation in contract.roles[role]
+}
+
+_subject_permitted if input.subject_id in input.principal.subjects
+
+_subject_permitted if {
+	some role in input.principal.roles
+	role in contract.any_subject_roles
+}
+
+_subject_refusal := "POLICY_DISABLED" if input.operation in contract.writes
+
+_subject_refusal := "NOT_FOUND" if not input.operation in contract.writes

@@ -1,0 +1,53 @@
+# METADATA
+# title: memgate decision
+# description: |
+#   The one entrypoint. Every check package under memgate.checks contributes
+#   `violations` ({stop_reason, rule, detail}); the highest-priority stop reason of
+#   seed 000 §7 (extended by SPEC D3) answers. No violation: the operation's success code.
+package memgate.main
+
+import data.memgate.contract
+
+violations contains v if {
+	some name
+	some v in data.memgate.checks[name].violations
+}
+
+# C19-FAIL an operation the policy does not know is an internal inconsistency, never a success.
+violations contains {"stop_reason": "INTERNAL_INCONSISTENCY", "rule": "C19-FAIL", "detail": "unknown_operation"} if {
+	not contract.success[input.operation]
+}
+
+_rank(code) := i if contract.priority[i] == code
+
+_winner := code if {
+	ranks := {_rank(v.stop_reason) | some v in violations}
+	count(ranks) > 0
+	code := contract.priority[min(ranks)]
+}
+
+_stop_reason := _winner
+
+_stop_reason := contract.success[input.operation] if count(violations) == 0
+
+# A violation whose code is not in the priority list, or an operation without a
+# success code, leaves _stop_reason undefined: the decision then fails closed.
+_explanations := sort([sprintf("%s: %s", [v.rule, v.detail]) |
+	some v in violations
+	v.stop_reason == _stop_reason
+])
+
+# METADATA
+# entrypoint: true
+# description: C19-STOP exactly one stop reason for every operation
+default decision := {
+	"stop_reason": "INTERNAL_INCONSISTENCY",
+	"explanations": ["C19-FAIL: no_decision"],
+	"contract_version": "unknown",
+}
+
+decision := {
+	"stop_reason": _stop_reason,
+	"explanations": _explanations,
+	"contract_version": contract.version,
+}

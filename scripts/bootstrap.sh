@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Installs the project's own tools into .tools/ (git-ignored) when they are missing:
+#   opa       the Rego compiler and test runner (Go module, pinned)
+#   ferretdb  the embedded MongoDB-protocol database (Go module, pinned, built from source)
+#   chromium  Debian's package, only with --browser (the ledger page tests need it)
+# Idempotent: once everything is there it checks versions and returns in well under a second.
+set -euo pipefail
+
+OPA_VERSION="v1.10.1"
+FERRETDB_VERSION="v1.24.2"
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tools="$root/.tools"
+bin="$tools/bin"
+want_browser=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=1 ;;
+    *) echo "bootstrap: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+need_go() {
+  if ! command -v go >/dev/null 2>&1; then
+    say "Go is needed to build opa and ferretdb, and it is not on PATH."
+    say "Install Go 1.24 or newer (for example Debian's 'golang' package, or /usr/local/go) and run again."
+    exit 1
+  fi
+}
+
+installed_version() { # tool, file that records the version it was built at
+  [ -x "$bin/$1" ] && [ -f "$tools/$1.version" ] && cat "$tools/$1.version" || true
+}
+
+mkdir -p "$bin"
+
+if [ "$(installed_version opa)" != "$OPA_VERSION" ]; then
+  need_go
+  say "installing opa $OPA_VERSION into .tools/bin (about a minute the first time) ..."
+  GOBIN="$bin" GOFLAGS=-buildvcs=false go install "github.com/open-policy-agent/opa@$OPA_VERSION"
+  echo "$OPA_VERSION" > "$tools/opa.version"
+  say "opa $OPA_VERSION installed"
+fi
+
+if [ "$(installed_version ferretdb)" != "$FERRETDB_VERSION" ]; then
+  need_go
+  say "building ferretdb $FERRETDB_VERSION into .tools/bin (about a minute the first time) ..."
+  # 'go install module@version' is refused here (the proxy will not answer the version-list
+  # lookup), so a pinned tools module (scripts/ferretdb-tools) resolves it instead.
+  build="$tools/build/ferretdb"
+  rm -rf "$build"; mkdir -p "$build"
+  cp "$root/scripts/ferretdb-tools/go.mod" "$root/scripts/ferretdb-tools/go.sum" \
+     "$root/scripts/ferretdb-tools/tools.go" "$build/"
+  (cd "$build" && GOFLAGS=-mod=mod go mod download github.com/FerretDB/FerretDB)
+  src="$(cd "$build" && go list -m -f '{{.Dir}}' github.com/FerretDB/FerretDB)"
+  # FerretDB's release process generates build/version/version.txt and it panics at start
+  # without it, so build from a writable copy of the module that has the file.
+  cp -r "$src" "$build/FerretDB"
+  chmod -R u+w "$build/FerretDB"
+  echo "$FERRETDB_VERSION" > "$build/FerretDB/build/version/version.txt"
+  (cd "$build" \
+    && go mod edit -replace "github.com/FerretDB/FerretDB=./FerretDB" \
+    && GOFLAGS="-mod=mod -buildvcs=false" go build -o "$bin/ferretdb" github.com/FerretDB/FerretDB/cmd/ferretdb)
+  rm -rf "$build"
+  echo "$FERRETDB_VERSION" > "$tools/ferretdb.version"
+  say "ferretdb $FERRETDB_VERSION installed"
+fi
+
+if [ "$want_browser" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Debian's chromium for the ledger page tests ..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2
+  else
+    say "the ledger page tests need Chromium: install Debian's 'chromium' package (apt-get install chromium) and run again."
+    exit 1
+  fi
+fi
