@@ -7,6 +7,7 @@
 package memgate.main
 
 import data.memgate.contract
+import data.memgate.lib.operation
 
 violations contains v if {
 	some name
@@ -15,7 +16,7 @@ violations contains v if {
 
 # C19-FAIL an operation the policy does not know is an internal inconsistency, never a success.
 violations contains {"stop_reason": "INTERNAL_INCONSISTENCY", "rule": "C19-FAIL", "detail": "unknown_operation"} if {
-	not contract.success[input.operation]
+	not operation.spec
 }
 
 _rank(code) := i if contract.priority[i] == code
@@ -28,7 +29,7 @@ _winner := code if {
 
 _stop_reason := _winner
 
-_stop_reason := contract.success[input.operation] if count(violations) == 0
+_stop_reason := operation.spec.success if count(violations) == 0
 
 # A violation whose code is not in the priority list, or an operation without a
 # success code, leaves _stop_reason undefined: the decision then fails closed.

@@ -4,8 +4,13 @@ import data.memgate.main
 
 _agent := {"id": "agent-1", "tenant": "t1", "subjects": ["alice"], "roles": ["agent"]}
 
+_now := 1780272000000 # 2026-06-01T00:00:00Z
+
+_live_target := {"found": true, "status": "active", "expires_at_ms": 1798761600000}
+
 _store(item) := {
 	"operation": "STORE",
+	"contract": "governed",
 	"principal": _agent,
 	"subject_id": "alice",
 	"item": object.union(
@@ -31,8 +36,8 @@ test_success_code_per_operation[note] if {
 		"C19-OPS DELETE": {"op": "DELETE", "want": "SUCCESS_DELETED"},
 	}
 	d := main.decision with input as {
-		"operation": c.op, "principal": _agent, "subject_id": "alice",
-		"item": {"memory_id": "m1"}, "target": {"found": true},
+		"operation": c.op, "contract": "governed", "principal": _agent, "subject_id": "alice",
+		"item": {"memory_id": "m1"}, "target": _live_target, "now_ms": _now,
 	}
 	d.stop_reason == c.want
 }
@@ -73,7 +78,7 @@ test_control_character_is_schema_invalid if {
 
 test_missing_target_is_not_found if {
 	d := main.decision with input as {
-		"operation": "READ", "principal": _agent, "subject_id": "alice",
+		"operation": "READ", "contract": "governed", "principal": _agent, "subject_id": "alice",
 		"item": {"memory_id": "m1"}, "target": {"found": false},
 	}
 	d.stop_reason == "NOT_FOUND"
@@ -81,8 +86,8 @@ test_missing_target_is_not_found if {
 
 test_foreign_subject_read_is_not_found if {
 	d := main.decision with input as {
-		"operation": "READ", "principal": _agent, "subject_id": "bob",
-		"item": {"memory_id": "m1"}, "target": {"found": true},
+		"operation": "READ", "contract": "governed", "principal": _agent, "subject_id": "bob",
+		"item": {"memory_id": "m1"}, "target": _live_target, "now_ms": _now,
 	}
 	d.stop_reason == "NOT_FOUND"
 }
@@ -112,4 +117,17 @@ test_priority_forbidden_over_bounds if {
 test_unknown_operation_fails_closed if {
 	d := main.decision with input as object.union(_store({}), {"operation": "DROP"})
 	d.stop_reason == "INTERNAL_INCONSISTENCY"
+}
+
+test_target_liveness[note] if {
+	some note, c in {
+		"C19-TTL expired item is not found": {"status": "active", "expires_at_ms": 1780271999000, "want": "NOT_FOUND"},
+		"D1 deleted item is not found": {"status": "deleted", "expires_at_ms": 1798761600000, "want": "NOT_FOUND"},
+		"C19-OPS live item is read": {"status": "active", "expires_at_ms": 1780272001000, "want": "SUCCESS_READ"},
+	}
+	d := main.decision with input as {
+		"operation": "READ", "contract": "governed", "principal": _agent, "subject_id": "alice", "now_ms": _now,
+		"item": {"memory_id": "m1"}, "target": {"found": true, "status": c.status, "expires_at_ms": c.expires_at_ms},
+	}
+	d.stop_reason == c.want
 }

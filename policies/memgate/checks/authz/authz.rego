@@ -1,13 +1,16 @@
 # METADATA
 # description: |
-#   Who may do what. Roles come from the verified token (SPEC D5); what each role
-#   may do is data. Acting for a subject not named in the token is refused, except
-#   for the roles in any_subject_roles (an admin's owner override, seed 002).
+#   Who may do what. Roles come from the verified token (SPEC D5); which roles may call
+#   an operation is data (operations/<contract>/data.json). Acting for a subject not named
+#   in the token is refused, except for the roles in contract.any_subject_roles (an admin's
+#   owner override, seed 002).
 package memgate.checks.authz
 
 import data.memgate.contract
+import data.memgate.lib.operation
 
 violations contains {"stop_reason": "POLICY_DISABLED", "rule": "AUTHZ-ROLE", "detail": "role_not_permitted"} if {
+	operation.spec
 	not _role_permits
 }
 
@@ -18,7 +21,7 @@ violations contains {"stop_reason": _subject_refusal, "rule": "AUTHZ-SUBJECT", "
 
 _role_permits if {
 	some role in input.principal.roles
-	input.operation in contract.roles[role]
+	role in operation.spec.roles
 }
 
 _subject_permitted if input.subject_id in input.principal.subjects
@@ -28,6 +31,6 @@ _subject_permitted if {
 	role in contract.any_subject_roles
 }
 
-_subject_refusal := "POLICY_DISABLED" if input.operation in contract.writes
+_subject_refusal := "POLICY_DISABLED" if operation.is_write
 
-_subject_refusal := "NOT_FOUND" if not input.operation in contract.writes
+_subject_refusal := "NOT_FOUND" if not operation.is_write

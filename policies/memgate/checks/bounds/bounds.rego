@@ -3,6 +3,7 @@
 package memgate.checks.bounds
 
 import data.memgate.contract
+import data.memgate.lib.operation
 
 violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-ITEM", "detail": sprintf("%s_too_long", [field])} if {
 	some field, limit in contract.bounds
@@ -10,7 +11,7 @@ violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-ITEM", "deta
 }
 
 violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-CAT", "detail": "value_too_long_for_category"} if {
-	input.operation in contract.writes
+	operation.governed_write
 	limit := contract.categories[input.item.category].value_max
 	count(input.item.value) > limit
 	count(input.item.value) <= contract.bounds.value

@@ -1,12 +1,22 @@
 package memgate.checks.target
 
-import data.memgate.contract
+import data.memgate.lib.operation
 
 # METADATA
 # description: |
 #   SPEC D3 an item that does not exist, belongs to another tenant or subject, is
 #   deleted or has expired answers NOT_FOUND; the caller cannot tell which.
 violations contains {"stop_reason": "NOT_FOUND", "rule": "C19-STOP", "detail": "no_such_memory"} if {
-	input.operation in contract.targeted
-	not input.target.found
+	operation.is_targeted
+	not _live
 }
+
+_live if {
+	input.target.found
+	input.target.status == "active"
+	not _expired
+}
+
+# C19-TTL expired items are neither read nor listed, judged by the gateway's injectable clock
+# (SPEC D6). Times arrive as epoch milliseconds: the wasm host has no time.parse_* builtins.
+_expired if input.target.expires_at_ms <= input.now_ms

@@ -1,0 +1,28 @@
+export const ROLES = ["agent", "adapter", "user", "admin", "auditor", "job"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is calling, from verified token claims only (SPEC D5). */
+export interface Principal {
+  /** The token's `sub`: the caller itself (a person, an agent, an adapter, a job). */
+  id: string;
+  tenant: string;
+  /** The subjects this caller may act for; arguments can only narrow this. */
+  subjects: string[];
+  roles: Role[];
+  /** Agent type, for SG-PRIVACY share_with. */
+  agentType: string | null;
+  /** A kernel job's context, for SG-AUTHORITY. */
+  job: { id: string; kind: string } | null;
+}
+
+/** The principal as the policy sees it. */
+export function principalInput(principal: Principal): Record<string, unknown> {
+  return {
+    id: principal.id,
+    tenant: principal.tenant,
+    subjects: principal.subjects,
+    roles: principal.roles,
+    agent_type: principal.agentType,
+    job: principal.job,
+  };
+}

@@ -1,0 +1,95 @@
+import path from "node:path";
+
+/** Everything memgate reads from its environment, read once at boot (STYLE §2). */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Absent: memgate starts an embedded FerretDB under dataDir. */
+  readonly mongodbUri: string | undefined;
+  readonly dbName: string;
+  /** When set, the embedded FerretDB uses this PostgreSQL database instead of SQLite. */
+  readonly ferretdbPostgresUrl: string | undefined;
+  readonly ferretdbBinary: string;
+  readonly policyBundlePath: string;
+  readonly jwt: {
+    readonly publicKeyPem: string | undefined;
+    readonly jwksUrl: string | undefined;
+    readonly issuer: string;
+    readonly audience: string;
+    readonly algorithms: readonly string[];
+  };
+  readonly logLevel: string;
+  readonly shutdownGraceMs: number;
+}
+
+export class ConfigError extends TypeError {
+  readonly code = "CONFIG_INVALID" as const;
+  constructor(message: string) {
+    super(`configuration: ${message}`);
+    this.name = new.target.name;
+  }
+}
+
+const projectRoot = path.resolve(__dirname, "..", "..");
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const ALGORITHMS = ["EdDSA", "ES256", "ES384", "RS256", "PS256"];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === "" ? undefined : raw;
+}
+
+/** Reads, validates and freezes the configuration; throws ConfigError at boot. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = env.LOG_LEVEL ?? "info";
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
+  }
+  const algorithms = (env.JWT_ALGORITHMS ?? "EdDSA,ES256,RS256").split(",").map((a) => a.trim()).filter(Boolean);
+  const unknown = algorithms.filter((a) => !ALGORITHMS.includes(a));
+  if (algorithms.length === 0 || unknown.length > 0) {
+    throw new ConfigError(`JWT_ALGORITHMS may list only ${ALGORITHMS.join(", ")}, got "${env.JWT_ALGORITHMS}"`);
+  }
+  const publicKeyPem = optional(env, "JWT_PUBLIC_KEY")?.replace(/\\n/g, "\n");
+  const jwksUrl = optional(env, "JWT_JWKS_URL");
+  if (publicKeyPem && jwksUrl) {
+    throw new ConfigError("set JWT_PUBLIC_KEY or JWT_JWKS_URL, not both");
+  }
+  const mongodbUri = optional(env, "MONGODB_URI");
+  if (mongodbUri && !publicKeyPem && !jwksUrl) {
+    // The development key pair is for the embedded database only: a real deployment names its issuer's key.
+    throw new ConfigError("MONGODB_URI is set, so JWT_PUBLIC_KEY or JWT_JWKS_URL must be set too");
+  }
+  return Object.freeze({
+    port: integer(env, "PORT", 4000, 0, 65535),
+    host: env.HOST ?? "127.0.0.1",
+    dataDir: path.resolve(env.MEMGATE_DATA_DIR ?? path.join(projectRoot, "data")),
+    mongodbUri,
+    dbName: env.MEMGATE_DB_NAME ?? "memgate",
+    ferretdbPostgresUrl: optional(env, "MEMGATE_FERRETDB_POSTGRESQL_URL"),
+    ferretdbBinary: path.resolve(env.MEMGATE_FERRETDB_BIN ?? path.join(projectRoot, ".tools", "bin", "ferretdb")),
+    policyBundlePath: path.resolve(
+      env.MEMGATE_POLICY_BUNDLE ?? path.join(projectRoot, "build", "policy", "bundle.tar.gz"),
+    ),
+    jwt: Object.freeze({
+      publicKeyPem,
+      jwksUrl,
+      issuer: env.JWT_ISSUER ?? "memgate-dev",
+      audience: env.JWT_AUDIENCE ?? "memgate",
+      algorithms: Object.freeze(algorithms),
+    }),
+    logLevel,
+    shutdownGraceMs: integer(env, "MEMGATE_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+  });
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from "node:crypto";
+import { principalInput, type Principal } from "../auth/principal";
+import type { Clock } from "../clock";
+import type { Logger } from "../logger";
+import type { PolicyDecision, PolicyEngine } from "../policy/policy-engine";
+import type { EventDraft, EventLog, EventType, MemoryEvent } from "../store/event-log";
+import { isStopReason, type CallContext, type Outcome } from "./outcome";
+
+export interface DecisionRequest {
+  operation: string;
+  contract: string;
+  principal: Principal;
+  subjectId: string;
+  /** Contract-specific parts of the policy input: item, target, facts, settings, counts ... */
+  input: Record<string, unknown>;
+}
+
+export interface Decided {
+  decisionId: string;
+  decision: PolicyDecision;
+  succeeded: boolean;
+}
+
+/**
+ * What every contract service shares: ask the policy, write the decision's event, and
+ * fail closed. Services build the policy input and act on the answer; they never decide.
+ */
+export class Governor {
+  constructor(
+    readonly policy: PolicyEngine,
+    readonly events: EventLog,
+    readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  decide(request: DecisionRequest): Decided {
+    const decision = this.policy.decide({
+      operation: request.operation,
+      contract: request.contract,
+      now_ms: this.clock.now().getTime(),
+      principal: principalInput(request.principal),
+      subject_id: request.subjectId,
+      ...request.input,
+    });
+    if (!isStopReason(decision.stop_reason)) {
+      throw new Error(`policy answered an unknown stop reason "${decision.stop_reason}"`);
+    }
+    return { decisionId: randomUUID(), decision, succeeded: decision.stop_reason.startsWith("SUCCESS_") };
+  }
+
+  outcome<T>(decided: Decided, value?: T): Outcome<T> {
+    return {
+      stopReason: decided.decision.stop_reason as Outcome["stopReason"],
+      explanations: decided.decision.explanations,
+      decisionId: decided.decisionId,
+      policyVersion: decided.decision.policy_hash,
+      contractVersion: decided.decision.contract_version,
+      value,
+    };
+  }
+
+  /** The event of one decision. `extra` holds what only the caller knows (memory id, digest, metadata). */
+  record(
+    request: DecisionRequest,
+    decided: Decided,
+    ctx: CallContext,
+    eventType: EventType,
+    extra: Partial<Pick<EventDraft, "memory_id" | "content_digest" | "reason" | "metadata">> = {},
+  ): Promise<MemoryEvent> {
+    return this.events.append({
+      tenant_id: request.principal.tenant,
+      subject_id: request.subjectId || null,
+      event_type: eventType,
+      operation: request.operation,
+      memory_id: extra.memory_id ?? null,
+      actor: actorOf(request.principal),
+      stop_reason: decided.decision.stop_reason,
+      decision_id: decided.decisionId,
+      policy_hash: decided.decision.policy_hash,
+      contract_version: decided.decision.contract_version,
+      request_id: ctx.requestId,
+      content_digest: extra.content_digest ?? null,
+      reason: extra.reason ?? null,
+      metadata: { explanations: decided.decision.explanations, ...extra.metadata },
+    });
+  }
+
+  /**
+   * INV-8: any unexpected error answers INTERNAL_INCONSISTENCY. The error is logged (without
+   * content) and, if the log is reachable, recorded as a refusal so the failure is auditable.
+   */
+  async failClosed<T>(error: unknown, request: Omit<DecisionRequest, "input">, ctx: CallContext): Promise<Outcome<T>> {
+    const decisionId = randomUUID();
+    const policyVersion = this.policy.hash ?? "none";
+    const contractVersion = this.policy.loaded ? this.policy.contract.version : "unknown";
+    this.logger.error(
+      { err: error, requestId: ctx.requestId, operation: request.operation, contract: request.contract, decisionId },
+      "operation failed closed",
+    );
+    try {
+      await this.events.append({
+        tenant_id: request.principal.tenant,
+        subject_id: request.subjectId || null,
+        event_type: "refuse",
+        operation: request.operation,
+        memory_id: null,
+        actor: actorOf(request.principal),
+        stop_reason: "INTERNAL_INCONSISTENCY",
+        decision_id: decisionId,
+        policy_hash: this.policy.hash ?? null,
+        contract_version: this.policy.loaded ? contractVersion : null,
+        request_id: ctx.requestId,
+        content_digest: null,
+        reason: "internal_error",
+        metadata: { error: error instanceof Error ? error.name : "unknown" },
+      });
+    } catch (logError) {
+      this.logger.error({ err: logError, requestId: ctx.requestId }, "could not record the failure in the event log");
+    }
+    return {
+      stopReason: "INTERNAL_INCONSISTENCY",
+      explanations: ["C19-FAIL: internal_error"],
+      decisionId,
+      policyVersion,
+      contractVersion,
+    };
+  }
+}
+
+export function actorOf(principal: Principal): EventDraft["actor"] {
+  const automated = principal.roles.some((r) => r === "agent" || r === "adapter" || r === "job");
+  return { id: principal.id, roles: principal.roles, kind: automated ? "system" : "human" };
+}

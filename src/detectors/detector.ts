@@ -1,0 +1,31 @@
+/**
+ * Detectors turn content into facts and decide nothing (STYLE §1): the policy maps each
+ * finding's class to a stop reason. A finding names the field and what was seen, never
+ * the matched text, so facts can be logged and evaluated without leaking content.
+ */
+export interface Finding {
+  field: string;
+  /** What kind of thing was found: a forbidden class of seed 000 §4, "injection", ... */
+  class: string;
+  /** Which rule found it, for explanations and the detector evaluation. */
+  label: string;
+}
+
+export interface Detector {
+  readonly name: string;
+  detect(field: string, text: string): Finding[];
+}
+
+/** Runs every detector over every named text field. */
+export class DetectorSuite {
+  constructor(private readonly detectors: readonly Detector[]) {}
+
+  run(fields: Record<string, string | null | undefined>): { findings: Finding[] } {
+    const findings: Finding[] = [];
+    for (const [field, text] of Object.entries(fields)) {
+      if (!text) continue;
+      for (const detector of this.detectors) findings.push(...detector.detect(field, text));
+    }
+    return { findings };
+  }
+}

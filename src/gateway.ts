@@ -1,0 +1,116 @@
+import "reflect-metadata";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Db, MongoClient } from "mongodb";
+import { ensureDevKeyPair } from "./auth/dev-keys";
+import { TokenVerifier } from "./auth/token-verifier";
+import { systemClock, type Clock } from "./clock";
+import type { Config } from "./config";
+import { GovernedMemoryService } from "./contracts/governed.service";
+import { Governor } from "./contracts/governor";
+import { createDetectorSuite } from "./detectors";
+import { buildGatewaySchema } from "./graphql/schema";
+import { healthRouter } from "./http/health";
+import { createHttpServer, type RunningHttpServer } from "./http/server";
+import { createLogger, type Logger } from "./logger";
+import { PolicyEngine } from "./policy/policy-engine";
+import type { Services } from "./services";
+import { connectDatabase, ensureIndexes } from "./store/database";
+import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
+import { EventLog } from "./store/event-log";
+import { MemoryRepository } from "./store/memory-repository";
+
+export interface GatewayOptions {
+  config: Config;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/**
+ * The composition root: the one place that wires parts together. `main.ts` runs it for
+ * the process; tests and benchmarks run it in-process against a real database and policy.
+ */
+export class Gateway {
+  private constructor(
+    readonly config: Config,
+    readonly logger: Logger,
+    readonly services: Services,
+    readonly db: Db,
+    readonly databaseUri: string,
+    private readonly client: MongoClient,
+    private readonly embedded: EmbeddedFerretDb | undefined,
+    private readonly http: RunningHttpServer,
+  ) {}
+
+  static async start(options: GatewayOptions): Promise<Gateway> {
+    const { config } = options;
+    const clock = options.clock ?? systemClock;
+    const logger = options.logger ?? createLogger(config.logLevel);
+
+    let embedded: EmbeddedFerretDb | undefined;
+    let databaseUri = config.mongodbUri;
+    if (!databaseUri) {
+      embedded = await EmbeddedFerretDb.start({
+        binary: config.ferretdbBinary,
+        dataDir: path.join(config.dataDir, "ferretdb"),
+        postgresqlUrl: config.ferretdbPostgresUrl,
+        uriFile: path.join(config.dataDir, "mongodb-uri"),
+      });
+      databaseUri = embedded.uri;
+      logger.info(
+        { mongodbUri: databaseUri, backend: config.ferretdbPostgresUrl ? "postgresql" : "sqlite", pid: embedded.pid },
+        "embedded FerretDB started; its connection string is also in <data>/mongodb-uri",
+      );
+    }
+    try {
+      const { client, db } = await connectDatabase(databaseUri, config.dbName);
+      await ensureIndexes(db);
+
+      const policy = new PolicyEngine(config.policyBundlePath, logger);
+      await policy.reload();
+      policy.watch();
+
+      const publicKeyPem = config.jwt.publicKeyPem ?? (config.jwt.jwksUrl ? undefined : (await ensureDevKeyPair(config.dataDir, "jwt")).publicKeyPem);
+      const verifier = TokenVerifier.create({ ...config.jwt, publicKeyPem });
+
+      const events = new EventLog(db, clock);
+      const governor = new Governor(policy, events, clock, logger);
+      const services: Services = {
+        policy,
+        governed: new GovernedMemoryService(governor, new MemoryRepository(db), createDetectorSuite()),
+      };
+
+      const http = await createHttpServer({
+        schema: buildGatewaySchema(),
+        services,
+        verifier,
+        logger,
+        routers: [healthRouter(db, policy)],
+      });
+      await new Promise<void>((resolve, reject) => {
+        http.httpServer.once("error", reject);
+        http.httpServer.listen(config.port, config.host, () => resolve());
+      });
+      return new Gateway(config, logger, services, db, databaseUri, client, embedded, http);
+    } catch (error) {
+      await embedded?.stop();
+      throw error;
+    }
+  }
+
+  get port(): number {
+    return (this.http.httpServer.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    return `http://${this.config.host}:${this.port}`;
+  }
+
+  /** Graceful: drain requests and subscriptions, close the database, stop the embedded one. */
+  async stop(): Promise<void> {
+    await this.http.stop();
+    this.services.policy.close();
+    await this.client.close();
+    await this.embedded?.stop();
+  }
+}

@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { loadPolicy, type LoadedPolicy } from "@open-policy-agent/opa-wasm";
+import { Parser, type ReadEntry } from "tar";
+import { PolicyBundleError } from "./errors";
+
+/** The part of the bundle's data that memgate reads: contract tables (policies/memgate/contract). */
+export interface ContractData {
+  version: string;
+  priority: string[];
+  categories: Record<string, { description: string; value_max: number; ttl_classes: string[]; source_kinds: string[] }>;
+  ttl_classes: Record<string, { seconds: number; description: string }>;
+  source_kinds: string[];
+  bounds: Record<string, number>;
+  [key: string]: unknown;
+}
+
+export interface PolicyBundle {
+  /** sha256 of the bundle file: the policy version stamped on every decision. */
+  hash: string;
+  policy: LoadedPolicy;
+  data: { memgate: { contract: ContractData; [key: string]: unknown } };
+}
+
+/** Reads an `opa build -t wasm` bundle (tar.gz with /policy.wasm and /data.json). */
+export async function loadBundle(path: string): Promise<PolicyBundle> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    throw new PolicyBundleError(`cannot read ${path}`, { cause: error });
+  }
+  const files = new Map<string, Buffer>();
+  try {
+    const parser = new Parser({
+      onReadEntry: (entry: ReadEntry) => {
+        const chunks: Buffer[] = [];
+        entry.on("data", (chunk: Buffer) => chunks.push(chunk));
+        entry.on("end", () => files.set(entry.path.replace(/^\/+/, ""), Buffer.concat(chunks)));
+      },
+    });
+    await pipeline(Readable.from([bytes]), parser);
+  } catch (error) {
+    throw new PolicyBundleError(`${path} is not a readable tar.gz bundle`, { cause: error });
+  }
+  const wasm = files.get("policy.wasm");
+  const dataJson = files.get("data.json");
+  if (!wasm || !dataJson) throw new PolicyBundleError(`${path} has no policy.wasm or no data.json`);
+  let data: PolicyBundle["data"];
+  let policy: LoadedPolicy;
+  try {
+    data = JSON.parse(dataJson.toString("utf8")) as PolicyBundle["data"];
+    if (typeof data?.memgate?.contract?.version !== "string") throw new Error("data.memgate.contract.version is missing");
+    policy = await loadPolicy(wasm);
+    policy.setData(data);
+  } catch (error) {
+    throw new PolicyBundleError(`${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return { hash: createHash("sha256").update(bytes).digest("hex"), policy, data };
+}

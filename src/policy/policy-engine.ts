@@ -1,0 +1,141 @@
+import { EventEmitter } from "node:events";
+import { watch, type FSWatcher } from "node:fs";
+import path from "node:path";
+import type { Logger } from "../logger";
+import { loadBundle, type ContractData, type PolicyBundle } from "./bundle";
+import { PolicyEvaluationError } from "./errors";
+
+export const ENTRYPOINT = "memgate/main/decision";
+
+/** What the policy answers for one operation. */
+export interface PolicyDecision {
+  stop_reason: string;
+  explanations: string[];
+  contract_version: string;
+  /** The bundle that decided: sha256 of the bundle file. */
+  policy_hash: string;
+}
+
+export interface PolicyChange {
+  previous: { hash: string; version: string } | undefined;
+  current: { hash: string; version: string };
+}
+
+/**
+ * Holds the compiled policy and evaluates it in-process. The bundle is loaded once and
+ * replaced when its file changes; a bundle that fails to load leaves the previous one in
+ * force. With none loaded, `decide` throws, and the caller answers INTERNAL_INCONSISTENCY.
+ */
+export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reloadFailed: [Error] }> {
+  private bundle: PolicyBundle | undefined;
+  private watcher: FSWatcher | undefined;
+  private reloadTimer: NodeJS.Timeout | undefined;
+  private reloading: Promise<boolean> = Promise.resolve(true);
+
+  constructor(
+    private readonly bundlePath: string,
+    private readonly logger: Logger,
+  ) {
+    super();
+  }
+
+  get loaded(): boolean {
+    return this.bundle !== undefined;
+  }
+
+  get hash(): string | undefined {
+    return this.bundle?.hash;
+  }
+
+  /** The contract tables of the loaded bundle; the one source of them (never duplicated in TS). */
+  get contract(): ContractData {
+    if (!this.bundle) throw new PolicyEvaluationError("no policy bundle is loaded");
+    return this.bundle.data.memgate.contract;
+  }
+
+  /** Any table of the bundle's data under data.memgate (for example a contract's own tables). */
+  data<T>(name: string): T {
+    if (!this.bundle) throw new PolicyEvaluationError("no policy bundle is loaded");
+    return this.bundle.data.memgate[name] as T;
+  }
+
+  decide(input: Record<string, unknown>): PolicyDecision {
+    const bundle = this.bundle;
+    if (!bundle) throw new PolicyEvaluationError("no policy bundle is loaded");
+    let result: unknown;
+    try {
+      result = bundle.policy.evaluate(input, ENTRYPOINT);
+    } catch (error) {
+      // opa-wasm throws plain strings and objects as well as Errors
+      const detail = error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error);
+      throw new PolicyEvaluationError(detail, { cause: error });
+    }
+    const decision = Array.isArray(result) ? (result[0] as { result?: unknown } | undefined)?.result : undefined;
+    if (!isDecision(decision)) throw new PolicyEvaluationError("the entrypoint returned no decision (undefined)");
+    return { ...decision, policy_hash: bundle.hash };
+  }
+
+  /** Loads the bundle file; true when it is now in force. Serialised, so reloads never interleave. */
+  reload(): Promise<boolean> {
+    this.reloading = this.reloading.then(() => this.load());
+    return this.reloading;
+  }
+
+  /** Reloads when the bundle file is replaced (opa build, a deploy, a volume update). */
+  watch(): void {
+    if (this.watcher) return;
+    const dir = path.dirname(this.bundlePath);
+    const base = path.basename(this.bundlePath);
+    try {
+      this.watcher = watch(dir, { persistent: false }, (_event, file) => {
+        if (file !== null && file !== base) return;
+        clearTimeout(this.reloadTimer);
+        // A build writes the file in several steps: wait until it has been quiet briefly.
+        this.reloadTimer = setTimeout(() => void this.reload(), 150);
+      });
+    } catch (error) {
+      this.logger.warn({ err: error, dir }, "cannot watch the policy bundle folder; reload needs a restart");
+    }
+  }
+
+  close(): void {
+    clearTimeout(this.reloadTimer);
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  private async load(): Promise<boolean> {
+    try {
+      const next = await loadBundle(this.bundlePath);
+      const previous = this.bundle;
+      if (previous?.hash === next.hash) return true;
+      this.bundle = next;
+      const change: PolicyChange = {
+        previous: previous && { hash: previous.hash, version: previous.data.memgate.contract.version },
+        current: { hash: next.hash, version: next.data.memgate.contract.version },
+      };
+      this.logger.info({ policy: change }, "policy bundle loaded");
+      this.emit("changed", change);
+      return true;
+    } catch (error) {
+      const err = error instanceof Error ? error : new Error(String(error));
+      this.logger.error(
+        { err, bundle: this.bundlePath, kept: this.bundle?.hash ?? null },
+        "policy bundle failed to load; the previous one stays in force",
+      );
+      this.emit("reloadFailed", err);
+      return false;
+    }
+  }
+}
+
+function isDecision(value: unknown): value is Omit<PolicyDecision, "policy_hash"> {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.stop_reason === "string" &&
+    typeof v.contract_version === "string" &&
+    Array.isArray(v.explanations) &&
+    v.explanations.every((e) => typeof e === "string")
+  );
+}

@@ -1,0 +1,8 @@
+import type { GovernedMemoryService } from "./contracts/governed.service";
+import type { PolicyEngine } from "./policy/policy-engine";
+
+/** The services the edges call; built once in the composition root. */
+export interface Services {
+  policy: PolicyEngine;
+  governed: GovernedMemoryService;
+}

@@ -1,0 +1,33 @@
+import { MongoClient, type Db } from "mongodb";
+
+export const COLLECTIONS = {
+  memories: "memories",
+  memoryVersions: "memory_versions",
+  events: "memory_events",
+  chainHeads: "chain_heads",
+} as const;
+
+export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000, maxPoolSize: 50 });
+  await client.connect();
+  return { client, db: client.db(dbName) };
+}
+
+/**
+ * Creates the indexes the read paths and the chain need; idempotent, run at every start.
+ * FerretDB accepts and keeps them (its SQLite backend does not use them for queries);
+ * on MongoDB they carry the production read paths and enforce uniqueness.
+ */
+export async function ensureIndexes(db: Db): Promise<void> {
+  await db.collection(COLLECTIONS.memories).createIndexes([
+    { key: { tenant_id: 1, subject_id: 1, memory_id: 1 }, name: "tenant_subject_memory", unique: true },
+    { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },
+  ]);
+  await db.collection(COLLECTIONS.memoryVersions).createIndexes([
+    { key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true },
+  ]);
+  await db.collection(COLLECTIONS.events).createIndexes([
+    { key: { tenant_id: 1, seq: 1 }, name: "tenant_seq", unique: true },
+    { key: { tenant_id: 1, subject_id: 1, timestamp: 1 }, name: "tenant_subject_timestamp" },
+  ]);
+}

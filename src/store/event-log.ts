@@ -1,0 +1,217 @@
+import { randomUUID } from "node:crypto";
+import { MongoBulkWriteError, MongoServerError, type Collection, type Db } from "mongodb";
+import type { Clock } from "../clock";
+import { canonicalHash } from "./canonical";
+import { COLLECTIONS } from "./database";
+import { eventDocId } from "./ids";
+
+export const EVENT_TYPES = [
+  "create",
+  "update",
+  "delete",
+  "invalidate",
+  "archive",
+  "consolidate",
+  "erase",
+  "refuse",
+  "settings_change",
+  "policy_change",
+  "conformance_break",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EventActor {
+  id: string;
+  roles: string[];
+  /** seed 004: who acted, in its three kinds. */
+  kind: "system" | "human" | "policy-engine";
+}
+
+/** What a service hands to the log; the log adds identity, order and the chain. */
+export interface EventDraft {
+  tenant_id: string;
+  subject_id: string | null;
+  event_type: EventType;
+  operation: string;
+  memory_id: string | null;
+  actor: EventActor;
+  stop_reason: string;
+  decision_id: string | null;
+  policy_hash: string | null;
+  contract_version: string | null;
+  request_id: string | null;
+  /** A salted digest of the content, never the content (SPEC D1, D4). */
+  content_digest: string | null;
+  reason: string | null;
+  /** Metadata only: category, lengths, counts, explanations. Never content. */
+  metadata: Record<string, unknown>;
+}
+
+export interface MemoryEvent extends EventDraft {
+  _id: string;
+  event_id: string;
+  seq: number;
+  timestamp: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export const GENESIS_HASH = "0".repeat(64);
+
+/** The hash covers every field but the storage `_id` and the hash itself. */
+export function eventHash(event: Omit<MemoryEvent, "_id" | "hash">): string {
+  return canonicalHash(event);
+}
+
+interface ChainHead {
+  _id: string;
+  seq: number;
+  hash: string;
+}
+
+interface PendingAppend {
+  draft: EventDraft;
+  resolve: (event: MemoryEvent) => void;
+  reject: (error: unknown) => void;
+}
+
+interface TenantChain {
+  queue: PendingAppend[];
+  flushing: boolean;
+  head: { seq: number; hash: string } | undefined;
+}
+
+const MAX_BATCH = 256;
+const MAX_CONFLICT_RETRIES = 50;
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error instanceof MongoServerError || error instanceof MongoBulkWriteError) && error.code === 11000;
+}
+
+/**
+ * The append-only, hash-chained `memory_events` log. Each tenant has one chain with a
+ * gap-free `seq`. Appends are queued per tenant and written in batches (group commit),
+ * so concurrent requests cost one insert between them. The event `_id` is derived from
+ * (tenant, seq), so when several gateway processes append to one tenant the database's
+ * unique `_id` decides who got a seq: the loser reloads the head and tries again.
+ */
+export class EventLog {
+  private readonly events: Collection<MemoryEvent>;
+  private readonly heads: Collection<ChainHead>;
+  private readonly chains = new Map<string, TenantChain>();
+
+  constructor(
+    db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.events = db.collection<MemoryEvent>(COLLECTIONS.events);
+    this.heads = db.collection<ChainHead>(COLLECTIONS.chainHeads);
+  }
+
+  append(draft: EventDraft): Promise<MemoryEvent> {
+    const chain = this.chain(draft.tenant_id);
+    return new Promise<MemoryEvent>((resolve, reject) => {
+      chain.queue.push({ draft, resolve, reject });
+      if (!chain.flushing) void this.flush(draft.tenant_id, chain);
+    });
+  }
+
+  /** The newest event of a tenant's chain as the database has it now. */
+  async head(tenantId: string): Promise<{ seq: number; hash: string }> {
+    const stored = await this.heads.findOne({ _id: tenantId });
+    let seq = stored?.seq ?? 0;
+    let hash = stored?.hash ?? GENESIS_HASH;
+    // The head document is advanced after each batch and may lag behind: walk forward by _id.
+    for (;;) {
+      const next = await this.events.findOne({ _id: eventDocId(tenantId, seq + 1) }, { projection: { hash: 1, seq: 1 } });
+      if (!next) return { seq, hash };
+      seq = next.seq;
+      hash = next.hash;
+    }
+  }
+
+  /** Events of a tenant with seq in [fromSeq, toSeq], in order, read by `_id` range. */
+  async range(tenantId: string, fromSeq: number, toSeq: number, limit = 1000): Promise<MemoryEvent[]> {
+    return this.events
+      .find({ _id: { $gte: eventDocId(tenantId, Math.max(1, fromSeq)), $lte: eventDocId(tenantId, toSeq) } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+  }
+
+  private chain(tenantId: string): TenantChain {
+    let chain = this.chains.get(tenantId);
+    if (!chain) {
+      chain = { queue: [], flushing: false, head: undefined };
+      this.chains.set(tenantId, chain);
+    }
+    return chain;
+  }
+
+  private async flush(tenantId: string, chain: TenantChain): Promise<void> {
+    chain.flushing = true;
+    try {
+      while (chain.queue.length > 0) {
+        const batch = chain.queue.splice(0, MAX_BATCH);
+        try {
+          await this.writeBatch(tenantId, chain, batch);
+        } catch (error) {
+          chain.head = undefined;
+          for (const pending of batch) pending.reject(error);
+        }
+      }
+    } finally {
+      chain.flushing = false;
+    }
+  }
+
+  private async writeBatch(tenantId: string, chain: TenantChain, batch: PendingAppend[]): Promise<void> {
+    let remaining = batch;
+    for (let attempt = 0; remaining.length > 0; attempt++) {
+      if (attempt > MAX_CONFLICT_RETRIES) throw new Error(`event log: gave up after ${attempt} seq conflicts`);
+      const head = chain.head ?? (await this.head(tenantId));
+      const events = this.link(tenantId, head, remaining);
+      let inserted = events.length;
+      try {
+        await this.events.insertMany(events, { ordered: true });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        // Ordered insert: everything before the conflicting seq went in and chains correctly.
+        inserted = (error as MongoBulkWriteError).insertedCount ?? 0;
+      }
+      for (let i = 0; i < inserted; i++) remaining[i].resolve(events[i]);
+      if (inserted > 0) {
+        const last = events[inserted - 1];
+        chain.head = { seq: last.seq, hash: last.hash };
+        await this.advanceHead(tenantId, chain.head);
+      }
+      if (inserted < events.length) chain.head = undefined; // another process took a seq: reload
+      remaining = remaining.slice(inserted);
+    }
+  }
+
+  private link(tenantId: string, head: { seq: number; hash: string }, pending: PendingAppend[]): MemoryEvent[] {
+    const timestamp = this.clock.now().toISOString();
+    let prev = head;
+    return pending.map(({ draft }) => {
+      const seq = prev.seq + 1;
+      const body = { ...draft, event_id: randomUUID(), seq, timestamp, prev_hash: prev.hash };
+      const hash = eventHash(body);
+      prev = { seq, hash };
+      return { _id: eventDocId(tenantId, seq), ...body, hash };
+    });
+  }
+
+  private async advanceHead(tenantId: string, head: { seq: number; hash: string }): Promise<void> {
+    try {
+      await this.heads.updateOne(
+        { _id: tenantId, seq: { $lt: head.seq } },
+        { $set: { seq: head.seq, hash: head.hash } },
+        { upsert: true },
+      );
+    } catch (error) {
+      // A newer head was written by another process; ours is older, so nothing to do.
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+}

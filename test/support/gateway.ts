@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Clock } from "../../src/clock";
+import { loadConfig } from "../../src/config";
+import { Gateway } from "../../src/gateway";
+import { TEST_AUDIENCE, TEST_ISSUER, TEST_PUBLIC_KEY_PEM, signToken, type TokenClaims } from "./tokens";
+
+export const POLICY_BUNDLE = path.resolve(__dirname, "..", "..", "build", "policy", "bundle.tar.gz");
+
+export interface GraphQLResponse<T = Record<string, any>> {
+  status: number;
+  data?: T;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+export interface TestGateway {
+  gateway: Gateway;
+  url: string;
+  dbName: string;
+  token(claims?: TokenClaims): Promise<string>;
+  /** POST /graphql with a Bearer token (null: none). */
+  gql<T = Record<string, any>>(token: string | null, query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<T>>;
+  stop(): Promise<void>;
+}
+
+export interface TestGatewayOptions {
+  clock?: Clock;
+  /** Extra environment for loadConfig (for example MEMGATE_POLICY_BUNDLE). */
+  env?: Record<string, string>;
+  /** Another database server than the run's shared FerretDB. */
+  mongodbUri?: string;
+}
+
+/** A real gateway on a free port, against the run's real FerretDB in a fresh database, with the real policy. */
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
+  const uri = options.mongodbUri ?? process.env.MEMGATE_TEST_MONGODB_URI;
+  if (!uri) throw new Error("MEMGATE_TEST_MONGODB_URI is not set: run the tests with jest's globalSetup");
+  const dbName = `t_${randomBytes(6).toString("hex")}`;
+  const config = loadConfig({
+    MONGODB_URI: uri,
+    MEMGATE_DB_NAME: dbName,
+    MEMGATE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "memgate-test-data-")),
+    MEMGATE_POLICY_BUNDLE: POLICY_BUNDLE,
+    JWT_PUBLIC_KEY: TEST_PUBLIC_KEY_PEM,
+    JWT_ISSUER: TEST_ISSUER,
+    JWT_AUDIENCE: TEST_AUDIENCE,
+    PORT: "0",
+    LOG_LEVEL: process.env.MEMGATE_TEST_LOG_LEVEL ?? "silent",
+    ...options.env,
+  });
+  const gateway = await Gateway.start({ config, clock: options.clock });
+  const url = gateway.url;
+  return {
+    gateway,
+    url,
+    dbName,
+    token: (claims = {}) => signToken(claims),
+    async gql(token, query, variables) {
+      const response = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, ...((await response.json()) as object) };
+    },
+    stop: () => gateway.stop(),
+  };
+}
