@@ -9,6 +9,7 @@ import type { Config } from "./config";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { Governor } from "./contracts/governor";
 import { createDetectorSuite } from "./detectors";
+import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
 import { healthRouter } from "./http/health";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
@@ -24,6 +25,8 @@ export interface GatewayOptions {
   config: Config;
   clock?: Clock;
   logger?: Logger;
+  /** Replaces the default detector list (tests use it to break a detector for real). */
+  detectors?: readonly Detector[];
 }
 
 /**
@@ -77,7 +80,7 @@ export class Gateway {
       const governor = new Governor(policy, events, clock, logger);
       const services: Services = {
         policy,
-        governed: new GovernedMemoryService(governor, new MemoryRepository(db), createDetectorSuite()),
+        governed: new GovernedMemoryService(governor, new MemoryRepository(db), createDetectorSuite(options.detectors)),
       };
 
       const http = await createHttpServer({

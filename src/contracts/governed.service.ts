@@ -69,8 +69,9 @@ export class GovernedMemoryService {
         origin: request.origin ?? "USER",
         consent: { explicit: request.consent?.explicit ?? false, evidence_ref: request.consent?.evidenceRef ?? null },
       };
-      const facts = this.detectors.run({ key: item.key, value: item.value, source_ref: item.source_ref });
-      const decisionRequest: DecisionRequest = { ...base, input: { item, facts } };
+      const texts = { key: item.key, value: item.value, source_ref: item.source_ref ?? "" };
+      const facts = await this.detectors.run(texts);
+      const decisionRequest: DecisionRequest = { ...base, input: { item, texts, facts } };
       const decided = this.governor.decide(decisionRequest);
       if (!decided.succeeded) {
         await this.governor.record(decisionRequest, decided, ctx, "refuse", { metadata: this.refusalMetadata(item) });

@@ -13,19 +13,23 @@ export interface Finding {
 
 export interface Detector {
   readonly name: string;
-  detect(field: string, text: string): Finding[];
+  detect(field: string, text: string): Finding[] | Promise<Finding[]>;
 }
 
-/** Runs every detector over every named text field. */
+export interface ContentFacts {
+  findings: Finding[];
+}
+
+/** Runs every detector over every named text field. A detector that throws fails the operation closed. */
 export class DetectorSuite {
   constructor(private readonly detectors: readonly Detector[]) {}
 
-  run(fields: Record<string, string | null | undefined>): { findings: Finding[] } {
-    const findings: Finding[] = [];
+  async run(fields: Record<string, string | null | undefined>): Promise<ContentFacts> {
+    const runs: (Finding[] | Promise<Finding[]>)[] = [];
     for (const [field, text] of Object.entries(fields)) {
       if (!text) continue;
-      for (const detector of this.detectors) findings.push(...detector.detect(field, text));
+      for (const detector of this.detectors) runs.push(detector.detect(field, text));
     }
-    return { findings };
+    return { findings: (await Promise.all(runs)).flat() };
   }
 }
