@@ -57,10 +57,10 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
     });
 
     it.each([["TRAIT"], ["preference"], [""], ["IDENTITY"]])("P54-KIND: kind %p answers SCHEMA_INVALID and nothing is stored", async (kind) => {
-      const text = `kind probe ${kind} 7731`;
+      const text = `kind probe ${kind} QZX-KIND`;
       const res = await gw.gql(agent, PROPOSE, { input: proposal({ kind, proposedText: text }) });
       expect(res.data!.proposeMemory).toMatchObject({ stopReason: "SCHEMA_INVALID", proposalId: null, explanations: ["P54-KIND: kind_not_allowed"] });
-      expect(await dumpDatabase(gw.gateway.db)).not.toContain("7731");
+      expect(await dumpDatabase(gw.gateway.db)).not.toContain("QZX-KIND");
     });
 
     it("P54-KIND: each of the four kinds is accepted", async () => {
@@ -86,12 +86,12 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
       ["label", "labelled: procrastination cluster"],
       ["model output", "hidden model output said so"],
     ])("P54-SOURCE: a note carrying a %s answers SCHEMA_INVALID, and the note is stored nowhere", async (_what, note) => {
-      const res = await gw.gql(agent, PROPOSE, { input: proposal({ proposedText: "note probe 5521", source: { sourceType: "phase3_reflection", note } }) });
+      const res = await gw.gql(agent, PROPOSE, { input: proposal({ proposedText: "note probe QZW-NOTE", source: { sourceType: "phase3_reflection", note } }) });
       expect(res.data!.proposeMemory.stopReason).toBe("SCHEMA_INVALID");
       expect(res.data!.proposeMemory.explanations[0]).toMatch(/^P54-SOURCE: note_carries_/);
       const everything = await dumpDatabase(gw.gateway.db);
       expect(everything).not.toContain(note);
-      expect(everything).not.toContain("5521");
+      expect(everything).not.toContain("QZW-NOTE");
     });
 
     it("P54-A: an empty or oversized proposed text is refused and nothing is stored", async () => {
@@ -167,16 +167,16 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
     it("P54-C: an identity-locking final text answers FORBIDDEN_CATEGORY naming the rule; the proposal stays pending and a better edit is approved", async () => {
       const id = await propose(gw, agent, { proposedText: "You focus best in the morning" });
       for (const [text, group] of [
-        ["You are a morning person 9931", "identity_locking"],
-        ["My ADHD means mornings are best 9931", "clinical_language"],
-        ["This proves I work best at 7am 9931", "authoritative_framing"],
+        ["You are a morning person QZV-REFUSED", "identity_locking"],
+        ["My ADHD means mornings are best QZV-REFUSED", "clinical_language"],
+        ["This proves I work best at 7am QZV-REFUSED", "authoritative_framing"],
       ]) {
         const res = await gw.gql(alice, APPROVE, { id, text });
         expect(res.data!.approveProposal).toMatchObject({ stopReason: "FORBIDDEN_CATEGORY", memory: null });
         expect(res.data!.approveProposal.explanations[0]).toMatch(new RegExp(`^P54-C: ${group}:[a-z_]+$`));
         expect(await proposals().findOne({ proposal_id: id })).toMatchObject({ decision: "pending" });
       }
-      expect(await dumpDatabase(gw.gateway.db)).not.toContain("9931");
+      expect(await dumpDatabase(gw.gateway.db)).not.toContain("QZV-REFUSED");
       const ok = await gw.gql(alice, APPROVE, { id, text: "I've noticed I focus better in the morning" });
       expect(ok.data!.approveProposal.stopReason).toBe("SUCCESS_STORED");
     });

@@ -73,7 +73,7 @@ describe("the ledger page at /ledger/ in headless Chromium", () => {
     await page.getByRole("button", { name: "Approve" }).click();
     const refusal = page.getByRole("alert").filter({ hasText: "P54-C: identity_locking" });
     await refusal.waitFor();
-    expect(await wording.evaluate((el) => el === document.activeElement)).toBe(true); // focus returns to the wording
+    expect(await wording.evaluate((el: any) => el === el.ownerDocument.activeElement)).toBe(true); // focus returns to the wording
     expect(await wording.getAttribute("aria-invalid")).toBe("true");
     await shot("02-refused-identity-locking");
 
@@ -84,7 +84,7 @@ describe("the ledger page at /ledger/ in headless Chromium", () => {
     const shown = page.locator(".item .verbatim");
     expect(await shown.count()).toBe(1);
     expect(await shown.first().evaluate((el) => el.textContent)).toBe(finalText); // verbatim, double space and all
-    expect(await page.getByRole("heading", { name: /What is remembered/ }).evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.getByRole("heading", { name: /What is remembered/ }).evaluate((el: any) => el === el.ownerDocument.activeElement)).toBe(true);
     const ledger = (await gw.gql(alice, LEDGER, {})).data!.ledger.items;
     expect(ledger.map((i: { text: string }) => i.text)).toEqual([finalText]);
     await shot("03-approved-in-ledger");
@@ -105,7 +105,7 @@ describe("the ledger page at /ledger/ in headless Chromium", () => {
     await page.getByRole("button", { name: "Forget" }).click();
     const yes = page.getByRole("button", { name: "Yes, forget it" });
     await yes.waitFor();
-    expect(await yes.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await yes.evaluate((el: any) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.keyboard.press("Enter");
     await page.getByText("Nothing is remembered about you.").waitFor();
     expect(await page.locator(".item").count()).toBe(0);
@@ -136,14 +136,13 @@ describe("the ledger page at /ledger/ in headless Chromium", () => {
     await page.reload();
     await page.getByRole("button", { name: "Approve" }).first().click();
     await page.locator(".item").first().waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    const unlabeled = await page.evaluate(() =>
-      [...document.querySelectorAll("textarea, input, button")].filter((el) => {
-        const id = el.getAttribute("id");
-        const label = id ? document.querySelector(`label[for="${id}"]`) : null;
-        return !label && !el.getAttribute("aria-label") && !(el.textContent ?? "").trim();
-      }).length,
-    );
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    // Runs in the page (a string, so that this Node-side file needs no DOM typings).
+    const unlabeled = await page.evaluate(`[...document.querySelectorAll("textarea, input, button")].filter((el) => {
+      const id = el.getAttribute("id");
+      const label = id ? document.querySelector('label[for="' + id + '"]') : null;
+      return !label && !el.getAttribute("aria-label") && !(el.textContent || "").trim();
+    }).length`);
     expect(unlabeled).toBe(0);
     await shot("07-phone-width");
     await page.setViewportSize({ width: 1000, height: 900 });
