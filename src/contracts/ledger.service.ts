@@ -3,6 +3,7 @@ import type { Principal } from "../auth/principal";
 import type { DetectorSuite } from "../detectors/detector";
 import { newSalt, saltedDigest } from "../store/canonical";
 import {
+  isDuplicateKey,
   ledgerItemDocId,
   proposalDocId,
   type LedgerItemRecord,
@@ -67,7 +68,10 @@ export class LedgerService {
         note: request.source?.note ?? null,
       };
       const proposal = { text: request.proposedText ?? "", kind: request.kind ?? "", source };
-      const texts = { proposed_text: proposal.text, note: source.note ?? "", source_id: source.source_id ?? "" };
+      // Every free-text field, for the Phase 19 content checks; absent optional fields are left out.
+      const texts: Record<string, string> = { proposed_text: proposal.text };
+      if (source.note !== null) texts.note = source.note;
+      if (source.source_id !== null) texts.source_id = source.source_id;
       const facts = await this.detectors.run(texts);
       const decisionRequest: DecisionRequest = { ...base, input: { proposal, texts, facts } };
       const decided = this.governor.decide(decisionRequest);
@@ -146,38 +150,44 @@ export class LedgerService {
       if (decided.succeeded && proposal) {
         const now = this.governor.clock.now();
         const memoryId = `mem_${proposal.proposal_id.replace(/^prop_/, "")}`;
-        if (await this.ledger.markApproved(proposal, texts.final_text, memoryId, now)) {
-          const item: LedgerItemRecord = {
-            _id: ledgerItemDocId(principal.tenant, base.subjectId, memoryId),
-            tenant_id: principal.tenant,
-            subject_id: base.subjectId,
-            memory_id: memoryId,
-            text: texts.final_text,
-            kind: proposal.kind,
-            source: { source_type: proposal.source.source_type, source_id: proposal.source.source_id, note: proposal.source.note ?? null },
-            proposal_id: proposal.proposal_id,
-            proposed_at: proposal.created_at,
-            created_at: now,
-            updated_at: now,
-            status: "active",
-            deleted_at: null,
-            approved_by: { id: principal.id, roles: principal.roles },
-            content_salt: newSalt(),
-          };
+        const item: LedgerItemRecord = {
+          _id: ledgerItemDocId(principal.tenant, base.subjectId, memoryId),
+          tenant_id: principal.tenant,
+          subject_id: base.subjectId,
+          memory_id: memoryId,
+          text: texts.final_text,
+          kind: proposal.kind,
+          source: { source_type: proposal.source.source_type, source_id: proposal.source.source_id, note: proposal.source.note ?? null },
+          proposal_id: proposal.proposal_id,
+          proposed_at: proposal.created_at,
+          created_at: now,
+          updated_at: now,
+          status: "active",
+          deleted_at: null,
+          approved_by: { id: principal.id, roles: principal.roles },
+          content_salt: newSalt(),
+        };
+        // The item's _id derives from the proposal's, so the unique _id admits exactly one item
+        // per proposal even where a conditional update is not atomic (FerretDB): the insert claims it.
+        if (await this.claimItem(item)) {
+          let approvedNow = false;
           try {
-            await this.ledger.insertItem(item);
-            await this.governor.record(decisionRequest, decided, ctx, "create", {
-              memory_id: memoryId,
-              content_digest: saltedDigest(item.content_salt, { text: item.text }),
-              metadata: { proposal_id: proposal.proposal_id, kind: item.kind, source_type: item.source.source_type, edited: item.text !== proposal.proposed_text },
-            });
+            approvedNow = await this.ledger.markApproved(proposal, texts.final_text, memoryId, now);
+            if (approvedNow) {
+              await this.governor.record(decisionRequest, decided, ctx, "create", {
+                memory_id: memoryId,
+                content_digest: saltedDigest(item.content_salt, { text: item.text }),
+                metadata: { proposal_id: proposal.proposal_id, kind: item.kind, source_type: item.source.source_type, edited: item.text !== proposal.proposed_text },
+              });
+              return this.governor.outcome(decided, item);
+            }
           } catch (error) {
             // No item without its event, and the proposal goes back to pending.
             await this.ledger.deleteItem(item).catch(() => undefined);
-            await this.ledger.revertApproval(proposal).catch(() => undefined);
+            if (approvedNow) await this.ledger.revertApproval(proposal).catch(() => undefined);
             throw error;
           }
-          return this.governor.outcome(decided, item);
+          await this.ledger.deleteItem(item); // declined meanwhile: no item
         }
         // Another request decided this proposal first: to this one it no longer exists.
         ({ decisionRequest, decided } = decide(null));
@@ -319,6 +329,17 @@ export class LedgerService {
       });
     } catch (error) {
       return this.governor.failClosed(error, base, ctx);
+    }
+  }
+
+  /** Inserts the item; false when another approval of the same proposal inserted it first. */
+  private async claimItem(item: LedgerItemRecord): Promise<boolean> {
+    try {
+      await this.ledger.insertItem(item);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
     }
   }
 

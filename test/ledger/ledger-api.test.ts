@@ -139,6 +139,8 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
       const [a, b] = await Promise.all([gw.gql(alice, APPROVE, { id, text: "I want to read more fiction" }), gw.gql(alice, APPROVE, { id, text: "I want to read more fiction!" })]);
       expect([a.data!.approveProposal.stopReason, b.data!.approveProposal.stopReason].sort()).toEqual(["NOT_FOUND", "SUCCESS_STORED"]);
       expect(await items().countDocuments({ proposal_id: id })).toBe(1);
+      const item = await items().findOne({ proposal_id: id });
+      expect(await proposals().findOne({ proposal_id: id })).toMatchObject({ decision: "approved", final_text: item!.text, result_memory_id: item!.memory_id });
       expect((await gw.gql(alice, APPROVE, { id, text: "again" })).data!.approveProposal.stopReason).toBe("NOT_FOUND");
     });
 
