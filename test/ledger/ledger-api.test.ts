@@ -212,7 +212,7 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
   });
 
   describe("ledger, forgetting and selection (P54-B, P54-E, P54-F, MP-FORGET)", () => {
-    it("P54-B: the ledger lists only the owner's active items verbatim, newest first; other people and tenants see none of them", async () => {
+    it("P54-B SPEC-D5: the ledger and pending proposals are the owner's alone: verbatim, newest first; other people, tenants and agents see none of them", async () => {
       const first = await approved(gw, agent, alice, "I can't take calls after 6pm", { kind: "CONSTRAINT" });
       clock.advance(1000);
       const second = await approved(gw, agent, alice, "I want to learn to sail", { kind: "GOAL" });
@@ -223,6 +223,8 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
       const bob = await gw.token({ tenant: "acme", subjects: ["bob"], roles: ["user"], sub: "bob" });
       expect((await gw.gql(bob, LEDGER, { subject: "alice" })).data!.ledger).toMatchObject({ stopReason: "NOT_FOUND", items: [] });
       expect((await gw.gql(bob, LEDGER, {})).data!.ledger.items).toEqual([]);
+      expect((await gw.gql(bob, PENDING, { subject: "alice" })).data!.pendingProposals).toMatchObject({ stopReason: "NOT_FOUND", proposals: [] });
+      expect((await gw.gql(agent, PENDING, { subject: "alice" })).data!.pendingProposals).toMatchObject({ stopReason: "POLICY_DISABLED", proposals: [] });
       const globex = await gw.token({ tenant: "globex", subjects: ["alice"], roles: ["user"] });
       expect((await gw.gql(globex, LEDGER, {})).data!.ledger.items).toEqual([]);
       expect((await gw.gql(agent, LEDGER, { subject: "alice" })).data!.ledger).toMatchObject({ stopReason: "POLICY_DISABLED", items: [] });
