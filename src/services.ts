@@ -1,3 +1,5 @@
+import type { AuditService } from "./audit/audit.service";
+import type { ErasureService } from "./audit/erasure.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { PolicyEngine } from "./policy/policy-engine";
 
@@ -5,4 +7,6 @@ import type { PolicyEngine } from "./policy/policy-engine";
 export interface Services {
   policy: PolicyEngine;
   governed: GovernedMemoryService;
+  audit: AuditService;
+  erasure: ErasureService;
 }
