@@ -89,7 +89,7 @@ export class IntegrityGuard implements IntegrityState {
     await this.refresh();
     const known = this.cache.get(result.tenantId);
     if (known?.broken && known.broken_seq === result.firstBrokenSeq) return null;
-    if (known?.acknowledged.some((a) => a.seq === result.firstBrokenSeq)) return null;
+    if (known?.acknowledged?.some((a) => a.seq === result.firstBrokenSeq)) return null;
     const now = this.clock.now().toISOString();
     await this.docs.updateOne(
       { _id: result.tenantId },
