@@ -106,7 +106,10 @@ export class ChangeStreamEventSource implements EventSource {
   }
 }
 
-/** `auto` probes once whether the server serves change streams (FerretDB does not) and picks. */
+/**
+ * `auto` asks the server once: change streams exist on replica sets and sharded clusters
+ * (`hello` names a set, or says "isdbgrid"); FerretDB and standalone servers get polling.
+ */
 export async function createEventSource(
   db: Db,
   log: EventLog,
@@ -115,17 +118,16 @@ export async function createEventSource(
 ): Promise<EventSource> {
   if (options.mode === "poll") return new PollingEventSource(log, options.pollMs);
   if (options.mode === "change_stream") return new ChangeStreamEventSource(db, log);
+  let hello: { setName?: string; msg?: string } = {};
   try {
-    const probe = db.collection(COLLECTIONS.events).watch([], { maxAwaitTimeMS: 1 });
-    try {
-      await probe.tryNext();
-    } finally {
-      await probe.close();
-    }
+    hello = await db.admin().command({ hello: 1 });
+  } catch (error) {
+    logger.warn({ err: error }, "could not ask the server whether it has change streams; polling");
+  }
+  if (hello.setName || hello.msg === "isdbgrid") {
     logger.info("audit subscriptions read the log through change streams");
     return new ChangeStreamEventSource(db, log);
-  } catch {
-    logger.info("the database has no change streams: audit subscriptions poll the log");
-    return new PollingEventSource(log, options.pollMs);
   }
+  logger.info("the database has no change streams: audit subscriptions poll the log");
+  return new PollingEventSource(log, options.pollMs);
 }
