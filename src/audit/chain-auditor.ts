@@ -24,6 +24,9 @@ export class ChainAuditor {
     const checkpoints = await this.checkpoints.list(tenantId);
     let badSignature: number | null = null;
     for (const checkpoint of checkpoints) {
+      // Signed by another key (rotated, or another process's development key): not a claim this
+      // gateway can check. An auditor holding that key checks it with scripts/verify-ndjson.mjs.
+      if (checkpoint.key_id !== this.checkpoints.key.keyId) continue;
       if (checkpoint.tenant !== tenantId || !verifyCheckpointSignature(checkpoint, this.checkpoints.key.publicKeyPem)) {
         badSignature ??= checkpoint.seq;
         continue;
