@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -123,6 +123,22 @@ describe("several gateway processes, one chain, and crashes", () => {
       expect((await gql(url, auditor, VERIFY)).data.verifyAuditChain).toMatchObject({ ok: true, eventsChecked: 120, checkpointsChecked: 4 });
     }
     await Promise.all([stopProcess(a), stopProcess(b)]);
+
+    // The same from the command line (npm run audit:verify / audit:export), then the standalone verifier.
+    const cliEnv = { ...process.env, MONGODB_URI: process.env.MEMGATE_TEST_MONGODB_URI, MEMGATE_DB_NAME: dbName, MEMGATE_CHECKPOINT_PRIVATE_KEY: CHECKPOINT_KEY };
+    const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, "dist", "scripts", "audit-cli.js"), ...args], { env: cliEnv, encoding: "utf8" });
+    const verified = cli("verify", "--tenant", "mp");
+    expect(verified.status).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ tenantId: "mp", ok: true, eventsChecked: 120, checkpointsChecked: 4 });
+    const dir = mkdtempSync(path.join(os.tmpdir(), "memgate-cli-"));
+    const exported = cli("export", "--tenant", "mp", "--out", path.join(dir, "mp.ndjson"), "--checkpoints", path.join(dir, "cps.json"), "--public-key", path.join(dir, "key.pem"));
+    expect(exported.status).toBe(0);
+    const standalone = spawnSync(process.execPath, [path.join(ROOT, "scripts", "verify-ndjson.mjs"), path.join(dir, "mp.ndjson"), "--checkpoint", path.join(dir, "cps.json"), "--public-key", path.join(dir, "key.pem")], { encoding: "utf8" });
+    expect(standalone.stdout).toBe("OK events=120 last_seq=120 checkpoints=4\n");
+    await db.collection("memory_events").updateOne({ tenant_id: "mp", seq: 77 }, { $set: { stop_reason: "SUCCESS_READ" } });
+    const broken = cli("verify", "--tenant", "mp");
+    expect(broken.status).toBe(1);
+    expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, firstBrokenSeq: 77, reason: "hash_mismatch" });
   });
 
   it("MP-LOG C19-FAIL INV-8: a gateway killed with SIGKILL during a write load leaves, after restart and repair, every event with its item and every item with its event", async () => {
