@@ -57,7 +57,8 @@ export async function verifyChain(log: EventLog, tenantId: string, options: Veri
   const claimedTop = claims.length ? claims[claims.length - 1].seq : 0;
   const found = await log.head(tenantId);
   const headSeq = Math.max(found.seq, claimedTop);
-  const toSeq = options.toSeq ?? headSeq;
+  // Past the highest seq anything claims there is nothing to check (and nothing missing).
+  const toSeq = Math.min(options.toSeq ?? headSeq, headSeq);
 
   let prevHash = GENESIS_HASH;
   if (fromSeq > 1) {

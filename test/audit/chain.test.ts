@@ -71,6 +71,7 @@ describe("the event log (MP-LOG) and its verification", () => {
     const result = await verify(auditor);
     expect(result).toMatchObject({ stopReason: "SUCCESS_READ", ok: true, fromSeq: 1, toSeq: 7, eventsChecked: 7, firstBrokenSeq: null, headSeq: 7, checkpointsChecked: 1 });
     expect(await verify(auditor, { from: 3, to: 5 })).toMatchObject({ ok: true, eventsChecked: 3 });
+    expect(await verify(auditor, { from: 6, to: 1000 })).toMatchObject({ ok: true, eventsChecked: 2, toSeq: 7 });
     const refused = await verify(agent);
     expect(refused).toMatchObject({ stopReason: "POLICY_DISABLED", ok: null, eventsChecked: null });
     const last = (await eventsOf(gw.gateway.db, "verify-ok")).pop()!;

@@ -77,7 +77,6 @@ describe("memoryEvents subscription over graphql-ws", () => {
     await storeMany(second, agentOnSecond, 3, "missed");
     const c2 = client(gw, auditor);
     const resumed = collect(c2, 5, 5);
-    await new Promise((r) => setTimeout(r, 50)); // let the backlog flow before the live writes (no clock wait: real I/O)
     await storeMany(second, agentOnSecond, 2, "after");
     const again = await resumed.done;
     resumed.stop();
