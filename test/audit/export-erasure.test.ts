@@ -152,4 +152,27 @@ describe("checkpoints, export and erasure", () => {
     expect(await gw.gateway.db.collection("memories").countDocuments({ subject_id: "alice", status: "active" })).toBeGreaterThan(0);
     expect((await gw.gql(auditor, VERIFY, {})).data!.verifyAuditChain.ok).toBe(true);
   });
+
+  it("SPEC D1 D3a: bad erasure requests get a typed stop reason and change nothing but the refusal's own event", async () => {
+    const user = await gw.token({ tenant: "exp", subjects: ["alice"], roles: ["user"], sub: "alice" });
+    const memories = async () => JSON.stringify(await gw.gateway.db.collection("memories").find({}).sort({ _id: 1 }).toArray());
+    const before = await memories();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ id: "", reason: "r" }, "SCHEMA_INVALID"],
+      [{ id: "x".repeat(65), reason: "r" }, "BOUNDS_EXCEEDED"],
+      [{ id: "mem_1", reason: "r".repeat(257) }, "BOUNDS_EXCEEDED"],
+      [{ id: "mem_1", reason: "bad\u0007bell" }, "SCHEMA_INVALID"],
+      [{ id: "mem_1", reason: "ok", subject: "" }, "SCHEMA_INVALID"],
+    ];
+    for (const [vars, expected] of cases) {
+      const res = await gw.gql(user, ERASE_MEMORY, vars);
+      expect([vars, res.data!.eraseMemory.stopReason]).toEqual([vars, expected]);
+    }
+    const subject = (await gw.gql(user, ERASE_SUBJECT, { reason: "   " })).data!.eraseSubject;
+    expect(subject).toMatchObject({ stopReason: "SCHEMA_INVALID", erasedMemoryIds: [] });
+    expect(await memories()).toBe(before);
+    const last = (await eventsOf(gw.gateway.db, "exp")).slice(-6);
+    expect(last.every((e) => e.event_type === "refuse")).toBe(true);
+    expect(JSON.stringify(last)).not.toContain("bell");
+  });
 });
