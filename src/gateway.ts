@@ -6,11 +6,14 @@ import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
+import { AgentIndexCache } from "./agent/index-cache";
+import { AgentMemoryService } from "./contracts/agent.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { Governor } from "./contracts/governor";
 import { createDetectorSuite } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
+import { agentRouter } from "./http/agent-route";
 import { healthRouter } from "./http/health";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
@@ -20,6 +23,7 @@ import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
 import { MemoryRepository } from "./store/memory-repository";
+import { AgentMemoryRepository } from "./store/agent-memory-repository";
 
 export interface GatewayOptions {
   config: Config;
@@ -81,6 +85,12 @@ export class Gateway {
       const services: Services = {
         policy,
         governed: new GovernedMemoryService(governor, new MemoryRepository(db), createDetectorSuite(options.detectors)),
+        agent: new AgentMemoryService(
+          governor,
+          new AgentMemoryRepository(db),
+          new AgentIndexCache(new AgentMemoryRepository(db), events),
+          createDetectorSuite(options.detectors),
+        ),
       };
 
       const http = await createHttpServer({
@@ -88,7 +98,7 @@ export class Gateway {
         services,
         verifier,
         logger,
-        routers: [healthRouter(db, policy)],
+        routers: [healthRouter(db, policy), agentRouter(verifier, services.agent, logger)],
       });
       await new Promise<void>((resolve, reject) => {
         http.httpServer.once("error", reject);

@@ -1,3 +1,4 @@
+import type { AgentMemoryService } from "./contracts/agent.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { PolicyEngine } from "./policy/policy-engine";
 
@@ -5,4 +6,5 @@ import type { PolicyEngine } from "./policy/policy-engine";
 export interface Services {
   policy: PolicyEngine;
   governed: GovernedMemoryService;
+  agent: AgentMemoryService;
 }
