@@ -36,7 +36,7 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "IF1-VALID", "deta
 	ref.found
 	count(ref.expected_kinds) > 0
 	not ref.kind in ref.expected_kinds
-	msg := sprintf("must name a memory of kind %s, but names one of kind %q", [concat(" or ", ref.expected_kinds), ref.kind])
+	msg := sprintf("must name a memory of kind %s, but names one of kind \"%s\"", [concat(" or ", ref.expected_kinds), ref.kind])
 }
 
 # IF1-CHANGE only a change invalidates: change_targets on any other kind is a mistake.
