@@ -124,7 +124,7 @@ export class AgentMemoryItem {
   }
 }
 
-@ObjectType({ isAbstract: true })
+@ObjectType()
 abstract class AgentDecisionBase extends DecisionFields {
   @Field(() => [AgentValidationError], { description: "IF1-VALID: every offending JSON pointer, when the document was refused." })
   errors!: AgentValidationError[];
