@@ -1,0 +1,185 @@
+/**
+ * npm run bench:agent: the agent interface (seed 001) through the real HTTP path
+ * (POST /v1/memory, real token, policy, FerretDB), on one repository of 10,000 memories.
+ *   BENCH_AGENT_MEMORIES     memories loaded (default 10000); the load itself is the write benchmark
+ *   BENCH_AGENT_SECONDS      seconds per read scenario (default 8)
+ *   BENCH_AGENT_CONCURRENCY  requests in flight (default 8)
+ * The gateway runs in a child process (scripts/bench-server.js governed) so the load generator
+ * does not share its event loop. Prints one table; numbers, not assertions.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SignJWT } from "jose";
+import { loadConfig } from "../src/config";
+import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
+
+const MEMORIES = Number(process.env.BENCH_AGENT_MEMORIES ?? 10_000);
+const SECONDS = Number(process.env.BENCH_AGENT_SECONDS ?? 8);
+const CONCURRENCY = Number(process.env.BENCH_AGENT_CONCURRENCY ?? 8);
+const REPO = "bench/monorepo";
+
+/** A deterministic pseudo-random source, so every run loads the same repository. */
+let seed = 6;
+const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+
+const COMPONENTS = ["checkout", "cart", "catalog", "search", "auth", "billing", "invoices", "shipping", "inventory", "reviews", "coupons", "admin", "profile", "notifications", "webhooks", "exports", "imports", "scheduler", "gateway", "worker"];
+const SYMPTOMS = ["times out", "returns 500", "leaks memory", "is flaky in CI", "renders blank", "double charges", "drops events", "is slow on mobile", "loses the session", "logs secrets", "deadlocks under load", "fails after the upgrade"];
+const CAUSES = ["a missing index", "an unbounded retry loop", "a stale cache entry", "a race between two workers", "the wrong time zone", "an N+1 query", "a connection pool limit", "an unawaited promise", "a breaking dependency update", "a misconfigured proxy"];
+const TOOLS = ["Postgres", "Redis", "Prisma", "Jest", "Playwright", "Docker", "nginx", "Kafka", "S3", "Stripe", "Sentry", "GraphQL", "React", "Node 20", "pnpm", "Vite"];
+const FIXES = ["add a composite index", "cap retries with backoff", "purge the cache on write", "take a distributed lock", "use UTC everywhere", "batch with DataLoader", "raise the pool size", "await the promise", "pin the dependency", "set the forwarded headers"];
+
+function text(kind: string): string {
+  const c = pick(COMPONENTS);
+  const t = pick(TOOLS);
+  switch (kind) {
+    case "problem":
+      return `The ${c} ${pick(SYMPTOMS)} when ${t} hits ${pick(CAUSES)}`;
+    case "solution":
+      return `For ${c} with ${t}: ${pick(FIXES)} and verify in staging`;
+    case "failed_tactic":
+      return `Tried to ${pick(FIXES)} in ${c}; it did not help with ${t}`;
+    case "change":
+      return `The ${c} service moved from ${t} to ${pick(TOOLS)}`;
+    case "preference":
+      return `In ${c}, prefer ${pick(FIXES)} over quick patches`;
+    default:
+      return `The ${c} module uses ${t} and ${pick(TOOLS)}; its owner is team ${pick(COMPONENTS)}`;
+  }
+}
+
+const query = (): string => `${pick(COMPONENTS)} ${pick(SYMPTOMS)} ${pick(TOOLS)}`;
+
+interface Stats {
+  scenario: string;
+  n: number;
+  errors: number;
+  seconds: number;
+  samples: number[];
+}
+
+async function post(url: string, token: string, body: unknown): Promise<any> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  return response.json();
+}
+
+/** `work(i)` CONCURRENCY at a time, until `count` calls or `seconds` have passed. */
+async function run(scenario: string, work: (i: number) => Promise<boolean>, limits: { count?: number; seconds?: number }): Promise<Stats> {
+  const samples: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = process.hrtime.bigint();
+  const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (limits.count !== undefined && i >= limits.count) return;
+      if (limits.seconds !== undefined && elapsed() >= limits.seconds) return;
+      const t0 = process.hrtime.bigint();
+      const ok = await work(i).catch(() => false);
+      samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (!ok) errors++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { scenario, n: samples.length, errors, seconds: elapsed(), samples };
+}
+
+function row(s: Stats): string {
+  const sorted = [...s.samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+  return `${s.scenario.padEnd(36)}${String(s.n).padStart(8)}${(s.n / s.seconds).toFixed(0).padStart(9)}${at(0.5).toFixed(1).padStart(9)}${at(0.95).toFixed(1).padStart(9)}${at(0.99).toFixed(1).padStart(9)}${String(s.errors).padStart(8)}`;
+}
+
+async function startGateway(uri: string, dbName: string, publicKeyPem: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(path.join(__dirname, "bench-server.js"), ["governed", uri, dbName, publicKeyPem], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m: { port: number }) => resolve(m.port));
+    child.once("exit", (code) => reject(new Error(`gateway exited with ${code}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}/v1/memory` };
+}
+
+async function main(): Promise<void> {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const token = await new SignJWT({ tenant: "bench", subjects: [`repo:${REPO}`], roles: ["agent"] })
+    .setProtectedHeader({ alg: "EdDSA" })
+    .setSubject("bench-agent")
+    .setIssuer("memgate-bench")
+    .setAudience("memgate")
+    .setExpirationTime("2h")
+    .sign(privateKey);
+  const ferret = await EmbeddedFerretDb.start({ binary: loadConfig().ferretdbBinary, dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-agent-")) });
+  const { child, url } = await startGateway(ferret.uri, `bench_agent_${Date.now()}`, publicKey.export({ type: "spki", format: "pem" }).toString());
+  try {
+    // Writes: the whole repository goes in through POST /v1/memory. The first 40 % are
+    // problems, facts and preferences; the rest link to them (solutions and failed tactics
+    // to a problem, related links, changes invalidating a fact).
+    const base = Math.floor(MEMORIES * 0.4);
+    const problems: string[] = [];
+    const facts: string[] = [];
+    const all: string[] = [];
+    const write = async (kind: string, links?: Record<string, unknown>) => {
+      const res = await post(url, token, { op: "write", repo_id: REPO, memory: { text: text(kind), scope: "repo", kind, confidence: 0.5 + random() / 2, ...(links ? { links } : {}) } });
+      if (res.stop_reason !== "SUCCESS_STORED") return false;
+      all.push(res.memory.id);
+      if (kind === "problem") problems.push(res.memory.id);
+      if (kind === "fact") facts.push(res.memory.id);
+      return true;
+    };
+    const baseKinds = ["problem", "problem", "fact", "fact", "preference"];
+    const w1 = await run("write (base memories)", (i) => write(baseKinds[i % baseKinds.length]), { count: base });
+    const targets = [...facts];
+    const w2 = await run(
+      "write (linked: problem/related/change)",
+      (i) => {
+        const kind = ["solution", "solution", "failed_tactic", "fact", "change"][i % 5];
+        if (kind === "change" && targets.length > 0) return write("change", { change_targets: [targets.pop()!] });
+        return write(kind, { ...(kind !== "fact" ? { problem_id: pick(problems) } : {}), related_memory_ids: [pick(all)] });
+      },
+      { count: MEMORIES - base },
+    );
+    const writes: Stats = { scenario: `writes (${all.length} memories loaded)`, n: w1.n + w2.n, errors: w1.errors + w2.errors, seconds: w1.seconds + w2.seconds, samples: [...w1.samples, ...w2.samples] };
+
+    const readOk = (res: any) => res.stop_reason === "SUCCESS_READ";
+    const ambient = await run("read ambient (limit 20)", async () => readOk(await post(url, token, { op: "read", repo_id: REPO, mode: "ambient", query: query() })), { seconds: SECONDS });
+    const targeted = await run(
+      "read targeted, expand 2 hops",
+      async () => readOk(await post(url, token, { op: "read", repo_id: REPO, mode: "targeted", query: query(), limit: 10, expand: { semantic_hops: 2 } })),
+      { seconds: SECONDS },
+    );
+    const hot = await run(
+      "write at 10k (mixed kinds)",
+      async (i) => write(i % 2 ? "fact" : "solution", i % 2 ? undefined : { problem_id: pick(problems) }),
+      { seconds: SECONDS },
+    );
+
+    process.stdout.write(
+      [
+        `\nagent interface over POST /v1/memory: ${all.length} memories in one repository, ${CONCURRENCY} requests in flight, ${os.cpus().length} cores, FerretDB/SQLite`,
+        `${"scenario".padEnd(36)}${"n".padStart(8)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"p99 ms".padStart(9)}${"errors".padStart(8)}`,
+        row(writes),
+        row(ambient),
+        row(targeted),
+        row(hot),
+        "",
+      ].join("\n"),
+    );
+  } finally {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    await ferret.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench:agent: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
