@@ -142,7 +142,7 @@ async function main(): Promise<void> {
       },
       { count: MEMORIES - base },
     );
-    const writes: Stats = { scenario: `writes (${all.length} memories loaded)`, n: w1.n + w2.n, errors: w1.errors + w2.errors, seconds: w1.seconds + w2.seconds, samples: [...w1.samples, ...w2.samples] };
+    const writes: Stats = { scenario: `writes (loading ${MEMORIES} memories)`, n: w1.n + w2.n, errors: w1.errors + w2.errors, seconds: w1.seconds + w2.seconds, samples: [...w1.samples, ...w2.samples] };
 
     const readOk = (res: any) => res.stop_reason === "SUCCESS_READ";
     const ambient = await run("read ambient (limit 20)", async () => readOk(await post(url, token, { op: "read", repo_id: REPO, mode: "ambient", query: query() })), { seconds: SECONDS });

@@ -17,9 +17,11 @@ interface TenantEntry {
 /**
  * One in-process index per tenant. Built once from the database (one scan of the
  * tenant's agent memories), then kept fresh from the hash-chained event log: before each
- * read, events past the watermark are fetched by `_id` (a primary-key read each) and the
- * memories they name are reloaded. Steady state costs one `_id` miss per read, so several
- * gateway processes can share one database and still see each other's writes.
+ * read, the tenant's chain head is read and events between the watermark and the head are
+ * fetched by `_id` (primary-key reads), and the memories they name are reloaded. Steady
+ * state costs one small `_id` hit per read, so several gateway processes can share one
+ * database and see each other's writes (within one event-log batch). This process's own
+ * writes are in its index before their answer is sent.
  */
 export class AgentIndexCache {
   private readonly tenants = new Map<string, Promise<TenantEntry>>();
@@ -47,7 +49,9 @@ export class AgentIndexCache {
   /** This process wrote event `seq`: its effect is already in the index. */
   async markApplied(tenantId: string, seq: number): Promise<void> {
     const entry = await this.entry(tenantId);
-    if (seq > entry.watermark) entry.applied.add(seq);
+    if (seq <= entry.watermark) return;
+    entry.applied.add(seq);
+    while (entry.applied.delete(entry.watermark + 1)) entry.watermark += 1;
   }
 
   private entry(tenantId: string): Promise<TenantEntry> {
@@ -69,18 +73,17 @@ export class AgentIndexCache {
   }
 
   private async catchUp(tenantId: string, entry: TenantEntry): Promise<void> {
-    for (;;) {
+    const head = await this.repository.headSeq(tenantId);
+    while (entry.watermark < head) {
       const next = entry.watermark + 1;
-      if (entry.applied.delete(next)) {
-        entry.watermark = next;
-        continue;
-      }
-      const event = await this.repository.eventAt(tenantId, next);
-      if (!event) return;
-      const metadata = event.metadata as { contract?: string; space?: string };
-      if (metadata.contract === AGENT_EVENT_MARK && metadata.space && event.memory_id && event.stop_reason.startsWith("SUCCESS_")) {
-        const record = await this.repository.get(tenantId, metadata.space, event.memory_id);
-        if (record) entry.index.upsert(record);
+      if (!entry.applied.delete(next)) {
+        const event = await this.repository.eventAt(tenantId, next);
+        if (!event) return; // not visible yet: the next read picks it up
+        const metadata = event.metadata as { contract?: string; space?: string };
+        if (metadata.contract === AGENT_EVENT_MARK && metadata.space && event.memory_id && event.stop_reason.startsWith("SUCCESS_")) {
+          const record = await this.repository.get(tenantId, metadata.space, event.memory_id);
+          if (record) entry.index.upsert(record);
+        }
       }
       entry.watermark = next;
     }

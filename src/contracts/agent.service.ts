@@ -7,7 +7,7 @@ import { rank } from "../agent/ranking";
 import { dynamicPair, toItem, toResponse, type AgentItem, type AgentResponse, type AgentResult } from "../agent/response";
 import { isAgentOp, validateDocument, type AgentOp } from "../agent/schema-validation";
 import { schemaFacts, semanticFacts, visibleSpaces, type AgentFacts } from "../agent/semantic-validation";
-import type { ReadDocument, UpdateDocument, WriteDocument } from "../agent/types";
+import type { AgentDocument, ReadDocument, UpdateDocument, WriteDocument } from "../agent/types";
 import type { DetectorSuite } from "../detectors/detector";
 import {
   GLOBAL_SPACE,
@@ -92,7 +92,7 @@ export class AgentMemoryService {
         const content = Object.keys(texts).length > 0 ? { texts, facts: await this.detectors.run(texts) } : {};
         return toResponse(op, await this.refuseOrPass(base, schemaFacts(validated.issues), content, ctx));
       }
-      const index = await this.indexes.fresh(principal.tenant);
+      const index = await this.indexFor(principal.tenant, validated.document);
       const facts = semanticFacts(validated.document, index);
       switch (validated.op) {
         case "read":
@@ -105,6 +105,20 @@ export class AgentMemoryService {
     } catch (error) {
       return toResponse(op, await this.governor.failClosed<AgentResult>(error, base, ctx));
     }
+  }
+
+  /**
+   * Reads and updates see every event in the log. A write only needs the memories it links
+   * to: when this process's index already holds them all, the trip to the log is skipped.
+   */
+  private async indexFor(tenantId: string, document: AgentDocument): Promise<TenantMemoryIndex> {
+    if (document.op === "write") {
+      const links = document.memory.links ?? {};
+      const named = [...(links.problem_id !== undefined ? [links.problem_id] : []), ...(links.related_memory_ids ?? []), ...(links.change_targets ?? [])];
+      const current = await this.indexes.current(tenantId);
+      if (named.every((id) => current.get(id))) return current;
+    }
+    return this.indexes.fresh(tenantId);
   }
 
   /** A document that failed its schema still goes to the policy, which answers (SCHEMA_INVALID). */

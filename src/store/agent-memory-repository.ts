@@ -72,11 +72,13 @@ export class AgentMemoryRepository {
   private readonly memories: Collection<AgentMemoryRecord>;
   private readonly updates: Collection<AgentMemoryUpdateRecord>;
   private readonly events: Collection<MemoryEvent>;
+  private readonly heads: Collection<{ _id: string; seq: number }>;
 
   constructor(db: Db) {
     this.memories = db.collection<AgentMemoryRecord>(COLLECTIONS.agentMemories);
     this.updates = db.collection<AgentMemoryUpdateRecord>(COLLECTIONS.agentMemoryUpdates);
     this.events = db.collection<MemoryEvent>(COLLECTIONS.events);
+    this.heads = db.collection<{ _id: string; seq: number }>(COLLECTIONS.chainHeads);
   }
 
   get(tenantId: string, space: string, memoryId: string): Promise<AgentMemoryRecord | null> {
@@ -121,6 +123,15 @@ export class AgentMemoryRepository {
 
   async removeUpdate(update: AgentMemoryUpdateRecord): Promise<void> {
     await this.updates.deleteOne({ _id: update._id });
+  }
+
+  /**
+   * The seq of the tenant's chain head document (0: none yet). It may lag the newest event
+   * by one batch. A hit on a tiny collection: on FerretDB/SQLite an `_id` miss costs a large
+   * share of a scan, so freshness is probed here and events are then read by existing `_id`s.
+   */
+  async headSeq(tenantId: string): Promise<number> {
+    return (await this.heads.findOne({ _id: tenantId }, { projection: { seq: 1 } }))?.seq ?? 0;
   }
 
   /** The event of a tenant's chain at `seq`, by `_id` (a primary-key read), or null past the head. */

@@ -94,6 +94,10 @@ describe("agent memory interface over GraphQL (seed 001)", () => {
     await second.handle(principal, { op: "read", repo_id: REPO, mode: "ambient", query: "warm" }, ctx); // its index is built now
     const fact = await postMemory(gw, agent, { op: "write", repo_id: REPO, memory: { text: "Storybook runs on port 6006", scope: "repo", kind: "fact", confidence: 0.9 } });
     const change = await postMemory(gw, agent, { op: "write", repo_id: REPO, memory: { text: "Storybook moved to port 7007", scope: "repo", kind: "change", confidence: 0.9, links: { change_targets: [fact.body.memory.id] } } });
+    // Another process sees an event once the writer's batch has advanced the chain head (it
+    // answers its caller first): wait for that database state, not for time.
+    const invalidation = await db.collection("memory_events").findOne({ event_type: "invalidate", memory_id: fact.body.memory.id });
+    for (let i = 0; i < 200 && ((await db.collection<{ _id: string; seq: number }>("chain_heads").findOne({ _id: "acme" }))?.seq ?? 0) < invalidation!.seq; i++);
     const read = await second.handle(principal, { op: "read", repo_id: REPO, mode: "targeted", query: "storybook port" }, ctx);
     expect(read.items!.find((i) => i.id === fact.body.memory.id)).toMatchObject({ invalidated: true, invalidated_by: { id: change.body.memory.id } });
     const ambient = await second.handle(principal, { op: "read", repo_id: REPO, mode: "ambient", query: "storybook port" }, ctx);
@@ -101,6 +105,8 @@ describe("agent memory interface over GraphQL (seed 001)", () => {
 
     // And the other way round: an update committed by the second process reaches the first.
     await second.handle(principal, { op: "update", repo_id: REPO, memory_id: change.body.memory.id, mode: "commit", updates: { utility: { target: 0.1, confidence: 1, rationale: "rarely useful" } } }, ctx);
+    const updated = await db.collection("memory_events").findOne({ event_type: "update", memory_id: change.body.memory.id });
+    for (let i = 0; i < 200 && ((await db.collection<{ _id: string; seq: number }>("chain_heads").findOne({ _id: "acme" }))?.seq ?? 0) < updated!.seq; i++);
     const first = await postMemory(gw, agent, { op: "read", repo_id: REPO, mode: "targeted", query: "storybook port" });
     expect(first.body.items.find((i: { id: string }) => i.id === change.body.memory.id)).toMatchObject({ utility: { target: 0.1 } });
   });
