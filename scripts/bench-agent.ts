@@ -1,9 +1,12 @@
 /**
  * npm run bench:agent: the agent interface (seed 001) through the real HTTP path
  * (POST /v1/memory, real token, policy, FerretDB), on one repository of 10,000 memories.
- *   BENCH_AGENT_MEMORIES     memories loaded (default 10000); the load itself is the write benchmark
+ *   BENCH_AGENT_MEMORIES     memories in the repository (default 10000)
+ *   BENCH_AGENT_LOAD=http    load them through POST /v1/memory (minutes on FerretDB/SQLite)
+ *                            instead of seeding the database directly
  *   BENCH_AGENT_SECONDS      seconds per read scenario (default 8)
  *   BENCH_AGENT_CONCURRENCY  requests in flight (default 8)
+ *   BENCH_AGENT_PROFILE      a directory: write a V8 CPU profile of the gateway process there
  * The gateway runs in a child process (scripts/bench-server.js governed) so the load generator
  * does not share its event loop. Prints one table; numbers, not assertions.
  */
@@ -13,7 +16,10 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SignJWT } from "jose";
+import { MongoClient } from "mongodb";
 import { loadConfig } from "../src/config";
+import { agentMemoryDocId, repoSpace, type AgentMemoryRecord } from "../src/store/agent-memory-repository";
+import { COLLECTIONS } from "../src/store/database";
 import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
 
 const MEMORIES = Number(process.env.BENCH_AGENT_MEMORIES ?? 10_000);
@@ -94,8 +100,71 @@ function row(s: Stats): string {
   return `${s.scenario.padEnd(36)}${String(s.n).padStart(8)}${(s.n / s.seconds).toFixed(0).padStart(9)}${at(0.5).toFixed(1).padStart(9)}${at(0.95).toFixed(1).padStart(9)}${at(0.99).toFixed(1).padStart(9)}${String(s.errors).padStart(8)}`;
 }
 
+/** The repository as records: 40 % problems, facts, preferences; then linked memories and changes. */
+function seedRecords(count: number): { records: AgentMemoryRecord[]; problems: string[] } {
+  const records: AgentMemoryRecord[] = [];
+  const problems: string[] = [];
+  const facts: string[] = [];
+  const base = Math.floor(count * 0.4);
+  const now = Date.now();
+  for (let i = 0; i < count; i++) {
+    const kind = i < base ? ["problem", "problem", "fact", "fact", "preference"][i % 5] : ["solution", "solution", "failed_tactic", "fact", "change"][i % 5];
+    const memoryId = `am_bench_${i}`;
+    const links = { problem_id: null as string | null, related_memory_ids: [] as string[], change_targets: [] as string[] };
+    if (i >= base) {
+      if (kind === "change" && facts.length > 0) links.change_targets.push(facts.pop()!);
+      else {
+        if (kind !== "fact") links.problem_id = pick(problems);
+        links.related_memory_ids.push(records[Math.floor(random() * records.length)].memory_id);
+      }
+    }
+    const created = new Date(now - Math.floor(random() * 365) * 86_400_000);
+    records.push({
+      _id: agentMemoryDocId("bench", repoSpace(REPO), memoryId),
+      tenant_id: "bench",
+      space: repoSpace(REPO),
+      repo_id: REPO,
+      memory_id: memoryId,
+      scope: "repo",
+      kind,
+      text: text(kind),
+      confidence: 0.5 + random() / 2,
+      rationale: null,
+      links,
+      evidence_refs: [],
+      truth: null,
+      utility: null,
+      invalidated_by: null,
+      status: "active",
+      created_at: created,
+      updated_at: created,
+      created_by: { id: "bench-seed", roles: ["agent"] },
+      content_salt: "bench",
+    });
+    if (kind === "problem") problems.push(memoryId);
+    if (kind === "fact" && i < base) facts.push(memoryId);
+  }
+  const byId = new Map(records.map((r) => [r.memory_id, r]));
+  for (const r of records) for (const target of r.links.change_targets) byId.get(target)!.invalidated_by = r.memory_id;
+  return { records, problems };
+}
+
+async function seedDatabase(uri: string, dbName: string, records: AgentMemoryRecord[]): Promise<void> {
+  const client = await MongoClient.connect(uri);
+  try {
+    const collection = client.db(dbName).collection<AgentMemoryRecord>(COLLECTIONS.agentMemories);
+    for (let i = 0; i < records.length; i += 1000) await collection.insertMany(records.slice(i, i + 1000));
+  } finally {
+    await client.close();
+  }
+}
+
 async function startGateway(uri: string, dbName: string, publicKeyPem: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(path.join(__dirname, "bench-server.js"), ["governed", uri, dbName, publicKeyPem], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(path.join(__dirname, "bench-server.js"), ["governed", uri, dbName, publicKeyPem], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    // BENCH_AGENT_PROFILE=<dir>: a V8 CPU profile of the gateway process, for chrome://inspect.
+    execArgv: process.env.BENCH_AGENT_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_AGENT_PROFILE}`] : [],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (m: { port: number }) => resolve(m.port));
     child.once("exit", (code) => reject(new Error(`gateway exited with ${code}`)));
@@ -113,12 +182,9 @@ async function main(): Promise<void> {
     .setExpirationTime("2h")
     .sign(privateKey);
   const ferret = await EmbeddedFerretDb.start({ binary: loadConfig().ferretdbBinary, dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-agent-")) });
-  const { child, url } = await startGateway(ferret.uri, `bench_agent_${Date.now()}`, publicKey.export({ type: "spki", format: "pem" }).toString());
+  const dbName = `bench_agent_${Date.now()}`;
+  const { child, url } = await startGateway(ferret.uri, dbName, publicKey.export({ type: "spki", format: "pem" }).toString());
   try {
-    // Writes: the whole repository goes in through POST /v1/memory. The first 40 % are
-    // problems, facts and preferences; the rest link to them (solutions and failed tactics
-    // to a problem, related links, changes invalidating a fact).
-    const base = Math.floor(MEMORIES * 0.4);
     const problems: string[] = [];
     const facts: string[] = [];
     const all: string[] = [];
@@ -130,19 +196,35 @@ async function main(): Promise<void> {
       if (kind === "fact") facts.push(res.memory.id);
       return true;
     };
-    const baseKinds = ["problem", "problem", "fact", "fact", "preference"];
-    const w1 = await run("write (base memories)", (i) => write(baseKinds[i % baseKinds.length]), { count: base });
-    const targets = [...facts];
-    const w2 = await run(
-      "write (linked: problem/related/change)",
-      (i) => {
-        const kind = ["solution", "solution", "failed_tactic", "fact", "change"][i % 5];
-        if (kind === "change" && targets.length > 0) return write("change", { change_targets: [targets.pop()!] });
-        return write(kind, { ...(kind !== "fact" ? { problem_id: pick(problems) } : {}), related_memory_ids: [pick(all)] });
-      },
-      { count: MEMORIES - base },
-    );
-    const writes: Stats = { scenario: `writes (loading ${MEMORIES} memories)`, n: w1.n + w2.n, errors: w1.errors + w2.errors, seconds: w1.seconds + w2.seconds, samples: [...w1.samples, ...w2.samples] };
+    let loaded: Stats | null = null;
+    if (process.env.BENCH_AGENT_LOAD === "http") {
+      // The whole repository through POST /v1/memory: 40 % problems, facts and preferences,
+      // then memories linking to them (solutions, failed tactics, related links, changes).
+      const base = Math.floor(MEMORIES * 0.4);
+      const baseKinds = ["problem", "problem", "fact", "fact", "preference"];
+      const w1 = await run("load", (i) => write(baseKinds[i % baseKinds.length]), { count: base });
+      const targets = [...facts];
+      const w2 = await run(
+        "load",
+        (i) => {
+          const kind = ["solution", "solution", "failed_tactic", "fact", "change"][i % 5];
+          if (kind === "change" && targets.length > 0) return write("change", { change_targets: [targets.pop()!] });
+          return write(kind, { ...(kind !== "fact" ? { problem_id: pick(problems) } : {}), related_memory_ids: [pick(all)] });
+        },
+        { count: MEMORIES - base },
+      );
+      loaded = { scenario: `write (loading ${MEMORIES} over HTTP)`, n: w1.n + w2.n, errors: w1.errors + w2.errors, seconds: w1.seconds + w2.seconds, samples: [...w1.samples, ...w2.samples] };
+    } else {
+      // Seeded straight into the database, as a restore would (no events), so the run stays short.
+      const seeded = seedRecords(MEMORIES);
+      await seedDatabase(ferret.uri, dbName, seeded.records);
+      problems.push(...seeded.problems);
+      all.push(...seeded.records.map((r) => r.memory_id));
+    }
+    // The first read builds the process's index of the repository from the database.
+    const t0 = process.hrtime.bigint();
+    await post(url, token, { op: "read", repo_id: REPO, mode: "ambient", query: "warm up" });
+    const buildMs = Number(process.hrtime.bigint() - t0) / 1e6;
 
     const readOk = (res: any) => res.stop_reason === "SUCCESS_READ";
     const ambient = await run("read ambient (limit 20)", async () => readOk(await post(url, token, { op: "read", repo_id: REPO, mode: "ambient", query: query() })), { seconds: SECONDS });
@@ -152,7 +234,7 @@ async function main(): Promise<void> {
       { seconds: SECONDS },
     );
     const hot = await run(
-      "write at 10k (mixed kinds)",
+      `write over HTTP (repo of ${MEMORIES})`,
       async (i) => write(i % 2 ? "fact" : "solution", i % 2 ? undefined : { problem_id: pick(problems) }),
       { seconds: SECONDS },
     );
@@ -161,7 +243,8 @@ async function main(): Promise<void> {
       [
         `\nagent interface over POST /v1/memory: ${all.length} memories in one repository, ${CONCURRENCY} requests in flight, ${os.cpus().length} cores, FerretDB/SQLite`,
         `${"scenario".padEnd(36)}${"n".padStart(8)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p95 ms".padStart(9)}${"p99 ms".padStart(9)}${"errors".padStart(8)}`,
-        row(writes),
+        `first read (builds the index of ${all.length} memories): ${buildMs.toFixed(0)} ms`,
+        ...(loaded ? [row(loaded)] : []),
         row(ambient),
         row(targeted),
         row(hot),

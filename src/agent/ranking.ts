@@ -17,6 +17,8 @@ export const RANKING = Object.freeze({
   ambientFloor: 0.3,
   /** targeted: each adjacent query-term pair found adjacent in the memory adds this share. */
   targetedPairBonus: 0.25,
+  /** Only this many of the strongest BM25 matches (at least 4 x limit) are scored in full. */
+  candidatePool: 200,
   /** targeted: an invalidated memory keeps this share of its score (it is shown, flagged, lower). */
   invalidatedFactor: 0.5,
 });
@@ -67,20 +69,27 @@ export function rank(index: TenantMemoryIndex, request: RankQuery): RankedMemory
     }
   }
 
-  const pairs = ambient ? [] : adjacentPairs(queryTerms);
-  const candidates: { memory: IndexedMemory; raw: number }[] = [];
-  let best = 0;
+  // Filters first, then only the strongest BM25 matches are scored in full: the pair bonus
+  // (at most x1.25) and the prior (x0.7..1) cannot lift a memory past hundreds of stronger ones.
+  let pool: { memory: IndexedMemory; raw: number }[] = [];
   for (const [id, score] of bm25) {
     const memory = index.get(id)!;
     if (kinds && !kinds.has(memory.record.kind)) continue;
     if (ambient && memory.record.invalidated_by) continue;
-    const raw = pairs.length > 0 ? score * (1 + (RANKING.targetedPairBonus * pairHits(memory.terms, pairs)) / pairs.length) : score;
-    candidates.push({ memory, raw });
-    if (raw > best) best = raw;
+    pool.push({ memory, raw: score });
+  }
+  const width = Math.max(RANKING.candidatePool, request.limit * 4);
+  if (pool.length > width) pool = pool.sort((a, b) => b.raw - a.raw).slice(0, width);
+
+  const pairs = ambient ? [] : adjacentPairs(queryTerms);
+  let best = 0;
+  for (const candidate of pool) {
+    if (pairs.length > 0) candidate.raw *= 1 + (RANKING.targetedPairBonus * pairHits(candidate.memory.terms, pairs)) / pairs.length;
+    if (candidate.raw > best) best = candidate.raw;
   }
 
   const ranked: RankedMemory[] = [];
-  for (const { memory, raw } of candidates) {
+  for (const { memory, raw } of pool) {
     const relevance = raw / best;
     if (ambient && relevance < RANKING.ambientFloor) continue;
     let score = relevance * (1 - RANKING.priorShare + RANKING.priorShare * quality(memory.record, request.now));
@@ -120,7 +129,17 @@ function adjacentPairs(terms: string[]): string[] {
 }
 
 function pairHits(terms: string[], pairs: string[]): number {
-  const present = new Set<string>();
-  for (let i = 1; i < terms.length; i++) present.add(`${terms[i - 1]} ${terms[i]}`);
-  return pairs.reduce((n, p) => n + (present.has(p) ? 1 : 0), 0);
+  let hits = 0;
+  for (const pair of pairs) {
+    const space = pair.indexOf(" ");
+    const first = pair.slice(0, space);
+    const second = pair.slice(space + 1);
+    for (let i = 1; i < terms.length; i++) {
+      if (terms[i - 1] === first && terms[i] === second) {
+        hits++;
+        break;
+      }
+    }
+  }
+  return hits;
 }
