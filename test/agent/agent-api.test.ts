@@ -1,7 +1,7 @@
 import { ManualClock } from "../../src/clock";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
-import { postMemory, readDoc, writeDoc } from "./support";
+import { logSettled, postMemory, readDoc, writeDoc } from "./support";
 
 const REPO = "acme/web";
 
@@ -59,6 +59,7 @@ describe("agent memory interface (seed 001)", () => {
     });
 
     it("IF1-VALID: a missing or bad token is 401, a body that is not JSON is 400, and neither changes anything", async () => {
+      await logSettled(gw);
       const before = await dumpDatabase(gw.gateway.db);
       expect((await postMemory(gw, null, readDoc(REPO, "x"))).status).toBe(401);
       expect((await postMemory(gw, "not-a-jwt", readDoc(REPO, "x"))).status).toBe(401);
@@ -251,6 +252,7 @@ describe("agent memory interface (seed 001)", () => {
   describe("IF1-UPDATE", () => {
     it("IF1-UPDATE: dry_run answers before and after and persists nothing", async () => {
       const id = await write({ text: "Integration tests need Docker running" });
+      await logSettled(gw);
       const before = await dumpDatabase(gw.gateway.db);
       const res = await postMemory(gw, agent, {
         op: "update",

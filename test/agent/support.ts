@@ -23,3 +23,17 @@ export const readDoc = (repo: string, query: string, extra: Record<string, unkno
   query,
   ...extra,
 });
+
+/**
+ * The event log answers a writer before it advances the chain head document; before a
+ * "nothing changed" comparison, wait for that database state (never for time).
+ */
+export async function logSettled(gw: TestGateway, tenant = "acme"): Promise<void> {
+  const db = gw.gateway.db;
+  const events = await db.collection("memory_events").countDocuments({ tenant_id: tenant });
+  for (let i = 0; i < 500; i++) {
+    const head = await db.collection<{ _id: string; seq: number }>("chain_heads").findOne({ _id: tenant });
+    if ((head?.seq ?? 0) >= events) return;
+  }
+  throw new Error("the chain head never caught up with the log");
+}
