@@ -10,11 +10,13 @@ import { AgentIndexCache } from "./agent/index-cache";
 import { AgentMemoryService } from "./contracts/agent.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { Governor } from "./contracts/governor";
+import { LedgerService } from "./contracts/ledger.service";
 import { createDetectorSuite } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
 import { agentRouter } from "./http/agent-route";
 import { healthRouter } from "./http/health";
+import { ledgerPageRouter } from "./http/ledger-page";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
 import { PolicyEngine } from "./policy/policy-engine";
@@ -22,6 +24,7 @@ import type { Services } from "./services";
 import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
+import { LedgerRepository } from "./store/ledger-repository";
 import { MemoryRepository } from "./store/memory-repository";
 import { AgentMemoryRepository } from "./store/agent-memory-repository";
 
@@ -85,6 +88,7 @@ export class Gateway {
       const services: Services = {
         policy,
         governed: new GovernedMemoryService(governor, new MemoryRepository(db), createDetectorSuite(options.detectors)),
+        ledger: new LedgerService(governor, new LedgerRepository(db), createDetectorSuite(options.detectors)),
         agent: new AgentMemoryService(
           governor,
           new AgentMemoryRepository(db),
@@ -98,7 +102,7 @@ export class Gateway {
         services,
         verifier,
         logger,
-        routers: [healthRouter(db, policy), agentRouter(verifier, services.agent, logger)],
+        routers: [healthRouter(db, policy), ledgerPageRouter(), agentRouter(verifier, services.agent, logger)],
       });
       await new Promise<void>((resolve, reject) => {
         http.httpServer.once("error", reject);

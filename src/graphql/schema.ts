@@ -4,10 +4,11 @@ import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
 import { AgentResolver } from "./resolvers/agent.resolver";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "./resolvers/governed.resolver";
+import { LedgerResolver } from "./resolvers/ledger.resolver";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, AgentResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, LedgerResolver, AgentResolver];
 
 let schema: GraphQLSchema | undefined;
 
