@@ -8,12 +8,15 @@ import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
+import { AgentIndexCache } from "./agent/index-cache";
+import { AgentMemoryService } from "./contracts/agent.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { Governor } from "./contracts/governor";
 import { LedgerService } from "./contracts/ledger.service";
 import { createDetectorSuite } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
+import { agentRouter } from "./http/agent-route";
 import { healthRouter } from "./http/health";
 import { ledgerPageRouter } from "./http/ledger-page";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
@@ -25,6 +28,7 @@ import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
 import { LedgerRepository } from "./store/ledger-repository";
 import { MemoryRepository } from "./store/memory-repository";
+import { AgentMemoryRepository } from "./store/agent-memory-repository";
 
 export interface GatewayOptions {
   config: Config;
@@ -95,6 +99,12 @@ export class Gateway {
         ledger: new LedgerService(governor, new LedgerRepository(db), createDetectorSuite(options.detectors)),
         audit: auditSystem.audit,
         erasure: auditSystem.erasure,
+        agent: new AgentMemoryService(
+          governor,
+          new AgentMemoryRepository(db),
+          new AgentIndexCache(new AgentMemoryRepository(db), events),
+          createDetectorSuite(options.detectors),
+        ),
       };
 
       const http = await createHttpServer({
@@ -102,7 +112,7 @@ export class Gateway {
         services,
         verifier,
         logger,
-        routers: [healthRouter(db, policy), auditExportRouter(auditSystem.audit, verifier, logger), ledgerPageRouter()],
+        routers: [healthRouter(db, policy), auditExportRouter(auditSystem.audit, verifier, logger), ledgerPageRouter(), agentRouter(verifier, services.agent, logger)],
       });
       await new Promise<void>((resolve, reject) => {
         http.httpServer.once("error", reject);
