@@ -1,0 +1,75 @@
+package memgate.checks.companion_test
+
+import data.memgate.main
+
+_fact(over) := object.union(
+	{
+		"operation": "ADD_FACT", "contract": "companion", "now_ms": 0, "subject_id": "alice",
+		"principal": {"id": "a1", "tenant": "acme", "subjects": ["alice"], "roles": ["adapter"], "agent_type": null, "job": null},
+		"origin": "adapter",
+		"fact": {"type": "USER_FACT", "text": "t", "summary": "s", "confidence": 0.9, "source": "llm_extraction"},
+		"grounding": {"score": 1}, "privacy": {"memory_enabled": true, "learn_patterns": true, "share_with": []},
+		"supersedes": {"requested": false}, "proposal": {"found": false},
+	},
+	over,
+)
+
+_stop(over) := s if {
+	s := main.decision.stop_reason with input as _fact(over)
+}
+
+test_gate_boundaries[note] if {
+	some [note, conf, type, want] in [
+		["SG-GATE 0.80 applies", 0.8, "USER_FACT", "SUCCESS_STORED"],
+		["SG-GATE 0.79 is a proposal", 0.79, "USER_FACT", "MISSING_EXPLICIT_CONSENT"],
+		["SG-GATE 0.75 is a proposal", 0.75, "USER_FACT", "MISSING_EXPLICIT_CONSENT"],
+		["SG-GATE 0.74 fact refused", 0.74, "USER_FACT", "NO_SOURCE_DERIVED_FACT"],
+		["SG-GATE 0.74 narrative stored", 0.74, "SHARED_NARRATIVE", "SUCCESS_STORED"],
+		["SG-GATE 0.60 narrative stored", 0.6, "SHARED_NARRATIVE", "SUCCESS_STORED"],
+		["SG-GATE 0.59 discarded", 0.59, "SHARED_NARRATIVE", "NO_SOURCE_DERIVED_FACT"],
+		["SG-GATE 1.5 invalid", 1.5, "USER_FACT", "SCHEMA_INVALID"],
+	]
+	_stop({"fact": {"type": type, "text": "t", "summary": "s", "confidence": conf, "source": "manual"}}) == want
+}
+
+test_reinforcement_applies_a_proposal if {
+	_stop({"fact": {"type": "USER_FACT", "text": "t", "summary": "s", "confidence": 0.77, "source": "manual"}, "proposal": {"found": true, "confidence": 0.77, "observations": 1}}) == "SUCCESS_STORED"
+}
+
+test_ungrounded_is_never_a_proposal if {
+	_stop({"grounding": {"score": 0.5}, "fact": {"type": "USER_FACT", "text": "t", "summary": "s", "confidence": 0.77, "source": "manual"}}) == "NO_SOURCE_DERIVED_FACT"
+}
+
+test_authority[note] if {
+	some [note, principal, origin, want] in [
+		["SG-AUTHORITY user", {"roles": ["user"]}, "adapter", "POLICY_DISABLED"],
+		["SG-AUTHORITY agent", {"roles": ["agent"]}, "adapter", "POLICY_DISABLED"],
+		["SG-AUTHORITY job without context", {"roles": ["job"], "job": null}, "job", "POLICY_DISABLED"],
+		["SG-AUTHORITY job with context", {"roles": ["job"], "job": {"id": "j1", "kind": "extract"}}, "job", "SUCCESS_STORED"],
+		["SG-AUTHORITY admin", {"roles": ["admin"]}, "manual", "SUCCESS_STORED"],
+		["SG-AUTHORITY webhook", {"roles": ["adapter"]}, "webhook", "POLICY_DISABLED"],
+		["SG-AUTHORITY llm output", {"roles": ["adapter"]}, "llm_output", "POLICY_DISABLED"],
+		["SG-AUTHORITY bot response", {"roles": ["adapter"]}, "bot_response", "POLICY_DISABLED"],
+	]
+	p := object.union({"id": "x", "tenant": "acme", "subjects": ["alice"], "agent_type": null, "job": null}, principal)
+	d := main.decision with input as _fact({"principal": p, "origin": origin})
+	d.stop_reason == want
+	_explained(d, want)
+}
+
+_explained(_, want) if want != "POLICY_DISABLED"
+
+_explained(d, "POLICY_DISABLED") if d.explanations == ["SG-AUTHORITY: no_write_authority"]
+
+test_append_change_is_schema_invalid if {
+	_stop({"supersedes": {"requested": true, "found": true, "same_content": false}}) == "SCHEMA_INVALID"
+}
+
+test_opt_out_stops_learning if {
+	_stop({"privacy": {"memory_enabled": false, "learn_patterns": true}}) == "POLICY_DISABLED"
+}
+
+test_warmth_in_power_refused if {
+	d := main.decision with input as _fact({"operation": "ENVELOPE", "envelope": {"purpose": "PRICING", "include_narrative": true}})
+	d.explanations == ["SG-WARMTH: warmth_in_power"]
+}
