@@ -21,6 +21,8 @@ export interface Config {
   };
   readonly logLevel: string;
   readonly shutdownGraceMs: number;
+  /** SG-ENVELOPE cache time of memory envelopes (MEMGATE_ENVELOPE_CACHE_SECONDS, default 900). */
+  readonly envelopeCacheSeconds: number;
 }
 
 export class ConfigError extends TypeError {
@@ -91,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     logLevel,
     shutdownGraceMs: integer(env, "MEMGATE_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+    envelopeCacheSeconds: integer(env, "MEMGATE_ENVELOPE_CACHE_SECONDS", 900, 0, 900),
   });
 }

@@ -6,12 +6,15 @@ import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
+import { CompanionService } from "./contracts/companion.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
+import { createGroundingScorer } from "./companion/grounding";
 import { Governor } from "./contracts/governor";
 import { createDetectorSuite } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
 import { healthRouter } from "./http/health";
+import { Metrics, metricsRouter } from "./http/metrics";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
 import { PolicyEngine } from "./policy/policy-engine";
@@ -20,6 +23,7 @@ import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
 import { MemoryRepository } from "./store/memory-repository";
+import { FactRepository } from "./store/fact-repository";
 
 export interface GatewayOptions {
   config: Config;
@@ -68,6 +72,7 @@ export class Gateway {
     try {
       const { client, db } = await connectDatabase(databaseUri, config.dbName);
       await ensureIndexes(db);
+      await FactRepository.ensureIndexes(db);
 
       const policy = new PolicyEngine(config.policyBundlePath, logger);
       await policy.reload();
@@ -78,9 +83,13 @@ export class Gateway {
 
       const events = new EventLog(db, clock);
       const governor = new Governor(policy, events, clock, logger);
+      const metrics = new Metrics();
+      const detectorSuite = createDetectorSuite(options.detectors);
       const services: Services = {
         policy,
-        governed: new GovernedMemoryService(governor, new MemoryRepository(db), createDetectorSuite(options.detectors)),
+        governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectorSuite),
+        companion: new CompanionService(governor, new FactRepository(db), detectorSuite, createGroundingScorer(process.env), metrics, logger, config.envelopeCacheSeconds),
+        metrics,
       };
 
       const http = await createHttpServer({
@@ -88,7 +97,7 @@ export class Gateway {
         services,
         verifier,
         logger,
-        routers: [healthRouter(db, policy)],
+        routers: [healthRouter(db, policy), metricsRouter(metrics)],
       });
       await new Promise<void>((resolve, reject) => {
         http.httpServer.once("error", reject);

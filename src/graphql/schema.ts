@@ -1,12 +1,13 @@
 import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
+import { CompanionResolver } from "./resolvers/companion.resolver";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "./resolvers/governed.resolver";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, CompanionResolver];
 
 let schema: GraphQLSchema | undefined;
 

@@ -84,6 +84,18 @@ export class LexicalGroundingScorer implements GroundingScorer {
     const source = this.parse(summary, "summary");
     const claim = this.parse(candidate, "claim");
     if (claim.content.length === 0) return { score: 0, unsupported: 0, scorer: this.name };
+    // A conjunctive claim ("loves X and works on Y") is grounded when each conjunct is.
+    let score = 1;
+    let unsupported = 0;
+    for (const part of new Set(claim.content.map((t) => t.sentence))) {
+      const r = this.scoreConjunct({ ...claim, content: claim.content.filter((t) => t.sentence === part) }, source);
+      score = Math.min(score, r.score);
+      unsupported += r.unsupported;
+    }
+    return { score: round(score), unsupported, scorer: this.name };
+  }
+
+  private scoreConjunct(claim: Parsed, source: Parsed): { score: number; unsupported: number } {
     // Polarity is a property of the claim: try the summary region as affirmed and as negated.
     let bestScore = 0;
     let bestUnsupported = claim.content.length;
@@ -132,9 +144,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
         bestUnsupported = unsupported;
       }
     }
-    const min = bestScore;
-    const unsupported = bestUnsupported;
-    return { score: round(min), unsupported, scorer: this.name };
+    return { score: bestScore, unsupported: bestUnsupported };
   }
 
   /** How well summary word `s` supports candidate word `c`. */

@@ -14,10 +14,6 @@ _fact(over) := object.union(
 	over,
 )
 
-_stop(over) := s if {
-	s := main.decision.stop_reason with input as _fact(over)
-}
-
 test_gate_boundaries[note] if {
 	some [note, conf, type, want] in [
 		["SG-GATE 0.80 applies", 0.8, "USER_FACT", "SUCCESS_STORED"],
@@ -29,15 +25,18 @@ test_gate_boundaries[note] if {
 		["SG-GATE 0.59 discarded", 0.59, "SHARED_NARRATIVE", "NO_SOURCE_DERIVED_FACT"],
 		["SG-GATE 1.5 invalid", 1.5, "USER_FACT", "SCHEMA_INVALID"],
 	]
-	_stop({"fact": {"type": type, "text": "t", "summary": "s", "confidence": conf, "source": "manual"}}) == want
+	d := main.decision with input as _fact({"fact": {"type": type, "text": "t", "summary": "s", "confidence": conf, "source": "manual"}})
+	d.stop_reason == want
 }
 
 test_reinforcement_applies_a_proposal if {
-	_stop({"fact": {"type": "USER_FACT", "text": "t", "summary": "s", "confidence": 0.77, "source": "manual"}, "proposal": {"found": true, "confidence": 0.77, "observations": 1}}) == "SUCCESS_STORED"
+	d := main.decision with input as _fact({"fact": {"type": "USER_FACT", "text": "t", "summary": "s", "confidence": 0.77, "source": "manual"}, "proposal": {"found": true, "confidence": 0.77, "observations": 1}})
+	d.stop_reason == "SUCCESS_STORED"
 }
 
 test_ungrounded_is_never_a_proposal if {
-	_stop({"grounding": {"score": 0.5}, "fact": {"type": "USER_FACT", "text": "t", "summary": "s", "confidence": 0.77, "source": "manual"}}) == "NO_SOURCE_DERIVED_FACT"
+	d := main.decision with input as _fact({"grounding": {"score": 0.5}, "fact": {"type": "USER_FACT", "text": "t", "summary": "s", "confidence": 0.77, "source": "manual"}})
+	d.stop_reason == "NO_SOURCE_DERIVED_FACT"
 }
 
 test_authority[note] if {
@@ -62,11 +61,13 @@ _explained(_, want) if want != "POLICY_DISABLED"
 _explained(d, "POLICY_DISABLED") if d.explanations == ["SG-AUTHORITY: no_write_authority"]
 
 test_append_change_is_schema_invalid if {
-	_stop({"supersedes": {"requested": true, "found": true, "same_content": false}}) == "SCHEMA_INVALID"
+	d := main.decision with input as _fact({"supersedes": {"requested": true, "found": true, "same_content": false}})
+	d.stop_reason == "SCHEMA_INVALID"
 }
 
 test_opt_out_stops_learning if {
-	_stop({"privacy": {"memory_enabled": false, "learn_patterns": true}}) == "POLICY_DISABLED"
+	d := main.decision with input as _fact({"privacy": {"memory_enabled": false, "learn_patterns": true}})
+	d.stop_reason == "POLICY_DISABLED"
 }
 
 test_warmth_in_power_refused if {

@@ -4,12 +4,20 @@
 #   facts computed by the gateway; the thresholds and the decision are here.
 package memgate.checks.companion_gate
 
+import data.memgate.checks.companion
 import data.memgate.companion as cfg
+
+# A malformed fact answers SCHEMA_INVALID or BOUNDS_EXCEEDED, not a gate outcome.
+_malformed if {
+	some v in companion.violations
+	v.stop_reason in {"SCHEMA_INVALID", "BOUNDS_EXCEEDED"}
+}
 
 _add if {
 	input.contract == "companion"
 	input.operation == "ADD_FACT"
 	is_number(input.fact.confidence)
+	not _malformed
 }
 
 _grounded if input.grounding.score >= cfg.grounding_min
@@ -77,5 +85,6 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "MP-CONSOLIDATE", 
 violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "SG-GROUND", "detail": "ungrounded"} if {
 	input.contract == "companion"
 	input.operation == "CONSOLIDATE"
+	not _malformed
 	not _grounded
 }

@@ -1,0 +1,150 @@
+import { createHash } from "node:crypto";
+import type { Collection, Db } from "mongodb";
+
+export const FACT_COLLECTIONS = {
+  facts: "companion_facts",
+  heads: "companion_fact_heads",
+  proposals: "companion_proposals",
+  privacy: "companion_privacy",
+} as const;
+
+export type FactStatus = "active" | "inactive" | "archived";
+
+/** A companion fact (seed 002): insert-only; only `status` changes, each change an event. */
+export interface FactRecord {
+  _id: string;
+  tenant_id: string;
+  subject_id: string;
+  memory_id: string;
+  type: string;
+  text: string;
+  confidence: number;
+  source: string;
+  statement_type: string;
+  source_refs: string[];
+  job: { id: string; kind: string } | null;
+  status: FactStatus;
+  status_reason: string | null;
+  supersedes: string | null;
+  consolidated_from: string[] | null;
+  created_at: Date;
+  /** SG-DECAY: added_at + the type's window (policy data) */
+  expires_at: Date;
+  valid_to: Date | null;
+  temporal_scope: "bounded" | "unknown";
+  created_by: { id: string; roles: string[] };
+  grounding_score: number;
+  content_salt: string;
+}
+
+/** One pointer per (tenant, subject, type, text): the active fact and any pending proposal. */
+export interface FactHead {
+  _id: string;
+  active_id: string | null;
+  proposal_id: string | null;
+  proposal_confidence: number | null;
+  observations: number;
+}
+
+export interface ProposalRecord {
+  _id: string;
+  tenant_id: string;
+  subject_id: string;
+  proposal_id: string;
+  head_id: string;
+  fact: Omit<FactRecord, "_id" | "memory_id" | "status" | "status_reason" | "created_at" | "expires_at">;
+  status: "pending" | "applied";
+  created_at: Date;
+}
+
+export interface PrivacySettings {
+  _id: string;
+  tenant_id: string;
+  subject_id: string;
+  memory_enabled: boolean;
+  learn_patterns: boolean;
+  share_with: string[];
+  anonymize_dates: boolean;
+  delete_after_days: number | null;
+  updated_at: Date;
+}
+
+export const DEFAULT_PRIVACY = { memory_enabled: true, learn_patterns: true, share_with: [] as string[], anonymize_dates: false, delete_after_days: null as number | null };
+
+const part = (v: string) => encodeURIComponent(v);
+export const factDocId = (tenant: string, subject: string, id: string) => `${part(tenant)}:${part(subject)}:${part(id)}`;
+export const subjectDocId = (tenant: string, subject: string) => `${part(tenant)}:${part(subject)}`;
+
+/** The head key of a fact: its content identity, never its content. */
+export function headId(tenant: string, subject: string, type: string, text: string): string {
+  const normal = text.trim().replace(/\s+/g, " ").toLowerCase();
+  return `${subjectDocId(tenant, subject)}:${createHash("sha256").update(`${type}\n${normal}`).digest("hex").slice(0, 32)}`;
+}
+
+/** Storage of companion facts. Every query names tenant and subject (SG-SCOPE). Nothing here deletes. */
+export class FactRepository {
+  readonly facts: Collection<FactRecord>;
+  readonly heads: Collection<FactHead>;
+  readonly proposals: Collection<ProposalRecord>;
+  readonly privacy: Collection<PrivacySettings>;
+
+  constructor(db: Db) {
+    this.facts = db.collection<FactRecord>(FACT_COLLECTIONS.facts);
+    this.heads = db.collection<FactHead>(FACT_COLLECTIONS.heads);
+    this.proposals = db.collection<ProposalRecord>(FACT_COLLECTIONS.proposals);
+    this.privacy = db.collection<PrivacySettings>(FACT_COLLECTIONS.privacy);
+  }
+
+  static async ensureIndexes(db: Db): Promise<void> {
+    await db.collection(FACT_COLLECTIONS.facts).createIndexes([
+      { key: { subject_id: 1, tenant_id: 1, memory_id: 1 }, name: "subject_tenant_memory", unique: true },
+      { key: { tenant_id: 1, subject_id: 1, status: 1 }, name: "tenant_subject_status" },
+    ]);
+  }
+
+  get(tenant: string, subject: string, memoryId: string): Promise<FactRecord | null> {
+    return this.facts.findOne({ _id: factDocId(tenant, subject, memoryId), tenant_id: tenant, subject_id: subject });
+  }
+
+  async insert(record: FactRecord): Promise<void> {
+    await this.facts.insertOne(record);
+  }
+
+  async setStatus(record: FactRecord, status: FactStatus, reason: string): Promise<void> {
+    await this.facts.updateOne({ _id: record._id, tenant_id: record.tenant_id, subject_id: record.subject_id }, { $set: { status, status_reason: reason } });
+  }
+
+  active(tenant: string, subject: string): Promise<FactRecord[]> {
+    return this.facts.find({ tenant_id: tenant, subject_id: subject, status: "active" }).toArray();
+  }
+
+  activeInTenant(tenant: string): Promise<FactRecord[]> {
+    return this.facts.find({ tenant_id: tenant, status: "active" }).toArray();
+  }
+
+  head(id: string): Promise<FactHead | null> {
+    return this.heads.findOne({ _id: id });
+  }
+
+  async putHead(head: FactHead): Promise<void> {
+    await this.heads.replaceOne({ _id: head._id }, head, { upsert: true });
+  }
+
+  proposal(tenant: string, subject: string, proposalId: string): Promise<ProposalRecord | null> {
+    return this.proposals.findOne({ _id: factDocId(tenant, subject, proposalId), tenant_id: tenant, subject_id: subject });
+  }
+
+  async putProposal(p: ProposalRecord): Promise<void> {
+    await this.proposals.replaceOne({ _id: p._id }, p, { upsert: true });
+  }
+
+  async getPrivacy(tenant: string, subject: string): Promise<Omit<PrivacySettings, "_id" | "tenant_id" | "subject_id" | "updated_at">> {
+    const stored = await this.privacy.findOne({ _id: subjectDocId(tenant, subject) });
+    if (!stored) return { ...DEFAULT_PRIVACY, share_with: [] };
+    return { memory_enabled: stored.memory_enabled, learn_patterns: stored.learn_patterns, share_with: stored.share_with, anonymize_dates: stored.anonymize_dates, delete_after_days: stored.delete_after_days };
+  }
+
+  async putPrivacy(settings: PrivacySettings): Promise<void> {
+    await this.privacy.replaceOne({ _id: settings._id }, settings, { upsert: true });
+  }
+}
