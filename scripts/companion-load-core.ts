@@ -53,7 +53,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const writesBefore = await counter(url, "ADD_FACT", "SUCCESS_STORED");
   const readLat: number[] = [];
   const writeLat: number[] = [];
-  let readsSent = 0, readsOk = 0, writesSent = 0, writesStored = 0, errors = 0, leaks = 0, factsSeen = 0, inFlight = 0, seq = 0;
+  let readsSent = 0, readsOk = 0, writesSent = 0, writesStored = 0, errors = 0, leaks = 0, factsSeen = 0, seq = 0;
+  // reads and writes have their own budgets of requests in flight, so neither starves the other
+  const inFlight = { read: 0, write: 0 };
+  const budget = { read: maxInFlight, write: Math.max(8, Math.ceil(maxInFlight / 4)) };
   const pending = new Set<Promise<void>>();
   const refusals: Record<string, number> = {};
 
@@ -96,10 +99,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     } catch { errors++; }
   };
 
-  const launch = (fn: () => Promise<void>) => {
-    if (inFlight >= maxInFlight) return false;
-    inFlight++;
-    const p = fn().finally(() => { inFlight--; pending.delete(p); });
+  const launch = (kind: "read" | "write", fn: () => Promise<void>) => {
+    if (inFlight[kind] >= budget[kind]) return false;
+    inFlight[kind]++;
+    const p = fn().finally(() => { inFlight[kind]--; pending.delete(p); });
     pending.add(p);
     return true;
   };
@@ -108,8 +111,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   let i = 0;
   while (performance.now() - start < options.durationMs) {
     const elapsed = (performance.now() - start) / 1000;
-    while (readsSent < elapsed * options.readsPerSec && launch(() => read(users[i++ % users.length]))) readsSent++;
-    while (writesSent < elapsed * options.writesPerSec && launch(() => write(users[(i++ * 7) % users.length]))) writesSent++;
+    while (readsSent < elapsed * options.readsPerSec && launch("read", () => read(users[i++ % users.length]))) readsSent++;
+    while (writesSent < elapsed * options.writesPerSec && launch("write", () => write(users[(i++ * 7) % users.length]))) writesSent++;
     await new Promise((r) => setTimeout(r, 2));
   }
   await Promise.all(pending);

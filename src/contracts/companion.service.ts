@@ -347,7 +347,7 @@ export class CompanionService {
       const power = this.data.power_purposes.includes(input.purpose);
       const grouped: Record<string, EnvelopeFact[]> = { USER_FACT: [], USER_PATTERN: [], SHARED_NARRATIVE: [] };
       if (privacy.memory_enabled) {
-        for (const fact of await this.facts.active(principal.tenant, subjectId)) {
+        for (const fact of await this.facts.activeEntries(principal.tenant, subjectId)) {
           if (fact.tenant_id !== principal.tenant || fact.subject_id !== subjectId) {
             // SG-ISOLATION: never returned; counted and alerted
             this.metrics.isolation.inc({ operation: "ENVELOPE", kind: "foreign_record_dropped" });

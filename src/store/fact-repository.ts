@@ -6,7 +6,27 @@ export const FACT_COLLECTIONS = {
   heads: "companion_fact_heads",
   proposals: "companion_proposals",
   privacy: "companion_privacy",
+  subjects: "companion_subject_index",
 } as const;
+
+/** What an envelope needs of an active fact; kept per subject so an envelope is one `_id` read. */
+export interface ActiveEntry {
+  memory_id: string;
+  tenant_id: string;
+  subject_id: string;
+  type: string;
+  text: string;
+  confidence: number;
+  created_at: Date;
+  expires_at: Date;
+}
+
+interface SubjectIndex {
+  _id: string;
+  tenant_id: string;
+  subject_id: string;
+  facts: ActiveEntry[];
+}
 
 export type FactStatus = "active" | "inactive" | "archived";
 
@@ -87,12 +107,14 @@ export class FactRepository {
   readonly heads: Collection<FactHead>;
   readonly proposals: Collection<ProposalRecord>;
   readonly privacy: Collection<PrivacySettings>;
+  private readonly subjects: Collection<SubjectIndex>;
 
   constructor(db: Db) {
     this.facts = db.collection<FactRecord>(FACT_COLLECTIONS.facts);
     this.heads = db.collection<FactHead>(FACT_COLLECTIONS.heads);
     this.proposals = db.collection<ProposalRecord>(FACT_COLLECTIONS.proposals);
     this.privacy = db.collection<PrivacySettings>(FACT_COLLECTIONS.privacy);
+    this.subjects = db.collection<SubjectIndex>(FACT_COLLECTIONS.subjects);
   }
 
   static async ensureIndexes(db: Db): Promise<void> {
@@ -106,12 +128,39 @@ export class FactRepository {
     return this.facts.findOne({ _id: factDocId(tenant, subject, memoryId), tenant_id: tenant, subject_id: subject });
   }
 
+  /** The fact, then its entry in the subject's index of active facts (the fact is the truth). */
   async insert(record: FactRecord): Promise<void> {
     await this.facts.insertOne(record);
+    if (record.status !== "active") return;
+    const entry: ActiveEntry = {
+      memory_id: record.memory_id,
+      tenant_id: record.tenant_id,
+      subject_id: record.subject_id,
+      type: record.type,
+      text: record.text,
+      confidence: record.confidence,
+      created_at: record.created_at,
+      expires_at: record.expires_at,
+    };
+    await this.subjects.updateOne(
+      { _id: subjectDocId(record.tenant_id, record.subject_id) },
+      { $push: { facts: entry }, $setOnInsert: { tenant_id: record.tenant_id, subject_id: record.subject_id } },
+      { upsert: true },
+    );
   }
 
+  /** Only the status changes (SG-APPEND); a fact that leaves `active` leaves the index at once. */
   async setStatus(record: FactRecord, status: FactStatus, reason: string): Promise<void> {
     await this.facts.updateOne({ _id: record._id, tenant_id: record.tenant_id, subject_id: record.subject_id }, { $set: { status, status_reason: reason } });
+    if (status !== "active") {
+      await this.subjects.updateOne({ _id: subjectDocId(record.tenant_id, record.subject_id) }, { $pull: { facts: { memory_id: record.memory_id } } });
+    }
+  }
+
+  /** The subject's active facts as envelopes need them: one `_id` lookup (SG-SCOPE: tenant and subject in the key). */
+  async activeEntries(tenant: string, subject: string): Promise<ActiveEntry[]> {
+    const index = await this.subjects.findOne({ _id: subjectDocId(tenant, subject) });
+    return index?.facts ?? [];
   }
 
   active(tenant: string, subject: string): Promise<FactRecord[]> {

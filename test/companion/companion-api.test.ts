@@ -145,11 +145,14 @@ describe("companion memory (seed 002)", () => {
     await add(fact({ subjectId: s, type: "SHARED_NARRATIVE", confidence: 0.9 }), tok);
     await add(fact({ subjectId: s, type: "USER_FACT", text: "User works on FL Studio" }), tok);
     expect((await env({ subject: s }, tok)).envelope.sharedNarrative).toHaveLength(1);
-    clock.advance(8 * 86_400_000);
+    clock.advance(7 * 86_400_000 - 100_000);
+    expect((await env({ subject: s, skip: true }, tok)).envelope.sharedNarrative).toHaveLength(1);
+    clock.advance(200_000); // past the 7-day window, within the envelope cache time
     const later = await env({ subject: s }, tok);
+    expect(later.envelope.cached).toBe(true);
     expect(later.envelope.sharedNarrative).toEqual([]);
     expect(later.envelope.userFacts).toHaveLength(1);
-    clock.advance(23 * 86_400_000);
+    clock.advance(24 * 86_400_000);
     expect((await env({ subject: s, skip: true }, tok)).envelope.userFacts).toEqual([]);
     const count = await gw.gateway.db.collection("companion_facts").countDocuments({});
     const pass = (await gw.gql(admin, DECAY)).data!.runDecay;
