@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const verbose = args.includes("--verbose");
   let root = path.resolve(__dirname, "..");
   if (!existsSync(path.join(root, "package.json"))) root = path.resolve(root, "..");
-  const file = args.find((a) => a.endsWith(".jsonl")) ?? path.join(root, "test", "corpus", "grounding", "triples.jsonl");
+  const file = args.find((a) => a.endsWith(".jsonl")) ?? path.join(root, "test", "corpus", "grounding");
   const data = JSON.parse(readFileSync(path.join(root, "policies", "memgate", "companion", "data.json"), "utf8")) as { grounding_min: number };
   const report = await evaluate(createGroundingScorer(process.env), loadTriples(file), data.grounding_min);
   console.log(formatReport(report, verbose));

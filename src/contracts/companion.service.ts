@@ -259,11 +259,17 @@ export class CompanionService {
       expires_at: new Date(now.getTime() + (this.data.decay_days[fact.type] ?? 0) * DAY_MS),
     };
     await this.facts.insert(record);
-    await this.governor.record(decisionRequest, decided, ctx, eventType, {
-      memory_id: memoryId,
-      content_digest: saltedDigest(record.content_salt, { type: record.type, text: record.text }),
-      metadata: { ...metadata, supersedes: record.supersedes, statement_type: record.statement_type },
-    });
+    try {
+      await this.governor.record(decisionRequest, decided, ctx, eventType, {
+        memory_id: memoryId,
+        content_digest: saltedDigest(record.content_salt, { type: record.type, text: record.text }),
+        metadata: { ...metadata, supersedes: record.supersedes, statement_type: record.statement_type },
+      });
+    } catch (error) {
+      // No fact without its event: it was never acknowledged, so it is rolled back (INV-8).
+      await this.facts.rollback(record).catch(() => undefined);
+      throw error;
+    }
     if (previous && previous.status === "active") {
       await this.facts.setStatus(previous, "inactive", "superseded");
       await this.governor.record(decisionRequest, decided, ctx, "invalidate", { memory_id: previous.memory_id, reason: "superseded", metadata: { superseded_by: memoryId } });

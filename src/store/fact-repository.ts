@@ -1,5 +1,16 @@
 import { createHash } from "node:crypto";
-import type { Collection, Db } from "mongodb";
+import { MongoServerError, type Collection, type Db } from "mongodb";
+
+/** Two concurrent upserts of one `_id` can both try the insert; the loser retries as an update. */
+async function upsert<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === 11000) || attempt >= 3) throw error;
+    }
+  }
+}
 
 export const FACT_COLLECTIONS = {
   facts: "companion_facts",
@@ -142,11 +153,19 @@ export class FactRepository {
       created_at: record.created_at,
       expires_at: record.expires_at,
     };
-    await this.subjects.updateOne(
-      { _id: subjectDocId(record.tenant_id, record.subject_id) },
-      { $push: { facts: entry }, $setOnInsert: { tenant_id: record.tenant_id, subject_id: record.subject_id } },
-      { upsert: true },
+    await upsert(() =>
+      this.subjects.updateOne(
+        { _id: subjectDocId(record.tenant_id, record.subject_id) },
+        { $push: { facts: entry }, $setOnInsert: { tenant_id: record.tenant_id, subject_id: record.subject_id } },
+        { upsert: true },
+      ),
     );
+  }
+
+  /** Removes a fact that was never acknowledged (its event could not be written; INV-8). */
+  async rollback(record: FactRecord): Promise<void> {
+    await this.facts.deleteOne({ _id: record._id, tenant_id: record.tenant_id, subject_id: record.subject_id });
+    await this.subjects.updateOne({ _id: subjectDocId(record.tenant_id, record.subject_id) }, { $pull: { facts: { memory_id: record.memory_id } } });
   }
 
   /** Only the status changes (SG-APPEND); a fact that leaves `active` leaves the index at once. */
@@ -176,7 +195,7 @@ export class FactRepository {
   }
 
   async putHead(head: FactHead): Promise<void> {
-    await this.heads.replaceOne({ _id: head._id }, head, { upsert: true });
+    await upsert(() => this.heads.replaceOne({ _id: head._id }, head, { upsert: true }));
   }
 
   proposal(tenant: string, subject: string, proposalId: string): Promise<ProposalRecord | null> {
@@ -184,7 +203,7 @@ export class FactRepository {
   }
 
   async putProposal(p: ProposalRecord): Promise<void> {
-    await this.proposals.replaceOne({ _id: p._id }, p, { upsert: true });
+    await upsert(() => this.proposals.replaceOne({ _id: p._id }, p, { upsert: true }));
   }
 
   async getPrivacy(tenant: string, subject: string): Promise<Omit<PrivacySettings, "_id" | "tenant_id" | "subject_id" | "updated_at">> {
@@ -194,6 +213,6 @@ export class FactRepository {
   }
 
   async putPrivacy(settings: PrivacySettings): Promise<void> {
-    await this.privacy.replaceOne({ _id: settings._id }, settings, { upsert: true });
+    await upsert(() => this.privacy.replaceOne({ _id: settings._id }, settings, { upsert: true }));
   }
 }

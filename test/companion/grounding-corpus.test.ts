@@ -5,7 +5,7 @@ import { LexicalGroundingScorer } from "../../src/companion/grounding/lexical-sc
 
 const root = path.resolve(__dirname, "..", "..");
 const threshold = (JSON.parse(readFileSync(path.join(root, "policies/memgate/companion/data.json"), "utf8")) as { grounding_min: number }).grounding_min;
-const triples = loadTriples(path.join(root, "test/corpus/grounding/triples.jsonl"));
+const triples = loadTriples(path.join(root, "test/corpus/grounding"));
 
 describe("grounding corpus (SG-GROUND)", () => {
   const scorer = new LexicalGroundingScorer();

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
 import type { GroundingScorer } from "./scorer";
 
 export interface Triple {
@@ -21,7 +22,14 @@ export interface EvalReport {
   hallucinationsAccepted: number;
 }
 
+/** A .jsonl file, or every .jsonl file of a folder. */
 export function loadTriples(file: string): Triple[] {
+  if (statSync(file).isDirectory()) {
+    return readdirSync(file)
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort()
+      .flatMap((f) => loadTriples(path.join(file, f)));
+  }
   return readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")

@@ -14,12 +14,13 @@ const STOPWORDS = new Set(
   `a an the and or of to in on at for from with by as about into onto over under than then so such this that these those it its
    is are was were be been being am do does did doing done have has had having will would shall should can could must
    user users person individual subject they them their theirs themselves he him his himself she her hers herself i me my mine myself
-   we us our ours you your yours who whom whose which what there here also too very really quite just some both
+   we us our ours you your yours who whom whose which what there here also too very really quite just some both last next
    mention mentions mentioned say says said tell tells told state states stated note notes noted share shares shared describe describes described
    explain explains explained indicate indicates indicated express expresses expressed report reports reported talk talks talked
    conversation summary chat message discuss discusses discussed`.split(/\s+/),
 );
 
+const HAVE = new Set(["have", "has", "had", "having"]);
 const LIGHT_VERBS = new Set(["have", "has", "had", "having", "do", "does", "did", "doing", "done"]);
 const NEGATIONS = new Set(["not", "no", "never", "neither", "nor", "none", "nothing", "nobody", "cannot", "without", "nowhere"]);
 /** Cues that make a clause hypothetical: a candidate stating it as fact needs a cue of its own. */
@@ -40,7 +41,7 @@ const POSSESSIVES = new Set(["his", "her", "their", "my", "our", "your", "'s"]);
 const SUBJECT_WORDS = new Set(["user", "users", "they", "he", "she", "i", "the", "person"]);
 
 const HYPERNYM_DEPTH = 7;
-const SENSES = 4;
+const SENSES = 5;
 
 interface Token {
   word: string;
@@ -51,6 +52,10 @@ interface Token {
   former: boolean;
   /** a person other than the subject is named earlier in the sentence (its word) */
   foreign: string | null;
+  /** the word names another person ("their manager") */
+  marker?: boolean;
+  /** the word is what the subject is said to be ("User is a manager") */
+  predicative?: boolean;
 }
 
 interface Parsed {
@@ -104,22 +109,33 @@ export class LexicalGroundingScorer implements GroundingScorer {
       // per claim word: its best plain support and its best support by an antonym
       const plain: number[] = [];
       const opposite: number[] = [];
+      const viaPertainym: boolean[] = [];
       for (const token of claim.content) {
         let bestPlain = 0;
         let bestOpposite = 0;
+        let pertainymMatch = false;
         for (const s of source.content) {
           if (s.negated !== negatedRegion || s.sentence !== segment) continue; // one predicate supports one claim
           if (s.foreign && !claim.markers.has(s.foreign)) continue; // SG-GROUND wrong person
           if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
           if (s.former && !claim.cues.former) continue; // "used to" is not "does"
+          if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
           const match = this.similarity(token.word, s.word);
           if (match.antonym) bestOpposite = Math.max(bestOpposite, match.score);
-          else bestPlain = Math.max(bestPlain, match.score);
+          else if (match.score > bestPlain) {
+            bestPlain = match.score;
+            pertainymMatch = match.pertainym === true;
+          }
           if (bestPlain === 1) break;
         }
         plain.push(bestPlain);
         opposite.push(bestOpposite);
+        viaPertainym.push(pertainymMatch);
       }
+      // "has an allergy" <- "is allergic": possession of what a predicate adjective pertains to
+      claim.content.forEach((t, i) => {
+        if (HAVE.has(t.word) && plain[i] < 0.8 && viaPertainym.some((v, j) => v && j !== i)) plain[i] = 0.85;
+      });
       // SG-GROUND negation: "doesn't like" supports "dislikes" (one antonym flips the polarity), never "likes"
       const scores = plain.slice();
       if (claim.cues.negationParity !== negatedRegion) {
@@ -148,7 +164,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
   }
 
   /** How well summary word `s` supports candidate word `c`. */
-  similarity(c: string, s: string): { score: number; antonym: boolean } {
+  similarity(c: string, s: string): { score: number; antonym: boolean; pertainym?: boolean } {
     if (c === s || stem(c) === stem(s)) return { score: 1, antonym: false };
     if (/^\d/.test(c) || /^\d/.test(s)) return { score: 0, antonym: false };
     const cLemmas = this.lemmas(c);
@@ -159,16 +175,20 @@ export class LexicalGroundingScorer implements GroundingScorer {
     if (cSenses.length === 0 || sSenses.length === 0) return { score: 0, antonym: false };
     const cSet = new Set(cSenses);
     if (sSenses.some((k) => cSet.has(k))) return { score: 0.95, antonym: false };
+    // "has coffee" <- "drinks coffee": every sense of "have" may generalise a summary verb (never a synonym)
+    const hypernymOnly = new Set(cLemmas.includes("have") ? this.wordnet.lookup("have", "v") : []);
     let best = 0;
+    let pertainym = false;
     for (const k of sSenses) {
       const synset = this.wordnet.synset(k);
       if (synset.antonyms.some((p) => cSet.has(p))) return { score: 0.85, antonym: true };
       // "allergic" supports "allergy"; not a place from its adjective ("Spanish" is not "from Spain")
-      if (synset.pertainyms.some((p) => cSet.has(p) && !this.wordnet.synset(p).instance)) best = Math.max(best, 0.85);
+      if (synset.pertainyms.some((p) => cSet.has(p) && !this.wordnet.synset(p).instance)) pertainym = true;
       for (const [ancestor, depth] of this.closure(k)) {
-        if (cSet.has(ancestor)) best = Math.max(best, Math.max(0.8, 0.92 - 0.02 * depth));
+        if (cSet.has(ancestor) || hypernymOnly.has(ancestor)) best = Math.max(best, Math.max(0.8, 0.92 - 0.02 * depth));
       }
     }
+    if (pertainym && best < 0.85) return { score: 0.85, antonym: false, pertainym: true };
     for (const k of cSenses) {
       if (this.wordnet.synset(k).antonyms.some((p) => sSenses.includes(p))) return { score: 0.85, antonym: true };
     }
@@ -281,8 +301,19 @@ export class LexicalGroundingScorer implements GroundingScorer {
           if (RELATIVES.has(previous) && content.length > 0 && content[content.length - 1].sentence === segment) content[content.length - 1].foreign = null;
         }
         if (role === "claim" && this.isPastTense(word)) cues.former = true;
+        // "User's brother" says the user has a brother
+        if (word === "'s" && role === "summary" && (previous === "user" || previous === "users")) {
+          content.push({ word: "have", raw, sentence: segment, negated, irrealis, former, foreign });
+          continue;
+        }
+        // possession is a claim of its own ("has a cat"); "has been", "has visited" are auxiliaries
+        const possessive = HAVE.has(word) && !(next !== undefined && (next === "been" || next === "got" || this.isPastTense(next.toLowerCase())));
+        if (role === "claim" && possessive) {
+          content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
+          continue;
+        }
         if (word === "'s" || STOPWORDS.has(word)) {
-          // "has a dog" supports "owns a dog": light verbs stay in the summary, never need support in a claim
+          // "has a dog" supports "owns a dog": light verbs stay in the summary
           if (role === "summary" && LIGHT_VERBS.has(word)) content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
           continue;
         }
@@ -290,10 +321,11 @@ export class LexicalGroundingScorer implements GroundingScorer {
           markers.add(word);
           foreign ??= word;
           // the marker is itself content only where the text is about that person
-          content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null });
+          content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
           continue;
         }
-        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
+        const predicative = COPULAS.has(previous) || (DETERMINERS.has(previous) && COPULAS.has((raws[i - 2] ?? "").toLowerCase()));
+        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative });
       }
     });
     return { content, cues, markers };
@@ -349,7 +381,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
     // a name acting as the subject of an inflected verb: "Sarah loves hiking", "Tom said"
     const capitalised = /^[A-Z][a-z]+$/.test(raw);
     if (capitalised && next !== undefined && /^[a-z]+$/.test(next)) {
-      const inflectedVerb = (/(s|ed)$/.test(next) && this.verbDominant(next)) || IRREGULAR_PAST.has(next);
+      const inflectedVerb =
+        (/(s|ed)$/.test(next) && baseForms(next).some((f) => f.lemma !== next && !f.adjectiveOnly && this.wordnet.has(f.lemma, "v"))) || IRREGULAR_PAST.has(next);
       const isCommon = index === 0 && (this.wordnet.has(word.toLowerCase(), "v") || this.wordnet.has(word.toLowerCase(), "a"));
       return inflectedVerb && !isCommon;
     }
@@ -365,6 +398,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
 }
 
 const PERSON = "n:00007846";
+const COPULAS = new Set(["is", "am", "are", "was", "were", "be", "been", "being", "became", "becomes", "become"]);
+const DETERMINERS = new Set(["a", "an", "the"]);
 const OBJECT_PRONOUNS = new Set(["him", "her", "it", "them"]);
 const RELATIVES = new Set(["which", "that", "who", "whom"]);
 const IRREGULAR_PAST = new Set(
