@@ -439,6 +439,26 @@ export class CompanionService {
     return n;
   }
 
+  // ---------------------------------------------------------------- erasure (SPEC D1)
+
+  async erase(principal: Principal, input: { subjectId?: string | null }, ctx: CallContext): Promise<Outcome<{ erased: number }>> {
+    const started = process.hrtime.bigint();
+    const subjectId = subjectOf(principal, input.subjectId);
+    const base = { operation: "ERASE", contract: CONTRACT, principal, subjectId };
+    try {
+      const decisionRequest: DecisionRequest = { ...base, input: {} };
+      const decided = this.governor.decide(decisionRequest);
+      if (!decided.succeeded) return this.observe("ERASE", started, await this.refuse(decisionRequest, decided, ctx, {}));
+      const ids = await this.facts.erase(principal.tenant, subjectId);
+      this.cache.invalidateSubject(principal.tenant, subjectId); // takes effect at once
+      for (const id of ids) await this.governor.record(decisionRequest, decided, ctx, "erase", { memory_id: id, reason: "erasure_request" });
+      this.logger.info({ requestId: ctx.requestId, count: ids.length }, "companion memory erased on request");
+      return this.observe("ERASE", started, this.governor.outcome(decided, { erased: ids.length }));
+    } catch (error) {
+      return this.observe("ERASE", started, await this.governor.failClosed<{ erased: number }>(error, base, ctx));
+    }
+  }
+
   // ---------------------------------------------------------------- decay pass
 
   async runDecay(principal: Principal, ctx: CallContext): Promise<Outcome<{ deactivated: number }>> {

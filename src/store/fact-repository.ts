@@ -39,7 +39,7 @@ interface SubjectIndex {
   facts: ActiveEntry[];
 }
 
-export type FactStatus = "active" | "inactive" | "archived";
+export type FactStatus = "active" | "inactive" | "archived" | "erased";
 
 /** A companion fact (seed 002): insert-only; only `status` changes, each change an event. */
 export interface FactRecord {
@@ -174,6 +174,18 @@ export class FactRepository {
     if (status !== "active") {
       await this.subjects.updateOne({ _id: subjectDocId(record.tenant_id, record.subject_id) }, { $pull: { facts: { memory_id: record.memory_id } } });
     }
+  }
+
+  /**
+   * SPEC D1 erasure, on the subject's explicit request: the text leaves every record of the
+   * subject (facts, proposals, the envelope index); ids, types and statuses stay for audit.
+   */
+  async erase(tenant: string, subject: string): Promise<string[]> {
+    const facts = await this.facts.find({ tenant_id: tenant, subject_id: subject }, { projection: { memory_id: 1, status: 1 } }).toArray();
+    await this.facts.updateMany({ tenant_id: tenant, subject_id: subject }, { $set: { text: "", status: "erased", status_reason: "erased" } });
+    await this.proposals.updateMany({ tenant_id: tenant, subject_id: subject }, { $set: { "fact.text": "", status: "applied" } });
+    await this.subjects.updateOne({ _id: subjectDocId(tenant, subject) }, { $set: { facts: [] } });
+    return facts.map((f) => f.memory_id);
   }
 
   /** The subject's active facts as envelopes need them: one `_id` lookup (SG-SCOPE: tenant and subject in the key). */

@@ -222,6 +222,23 @@ describe("companion memory (seed 002)", () => {
     expect(consolidate.metadata).toMatchObject({ justification: "same conversation", diff: { removed: [a, b], added: [merged.fact.memoryId] } });
   });
 
+  it("SG-PRIVACY D1: erasure on the subject's request removes the text from every record at once; the chain keeps metadata", async () => {
+    const s = "ivy";
+    const ivy = await gw.token({ sub: "ivy", tenant: "acme", subjects: [s], roles: ["user"] });
+    const ad = await gw.token({ tenant: "acme", subjects: [s], roles: ["adapter"] });
+    const summary = "User said they keep a pet iguana named Zorblax and love fettuccini.";
+    await add(fact({ subjectId: s, summary, text: "User keeps a pet iguana named Zorblax" }), ad);
+    const held = await add(fact({ subjectId: s, summary, text: "User keeps an iguana named Zorblax", confidence: 0.77 }), ad);
+    expect(held.stopReason).toBe("MISSING_EXPLICIT_CONSENT");
+    expect((await env({ subject: s }, ad)).envelope.userFacts).toHaveLength(1);
+    expect((await gw.gql(ad, `mutation { eraseCompanionMemory(subjectId: "ivy") { stopReason } }`)).data!.eraseCompanionMemory.stopReason).toBe("POLICY_DISABLED");
+    const erased = (await gw.gql(ivy, `mutation { eraseCompanionMemory { stopReason erased } }`)).data!.eraseCompanionMemory;
+    expect(erased).toEqual({ stopReason: "SUCCESS_DELETED", erased: 1 });
+    expect((await env({ subject: s }, ad)).envelope.userFacts).toEqual([]);
+    expect(await dumpDatabase(gw.gateway.db)).not.toContain("Zorblax");
+    expect(await events({ subject_id: s, event_type: "erase" })).toHaveLength(1);
+  });
+
   it("SG-TYPED: bad input of any shape gets a typed answer and stores nothing", async () => {
     const n = await gw.gateway.db.collection("companion_facts").countDocuments({});
     for (const bad of [{ text: "" }, { summary: "" }, { source: "gossip" }, { confidence: -1 }, { text: "x\u0001y" }, { text: "y".repeat(2000) }, { origin: "carrier-pigeon" }]) {

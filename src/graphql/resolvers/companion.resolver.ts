@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { GatewayContext } from "../context";
-import { AddFactInput, ConsolidateInput, DecayDecision, EnvelopePurpose, FactDecision, MemoryEnvelope, PrivacyDecision, PrivacyInput } from "../types/companion";
+import { AddFactInput, ConsolidateInput, DecayDecision, EraseDecision, EnvelopePurpose, FactDecision, MemoryEnvelope, PrivacyDecision, PrivacyInput } from "../types/companion";
 
 /** Companion memory (seed 002) and consolidation (seed 004). Each method is one service call. */
 @Resolver()
@@ -37,6 +37,11 @@ export class CompanionResolver {
   @Mutation(() => PrivacyDecision, { description: "SG-PRIVACY: the subject itself or an admin." })
   async setPrivacy(@Arg("input", () => PrivacyInput) input: PrivacyInput, @Ctx() ctx: GatewayContext): Promise<PrivacyDecision> {
     return PrivacyDecision.from(await ctx.services.companion.setPrivacy(ctx.principal, input, ctx));
+  }
+
+  @Mutation(() => EraseDecision, { description: "SPEC D1: erase the subject's companion memory (the subject itself or an admin)." })
+  async eraseCompanionMemory(@Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null, @Ctx() ctx: GatewayContext): Promise<EraseDecision> {
+    return EraseDecision.from(await ctx.services.companion.erase(ctx.principal, { subjectId }, ctx));
   }
 
   @Mutation(() => DecayDecision, { description: "SG-DECAY: deactivate the tenant's expired facts (admin or job)." })

@@ -181,3 +181,14 @@ export class DecayDecision extends DecisionFields {
     return d;
   }
 }
+
+@ObjectType({ implements: DecisionFields })
+export class EraseDecision extends DecisionFields {
+  @Field(() => Int, { nullable: true, description: "How many facts lost their text." }) erased!: number | null;
+
+  static from(outcome: Outcome<{ erased: number }>): EraseDecision {
+    const d = new EraseDecision().assignDecision(outcome);
+    d.erased = outcome.value?.erased ?? null;
+    return d;
+  }
+}

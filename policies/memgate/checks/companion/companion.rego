@@ -138,9 +138,11 @@ violations contains {"stop_reason": "POLICY_DISABLED", "rule": "SG-PRIVACY", "de
 	not input.principal.agent_type in input.privacy.share_with
 }
 
-# Only the subject itself (a user acting for itself) or an admin changes privacy settings.
+# Only the subject itself (a user acting for itself) or an admin changes privacy settings
+# or asks for erasure (SPEC D1).
 violations contains {"stop_reason": "POLICY_DISABLED", "rule": "SG-PRIVACY", "detail": "not_subject_or_admin"} if {
-	_op("SET_PRIVACY")
+	some op in ["SET_PRIVACY", "ERASE"]
+	_op(op)
 	not _role("admin")
 	not input.subject_id in input.principal.subjects
 }
