@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Principal } from "../auth/principal";
+import { buildEnvelope, DAY_MS, live, type Envelope } from "../companion/envelope";
 import { EnvelopeCache } from "../companion/envelope-cache";
 import type { GroundingScorer } from "../companion/grounding";
 import type { DetectorSuite } from "../detectors/detector";
@@ -13,7 +14,6 @@ import type { Decided, DecisionRequest, Governor } from "./governor";
 import type { CallContext, Outcome } from "./outcome";
 
 const CONTRACT = "companion";
-const DAY_MS = 86_400_000;
 
 export interface CompanionData {
   fact_types: string[];
@@ -43,23 +43,6 @@ export interface AddFactRequest {
 export interface FactResult {
   fact?: FactRecord;
   proposalId?: string;
-}
-
-export interface EnvelopeFact {
-  memoryId: string;
-  type: string;
-  text: string;
-  confidence: number;
-  ageDays: number;
-  addedAt: string;
-}
-
-export interface Envelope {
-  subjectId: string;
-  purpose: string;
-  generatedAt: string;
-  cached: boolean;
-  facts: Record<string, EnvelopeFact[]>;
 }
 
 export interface PrivacyRequest {
@@ -345,53 +328,20 @@ export class CompanionService {
         const hit = this.cache.get(key);
         if (hit) {
           this.metrics.envelopeCache.inc({ result: "hit" });
-          return this.observe("ENVELOPE", started, this.governor.outcome(decided, { ...this.live(hit), cached: true }));
+          return this.observe("ENVELOPE", started, this.governor.outcome(decided, { ...live(hit, privacy, this.governor.clock.now()), cached: true }));
         }
       }
       this.metrics.envelopeCache.inc({ result: "miss" });
-      const now = this.governor.clock.now();
-      const power = this.data.power_purposes.includes(input.purpose);
-      const grouped: Record<string, EnvelopeFact[]> = { USER_FACT: [], USER_PATTERN: [], SHARED_NARRATIVE: [] };
-      if (privacy.memory_enabled) {
-        for (const fact of await this.facts.activeEntries(principal.tenant, subjectId)) {
-          if (fact.tenant_id !== principal.tenant || fact.subject_id !== subjectId) {
-            // SG-ISOLATION: never returned; counted and alerted
-            this.metrics.isolation.inc({ operation: "ENVELOPE", kind: "foreign_record_dropped" });
-            this.logger.error({ requestId: ctx.requestId }, "SG-ISOLATION: a foreign record reached the envelope and was dropped");
-            continue;
-          }
-          if (fact.expires_at.getTime() <= now.getTime()) continue; // SG-DECAY: out at once, by the clock
-          if (privacy.delete_after_days && now.getTime() - fact.created_at.getTime() >= privacy.delete_after_days * DAY_MS) continue;
-          if (power && fact.type === "SHARED_NARRATIVE") continue; // SG-WARMTH by construction
-          if (fact.type === "USER_PATTERN" && !privacy.learn_patterns) continue;
-          (grouped[fact.type] ??= []).push({
-            memoryId: fact.memory_id,
-            type: fact.type,
-            text: fact.text,
-            confidence: fact.confidence,
-            ageDays: Math.floor((now.getTime() - fact.created_at.getTime()) / DAY_MS),
-            addedAt: privacy.anonymize_dates ? `${fact.created_at.toISOString().slice(0, 10)}` : fact.created_at.toISOString(),
-          });
-        }
-      }
-      if (power) delete grouped.SHARED_NARRATIVE;
-      const envelope: Envelope = { subjectId, purpose: input.purpose, generatedAt: now.toISOString(), cached: false, facts: grouped };
+      const scope = { tenant: principal.tenant, subjectId, purpose: input.purpose, power: this.data.power_purposes.includes(input.purpose), now: this.governor.clock.now() };
+      const envelope = buildEnvelope(await this.facts.activeEntries(principal.tenant, subjectId), privacy, scope, () => {
+        this.metrics.isolation.inc({ operation: "ENVELOPE", kind: "foreign_record_dropped" });
+        this.logger.error({ requestId: ctx.requestId }, "SG-ISOLATION: a foreign record reached the envelope and was dropped");
+      });
       this.cache.set(key, envelope);
       return this.observe("ENVELOPE", started, this.governor.outcome(decided, envelope));
     } catch (error) {
       return this.observe("ENVELOPE", started, await this.governor.failClosed<Envelope>(error, base, ctx));
     }
-  }
-
-  /** A cached envelope still loses facts whose decay window closed since it was built (SG-DECAY). */
-  private live(envelope: Envelope): Envelope {
-    const now = this.governor.clock.now().getTime();
-    const facts: Record<string, EnvelopeFact[]> = {};
-    for (const [type, list] of Object.entries(envelope.facts)) {
-      const window = (this.data.decay_days[type] ?? 0) * DAY_MS;
-      facts[type] = list.filter((f) => Date.parse(f.addedAt.length === 10 ? `${f.addedAt}T00:00:00Z` : f.addedAt) + window > now || (f.addedAt.length === 10 && f.ageDays * DAY_MS < window));
-    }
-    return { ...envelope, facts };
   }
 
   // ---------------------------------------------------------------- setPrivacy

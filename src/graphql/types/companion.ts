@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import type { Envelope, EnvelopeFact, FactResult } from "../../contracts/companion.service";
+import type { FactResult } from "../../contracts/companion.service";
+import type { Envelope, EnvelopeFact } from "../../companion/envelope";
 import type { Outcome } from "../../contracts/outcome";
 import type { FactRecord } from "../../store/fact-repository";
 import { DecisionFields } from "./decision";
