@@ -7,7 +7,7 @@ import type { DetectorSuite } from "../detectors/detector";
 import type { Metrics } from "../http/metrics";
 import type { Logger } from "../logger";
 import { newSalt, saltedDigest } from "../store/canonical";
-import { factDocId, headId, subjectDocId, type FactRecord, type FactRepository, type ProposalRecord } from "../store/fact-repository";
+import { factDocId, headId, subjectDocId, type FactRecord, type FactRepository, type PrivacyView, type ProposalRecord } from "../store/fact-repository";
 import type { EventType } from "../store/event-log";
 import { subjectOf } from "./governed.service";
 import type { Decided, DecisionRequest, Governor } from "./governor";
@@ -54,6 +54,9 @@ export interface PrivacyRequest {
   deleteAfterDays?: number | null;
 }
 
+/** The settings a subject chose (SG-PRIVACY), as returned to callers. */
+export type PrivacySettingsData = Omit<PrivacyView, "generation">;
+
 export interface ConsolidateRequest {
   subjectId?: string | null;
   memoryIds: string[];
@@ -84,6 +87,12 @@ export class CompanionService {
 
   private get data(): CompanionData {
     return this.governor.policy.data<CompanionData>("companion");
+  }
+
+  /** Cached envelopes of the subject go now, here and (by the stored generation) in every other process. */
+  private async invalidate(tenant: string, subject: string): Promise<void> {
+    this.cache.invalidateSubject(tenant, subject);
+    await this.facts.bumpGeneration(tenant, subject, this.governor.clock.now());
   }
 
   private observe<T>(operation: string, started: bigint, outcome: Outcome<T>): Outcome<T> {
@@ -298,7 +307,7 @@ export class CompanionService {
       const decided = this.governor.decide(decisionRequest);
       if (!decided.succeeded || !fact) return this.observe("FORGET_FACT", started, await this.refuse(decisionRequest, decided, ctx, { memory_id_length: input.memoryId.length }));
       await this.facts.setStatus(fact, "inactive", "forgotten");
-      this.cache.invalidateSubject(principal.tenant, subjectId);
+      await this.invalidate(principal.tenant, subjectId);
       await this.governor.record(decisionRequest, decided, ctx, "invalidate", { memory_id: fact.memory_id, reason: "forgotten", metadata: { type: fact.type } });
       return this.observe("FORGET_FACT", started, this.governor.outcome(decided, {}));
     } catch (error) {
@@ -323,7 +332,7 @@ export class CompanionService {
         const warmth = decided.decision.explanations.includes("SG-WARMTH: warmth_in_power");
         return this.observe("ENVELOPE", started, await this.refuse(decisionRequest, decided, ctx, { purpose: this.data.purposes.includes(input.purpose) ? input.purpose : null }, warmth ? "warmth_in_power" : null));
       }
-      const key = EnvelopeCache.key(principal.tenant, subjectId, input.purpose, principal.agentType ?? "-");
+      const key = `${EnvelopeCache.key(principal.tenant, subjectId, input.purpose, principal.agentType ?? "-")}|g${privacy.generation}`;
       if (!input.skipCache) {
         const hit = this.cache.get(key);
         if (hit) {
@@ -346,7 +355,7 @@ export class CompanionService {
 
   // ---------------------------------------------------------------- setPrivacy
 
-  async setPrivacy(principal: Principal, request: PrivacyRequest, ctx: CallContext): Promise<Outcome<{ settings: Awaited<ReturnType<FactRepository["getPrivacy"]>> }>> {
+  async setPrivacy(principal: Principal, request: PrivacyRequest, ctx: CallContext): Promise<Outcome<{ settings: PrivacySettingsData }>> {
     const started = process.hrtime.bigint();
     const subjectId = subjectOf(principal, request.subjectId);
     const base = { operation: "SET_PRIVACY", contract: CONTRACT, principal, subjectId };
@@ -363,13 +372,13 @@ export class CompanionService {
       const decided = this.governor.decide(decisionRequest);
       if (!decided.succeeded) return this.observe("SET_PRIVACY", started, await this.refuse(decisionRequest, decided, ctx, { fields: Object.keys(request).filter((k) => k !== "subjectId") }));
       await this.facts.putPrivacy({ _id: subjectDocId(principal.tenant, subjectId), tenant_id: principal.tenant, subject_id: subjectId, ...next, updated_at: this.governor.clock.now() });
-      this.cache.invalidateSubject(principal.tenant, subjectId); // opt-out takes effect at once
+      this.cache.invalidateSubject(principal.tenant, subjectId); // opt-out takes effect at once (the generation moved on too)
       const changed = Object.keys(next).filter((k) => JSON.stringify((next as Record<string, unknown>)[k]) !== JSON.stringify((current as Record<string, unknown>)[k]));
       await this.governor.record(decisionRequest, decided, ctx, "settings_change", { reason: "privacy", metadata: { changed, settings: next } });
       if (next.delete_after_days) await this.archiveOlder(principal, subjectId, next.delete_after_days, decisionRequest, decided, ctx);
       return this.observe("SET_PRIVACY", started, this.governor.outcome(decided, { settings: next }));
     } catch (error) {
-      return this.observe("SET_PRIVACY", started, await this.governor.failClosed<{ settings: Awaited<ReturnType<FactRepository["getPrivacy"]>> }>(error, base, ctx));
+      return this.observe("SET_PRIVACY", started, await this.governor.failClosed<{ settings: PrivacySettingsData }>(error, base, ctx));
     }
   }
 
@@ -400,7 +409,7 @@ export class CompanionService {
       const decided = this.governor.decide(decisionRequest);
       if (!decided.succeeded) return this.observe("ERASE", started, await this.refuse(decisionRequest, decided, ctx, {}));
       const ids = await this.facts.erase(principal.tenant, subjectId);
-      this.cache.invalidateSubject(principal.tenant, subjectId); // takes effect at once
+      await this.invalidate(principal.tenant, subjectId); // takes effect at once
       for (const id of ids) await this.governor.record(decisionRequest, decided, ctx, "erase", { memory_id: id, reason: "erasure_request" });
       this.logger.info({ requestId: ctx.requestId, count: ids.length }, "companion memory erased on request");
       return this.observe("ERASE", started, this.governor.outcome(decided, { erased: ids.length }));
@@ -507,7 +516,7 @@ export class CompanionService {
         await this.facts.setStatus(f, "inactive", "consolidated");
         await this.governor.record(decisionRequest, decided, ctx, "invalidate", { memory_id: f.memory_id, reason: "consolidated", metadata: { into: memoryId } });
       }
-      this.cache.invalidateSubject(principal.tenant, subjectId);
+      await this.invalidate(principal.tenant, subjectId);
       return this.observe("CONSOLIDATE", started, this.governor.outcome(decided, { fact: record }));
     } catch (error) {
       return this.observe("CONSOLIDATE", started, await this.governor.failClosed<FactResult>(error, base, ctx));

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { MongoServerError, type Collection, type Db } from "mongodb";
+import { MongoServerError, type Collection, type Db, type IndexDescription } from "mongodb";
 
 /** Two concurrent upserts of one `_id` can both try the insert; the loser retries as an update. */
 async function upsert<T>(write: () => Promise<T>): Promise<T> {
@@ -37,6 +37,8 @@ interface SubjectIndex {
   tenant_id: string;
   subject_id: string;
   facts: ActiveEntry[];
+  /** optimistic concurrency for removals (this FerretDB ignores $pull with a condition) */
+  rev: number;
 }
 
 export type FactStatus = "active" | "inactive" | "archived" | "erased";
@@ -98,7 +100,11 @@ export interface PrivacySettings {
   anonymize_dates: boolean;
   delete_after_days: number | null;
   updated_at: Date;
+  /** bumped by every change that must leave envelopes at once, in every gateway process */
+  generation: number;
 }
+
+export type PrivacyView = Omit<PrivacySettings, "_id" | "tenant_id" | "subject_id" | "updated_at">;
 
 export const DEFAULT_PRIVACY = { memory_enabled: true, learn_patterns: true, share_with: [] as string[], anonymize_dates: false, delete_after_days: null as number | null };
 
@@ -128,11 +134,21 @@ export class FactRepository {
     this.subjects = db.collection<SubjectIndex>(FACT_COLLECTIONS.subjects);
   }
 
+  /**
+   * SG-SCOPE: the unique (subject_id, tenant_id, memory_id) index of seed 002. Only missing
+   * indexes are created: this FerretDB drops the connection when asked to create one again.
+   */
   static async ensureIndexes(db: Db): Promise<void> {
-    await db.collection(FACT_COLLECTIONS.facts).createIndexes([
+    const wanted: IndexDescription[] = [
       { key: { subject_id: 1, tenant_id: 1, memory_id: 1 }, name: "subject_tenant_memory", unique: true },
       { key: { tenant_id: 1, subject_id: 1, status: 1 }, name: "tenant_subject_status" },
-    ]);
+    ];
+    const collection = db.collection(FACT_COLLECTIONS.facts);
+    const existing = new Set(
+      (await collection.listIndexes().toArray().catch(() => [] as { name: string }[])).map((i) => i.name as string),
+    );
+    const missing = wanted.filter((i) => !existing.has(i.name ?? ""));
+    if (missing.length > 0) await collection.createIndexes(missing);
   }
 
   get(tenant: string, subject: string, memoryId: string): Promise<FactRecord | null> {
@@ -156,7 +172,7 @@ export class FactRepository {
     await upsert(() =>
       this.subjects.updateOne(
         { _id: subjectDocId(record.tenant_id, record.subject_id) },
-        { $push: { facts: entry }, $setOnInsert: { tenant_id: record.tenant_id, subject_id: record.subject_id } },
+        { $push: { facts: entry }, $inc: { rev: 1 }, $setOnInsert: { tenant_id: record.tenant_id, subject_id: record.subject_id } },
         { upsert: true },
       ),
     );
@@ -165,15 +181,26 @@ export class FactRepository {
   /** Removes a fact that was never acknowledged (its event could not be written; INV-8). */
   async rollback(record: FactRecord): Promise<void> {
     await this.facts.deleteOne({ _id: record._id, tenant_id: record.tenant_id, subject_id: record.subject_id });
-    await this.subjects.updateOne({ _id: subjectDocId(record.tenant_id, record.subject_id) }, { $pull: { facts: { memory_id: record.memory_id } } });
+    await this.unindex(record);
+  }
+
+  /** Takes a fact out of its subject's index: read, filter, write if nobody wrote meanwhile. */
+  private async unindex(record: FactRecord): Promise<void> {
+    const _id = subjectDocId(record.tenant_id, record.subject_id);
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const index = await this.subjects.findOne({ _id });
+      if (!index || !index.facts.some((f) => f.memory_id === record.memory_id)) return;
+      const facts = index.facts.filter((f) => f.memory_id !== record.memory_id);
+      const result = await this.subjects.updateOne({ _id, rev: index.rev }, { $set: { facts }, $inc: { rev: 1 } });
+      if (result.matchedCount === 1) return;
+    }
+    throw new Error("subject index: too many concurrent changes");
   }
 
   /** Only the status changes (SG-APPEND); a fact that leaves `active` leaves the index at once. */
   async setStatus(record: FactRecord, status: FactStatus, reason: string): Promise<void> {
     await this.facts.updateOne({ _id: record._id, tenant_id: record.tenant_id, subject_id: record.subject_id }, { $set: { status, status_reason: reason } });
-    if (status !== "active") {
-      await this.subjects.updateOne({ _id: subjectDocId(record.tenant_id, record.subject_id) }, { $pull: { facts: { memory_id: record.memory_id } } });
-    }
+    if (status !== "active") await this.unindex(record);
   }
 
   /**
@@ -184,7 +211,7 @@ export class FactRepository {
     const facts = await this.facts.find({ tenant_id: tenant, subject_id: subject }, { projection: { memory_id: 1, status: 1 } }).toArray();
     await this.facts.updateMany({ tenant_id: tenant, subject_id: subject }, { $set: { text: "", status: "erased", status_reason: "erased" } });
     await this.proposals.updateMany({ tenant_id: tenant, subject_id: subject }, { $set: { "fact.text": "", status: "applied" } });
-    await this.subjects.updateOne({ _id: subjectDocId(tenant, subject) }, { $set: { facts: [] } });
+    await this.subjects.updateOne({ _id: subjectDocId(tenant, subject) }, { $set: { facts: [] }, $inc: { rev: 1 } });
     return facts.map((f) => f.memory_id);
   }
 
@@ -218,13 +245,33 @@ export class FactRepository {
     await upsert(() => this.proposals.replaceOne({ _id: p._id }, p, { upsert: true }));
   }
 
-  async getPrivacy(tenant: string, subject: string): Promise<Omit<PrivacySettings, "_id" | "tenant_id" | "subject_id" | "updated_at">> {
+  async getPrivacy(tenant: string, subject: string): Promise<PrivacyView> {
     const stored = await this.privacy.findOne({ _id: subjectDocId(tenant, subject) });
-    if (!stored) return { ...DEFAULT_PRIVACY, share_with: [] };
-    return { memory_enabled: stored.memory_enabled, learn_patterns: stored.learn_patterns, share_with: stored.share_with, anonymize_dates: stored.anonymize_dates, delete_after_days: stored.delete_after_days };
+    if (!stored) return { ...DEFAULT_PRIVACY, share_with: [], generation: 0 };
+    return {
+      memory_enabled: stored.memory_enabled,
+      learn_patterns: stored.learn_patterns,
+      share_with: stored.share_with,
+      anonymize_dates: stored.anonymize_dates,
+      delete_after_days: stored.delete_after_days,
+      generation: stored.generation ?? 0,
+    };
   }
 
-  async putPrivacy(settings: PrivacySettings): Promise<void> {
-    await upsert(() => this.privacy.replaceOne({ _id: settings._id }, settings, { upsert: true }));
+  /** New settings; the generation moves on, so every process's cached envelopes of the subject are stale at once. */
+  async putPrivacy(settings: Omit<PrivacySettings, "generation">): Promise<void> {
+    const { _id, ...fields } = settings;
+    await upsert(() => this.privacy.updateOne({ _id }, { $set: fields, $inc: { generation: 1 } }, { upsert: true }));
+  }
+
+  /** Forgetting, erasure, consolidation: cached envelopes of the subject are stale from now on, everywhere. */
+  async bumpGeneration(tenant: string, subject: string, now: Date): Promise<void> {
+    await upsert(() =>
+      this.privacy.updateOne(
+        { _id: subjectDocId(tenant, subject) },
+        { $inc: { generation: 1 }, $setOnInsert: { tenant_id: tenant, subject_id: subject, ...DEFAULT_PRIVACY, share_with: [], updated_at: now } },
+        { upsert: true },
+      ),
+    );
   }
 }

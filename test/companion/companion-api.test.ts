@@ -118,6 +118,7 @@ describe("companion memory (seed 002)", () => {
     expect(next).toMatchObject({ stopReason: "SUCCESS_STORED", fact: { supersedes: id, confidence: 0.95 } });
     const old = await gw.gateway.db.collection("companion_facts").findOne({ memory_id: id });
     expect(old).toMatchObject({ status: "inactive", status_reason: "superseded", confidence: 0.85, text: "User loves fettuccini" });
+    expect((await env({ subject: "dave", skip: true })).envelope.userFacts).toMatchObject([{ memoryId: next.fact.memoryId, confidence: 0.95 }]);
   });
 
   it("SG-ENVELOPE SG-ADVISORY SG-WARMTH: grouped, advisory, cached until skipCache; power purposes never see SHARED_NARRATIVE", async () => {
@@ -218,6 +219,8 @@ describe("companion memory (seed 002)", () => {
     expect(merged).toMatchObject({ stopReason: "SUCCESS_STORED", fact: { statementType: "ConsolidatedStatement", sourceRefs: ["conv:1", "conv:2"], consolidatedFrom: [a, b], validTo: "2026-06-30T00:00:00.000Z", temporalScope: "bounded" } });
     const originals = await gw.gateway.db.collection("companion_facts").find({ memory_id: { $in: [a, b] } }).toArray();
     expect(originals.map((o) => [o.status, o.statement_type])).toEqual([["inactive", "SourceStatement"], ["inactive", "SourceStatement"]]);
+    const envelope = await env({ subject: s }, tok);
+    expect(envelope.envelope.userFacts.map((f: { text: string }) => f.text).sort()).toEqual(["User enjoys Italian food", "User loves fettuccini and works on FL Studio"]);
     const consolidate = (await events({ event_type: "consolidate" }))[0];
     expect(consolidate.metadata).toMatchObject({ justification: "same conversation", diff: { removed: [a, b], added: [merged.fact.memoryId] } });
   });
