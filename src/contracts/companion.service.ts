@@ -181,12 +181,17 @@ export class CompanionService {
       }
 
       // Applied: a fact below the apply threshold that is not a narrative is a bug (SG-GATE alert).
-      const effective = proposal.found ? "reinforced" : request.type === "SHARED_NARRATIVE" && request.confidence < this.data.gate.apply_min ? "narrative" : "auto_apply";
+      const applyMin = this.data.gate.apply_min;
+      const effective =
+        request.confidence >= applyMin ? "auto_apply" : proposal.found ? "reinforced" : request.type === "SHARED_NARRATIVE" ? "narrative" : "auto_apply";
       if (effective === "auto_apply" && request.confidence < this.data.gate.apply_min) {
         this.metrics.gateAlerts.inc();
         this.logger.error({ requestId: ctx.requestId, confidence: request.confidence }, "SG-GATE alert: low-confidence auto-apply");
       }
-      const stored = await this.store(principal, subjectId, request, text, grounding.score, hid, head, target, decisionRequest, decided, ctx, { ...audit, validation_status: "passed", gate: effective }, "create");
+      // a reinforced proposal keeps the strongest confidence it was observed with
+      const confidence = effective === "reinforced" ? Math.max(request.confidence, head?.proposal_confidence ?? 0) : request.confidence;
+      const stored = await this.store(principal, subjectId, { ...request, confidence }, text, grounding.score, hid, head, target, decisionRequest, decided, ctx,
+        { ...audit, validation_status: "passed", gate: effective, observations: proposal.found ? (head?.observations ?? 0) + 1 : 1 }, "create");
       if (pending) await this.facts.putProposal({ ...pending, status: "applied" });
       this.metrics.gate.inc({ outcome: effective });
       this.logger.info({ requestId: ctx.requestId, confidence: request.confidence, memoryId: stored.memory_id, gate: effective }, "[HIGH] Applied fact");
