@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Principal } from "../auth/principal";
 import { buildEnvelope, DAY_MS, live, type Envelope } from "../companion/envelope";
+import { mergeFacts } from "../companion/consolidation";
 import { EnvelopeCache } from "../companion/envelope-cache";
 import type { GroundingScorer } from "../companion/grounding";
 import type { DetectorSuite } from "../detectors/detector";
@@ -454,7 +455,7 @@ export class CompanionService {
     const subjectId = subjectOf(principal, request.subjectId);
     const base = { operation: "CONSOLIDATE", contract: CONTRACT, principal, subjectId };
     try {
-      const ids = Array.isArray(request.memoryIds) ? request.memoryIds.slice(0, 64) : [];
+      const ids = Array.isArray(request.memoryIds) ? [...new Set(request.memoryIds)].slice(0, 64) : [];
       const found = await Promise.all(ids.map((id) => this.facts.get(principal.tenant, subjectId, id)));
       const inputs = found.map((f) => (f && f.status === "active" ? { found: true, source_refs: f.source_refs.length } : { found: false, source_refs: 0 }));
       const text = typeof request.text === "string" ? request.text : "";
@@ -470,53 +471,42 @@ export class CompanionService {
           origin: "adapter",
           grounding: { score: grounding.score },
           privacy: await this.facts.getPrivacy(principal.tenant, subjectId),
-          consolidate: { inputs },
+          consolidate: { inputs, types: [...new Set(found.filter((f): f is FactRecord => f !== null).map((f) => f.type))] },
         },
       };
       const decided = this.governor.decide(decisionRequest);
       if (!decided.succeeded) return this.observe("CONSOLIDATE", started, await this.refuse(decisionRequest, decided, ctx, { inputs: ids.length, lengths: { text: text.length } }));
       const originals = found as FactRecord[];
-      const now = this.governor.clock.now();
-      const bounded = originals.map((f) => f.valid_to).filter((d): d is Date => d !== null);
-      const validTo = bounded.length > 0 ? new Date(Math.min(...bounded.map((d) => d.getTime()))) : null; // MP-TEMPORAL most restrictive
-      const expires = new Date(Math.min(...originals.map((f) => f.expires_at.getTime())));
       const memoryId = `fact_${randomUUID()}`;
-      const record: FactRecord = {
-        _id: factDocId(principal.tenant, subjectId, memoryId),
-        tenant_id: principal.tenant,
-        subject_id: subjectId,
-        memory_id: memoryId,
+      const record = mergeFacts(originals, {
+        tenant: principal.tenant,
+        subjectId,
+        memoryId,
         type: request.type,
         text,
-        confidence: Math.min(...originals.map((f) => f.confidence)),
-        source: "job",
-        statement_type: "ConsolidatedStatement",
-        source_refs: [...new Set(originals.flatMap((f) => f.source_refs))],
-        job: principal.job,
-        status: "active",
-        status_reason: null,
-        supersedes: null,
-        consolidated_from: originals.map((f) => f.memory_id),
-        created_at: now,
-        expires_at: expires,
-        valid_to: validTo,
-        temporal_scope: validTo ? "bounded" : "unknown",
-        created_by: { id: principal.id, roles: principal.roles },
-        grounding_score: grounding.score,
-        content_salt: newSalt(),
-      };
-      await this.facts.insert(record);
-      await this.governor.record(decisionRequest, decided, ctx, "consolidate", {
-        memory_id: memoryId,
-        content_digest: saltedDigest(record.content_salt, { type: record.type, text: record.text }),
-        reason: "consolidation",
-        metadata: {
-          inputs: originals.map((f) => ({ memory_id: f.memory_id, statement_type: f.statement_type, digest: saltedDigest(f.content_salt, { type: f.type, text: f.text }) })),
-          output: { memory_id: memoryId, statement_type: "ConsolidatedStatement", source_refs: record.source_refs.length, valid_to: validTo?.toISOString() ?? null },
-          justification: (request.justification ?? "").slice(0, 1024),
-          diff: { removed: originals.map((f) => f.memory_id), added: [memoryId] },
-        },
+        now: this.governor.clock.now(),
+        invoker: { id: principal.id, roles: principal.roles, job: principal.job },
+        groundingScore: grounding.score,
       });
+      const validTo = record.valid_to;
+      await this.facts.insert(record);
+      try {
+        await this.governor.record(decisionRequest, decided, ctx, "consolidate", {
+          memory_id: memoryId,
+          content_digest: saltedDigest(record.content_salt, { type: record.type, text: record.text }),
+          reason: "consolidation",
+          metadata: {
+            inputs: originals.map((f) => ({ memory_id: f.memory_id, statement_type: f.statement_type, digest: saltedDigest(f.content_salt, { type: f.type, text: f.text }) })),
+            output: { memory_id: memoryId, statement_type: "ConsolidatedStatement", source_refs: record.source_refs.length, valid_to: validTo?.toISOString() ?? null },
+            justification: (request.justification ?? "").slice(0, 1024),
+            diff: { removed: originals.map((f) => f.memory_id), added: [memoryId] },
+          },
+        });
+      } catch (error) {
+        // No statement without its event: the inputs are untouched and the merged fact goes (INV-8).
+        await this.facts.rollback(record).catch(() => undefined);
+        throw error;
+      }
       for (const f of originals) {
         await this.facts.setStatus(f, "inactive", "consolidated");
         await this.governor.record(decisionRequest, decided, ctx, "invalidate", { memory_id: f.memory_id, reason: "consolidated", metadata: { into: memoryId } });

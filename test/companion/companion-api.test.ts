@@ -215,11 +215,15 @@ describe("companion memory (seed 002)", () => {
     const input = { subjectId: s, type: "USER_FACT", text: "User loves fettuccini and works on FL Studio", justification: "same conversation" };
     expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, c] } })).data!.consolidateMemories).toMatchObject({ stopReason: "NO_SOURCE_DERIVED_FACT", explanations: expect.arrayContaining(["MP-CONSOLIDATE: missing_source_refs"]) });
     expect((await gw.gql(user, CONSOLIDATE, { input: { ...input, subjectId: "alice", memoryIds: [a, b] } })).data!.consolidateMemories.stopReason).toBe("POLICY_DISABLED");
+    const warm = (await add(fact({ subjectId: s, type: "SHARED_NARRATIVE", text: "User works on FL Studio", sourceRefs: ["conv:3"] }), tok)).fact.memoryId;
+    expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, warm] } })).data!.consolidateMemories).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: ["MP-CONSOLIDATE: mixed_types"] });
+    expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, a] } })).data!.consolidateMemories).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: ["MP-CONSOLIDATE: needs_two_facts"] });
     const merged = (await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, b] } })).data!.consolidateMemories;
     expect(merged).toMatchObject({ stopReason: "SUCCESS_STORED", fact: { statementType: "ConsolidatedStatement", sourceRefs: ["conv:1", "conv:2"], consolidatedFrom: [a, b], validTo: "2026-06-30T00:00:00.000Z", temporalScope: "bounded" } });
     const originals = await gw.gateway.db.collection("companion_facts").find({ memory_id: { $in: [a, b] } }).toArray();
     expect(originals.map((o) => [o.status, o.statement_type])).toEqual([["inactive", "SourceStatement"], ["inactive", "SourceStatement"]]);
     const envelope = await env({ subject: s }, tok);
+    expect(envelope.envelope.sharedNarrative).toHaveLength(1);
     expect(envelope.envelope.userFacts.map((f: { text: string }) => f.text).sort()).toEqual(["User enjoys Italian food", "User loves fettuccini and works on FL Studio"]);
     const consolidate = (await events({ event_type: "consolidate" }))[0];
     expect(consolidate.metadata).toMatchObject({ justification: "same conversation", diff: { removed: [a, b], added: [merged.fact.memoryId] } });

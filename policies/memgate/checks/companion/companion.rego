@@ -65,7 +65,7 @@ _blank(s) if trim_space(s) == ""
 _blank(s) if not is_string(s)
 
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "SG-TYPED", "detail": "type_unknown"} if {
-	_op("ADD_FACT")
+	_fact_write
 	not input.fact.type in cfg.fact_types
 }
 
@@ -115,6 +115,18 @@ violations contains {"stop_reason": "NOT_FOUND", "rule": "SG-APPEND", "detail": 
 	_op("ADD_FACT")
 	input.supersedes.requested
 	not input.supersedes.found
+}
+
+# SG-TYPED SG-WARMTH: a consolidation keeps its inputs' one type; warmth never becomes a fact.
+violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "MP-CONSOLIDATE", "detail": "mixed_types"} if {
+	_op("CONSOLIDATE")
+	count(input.consolidate.types) > 0
+	input.consolidate.types != [input.fact.type]
+}
+
+violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "MP-CONSOLIDATE", "detail": "needs_two_facts"} if {
+	_op("CONSOLIDATE")
+	count(input.consolidate.inputs) < 2
 }
 
 # --- SG-PRIVACY -------------------------------------------------------------------

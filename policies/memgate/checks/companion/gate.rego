@@ -76,12 +76,6 @@ violations contains {"stop_reason": "NOT_FOUND", "rule": "MP-CONSOLIDATE", "deta
 	not i.found
 }
 
-violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "MP-CONSOLIDATE", "detail": "needs_two_facts"} if {
-	input.contract == "companion"
-	input.operation == "CONSOLIDATE"
-	count(input.consolidate.inputs) < 2
-}
-
 violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "SG-GROUND", "detail": "ungrounded"} if {
 	input.contract == "companion"
 	input.operation == "CONSOLIDATE"
