@@ -74,3 +74,26 @@ test_warmth_in_power_refused if {
 	d := main.decision with input as _fact({"operation": "ENVELOPE", "envelope": {"purpose": "PRICING", "include_narrative": true}})
 	d.explanations == ["SG-WARMTH: warmth_in_power"]
 }
+
+_consolidate(over) := object.union(
+	_fact({
+		"operation": "CONSOLIDATE",
+		"fact": {"type": "USER_FACT", "text": "t", "summary": "s", "confidence": 1, "source": "job"},
+		"consolidate": {"inputs": [{"found": true, "source_refs": 1}, {"found": true, "source_refs": 2}], "types": ["USER_FACT"]},
+	}),
+	over,
+)
+
+test_consolidation[note] if {
+	some [note, over, want] in [
+		["MP-CONSOLIDATE with sources", {}, "SUCCESS_STORED"],
+		["MP-CONSOLIDATE an input without sources", {"consolidate": {"inputs": [{"found": true, "source_refs": 0}, {"found": true, "source_refs": 2}], "types": ["USER_FACT"]}}, "NO_SOURCE_DERIVED_FACT"],
+		["MP-CONSOLIDATE an unknown input", {"consolidate": {"inputs": [{"found": false, "source_refs": 0}, {"found": true, "source_refs": 2}], "types": ["USER_FACT"]}}, "NOT_FOUND"],
+		["MP-CONSOLIDATE mixed types", {"consolidate": {"inputs": [{"found": true, "source_refs": 1}, {"found": true, "source_refs": 1}], "types": ["SHARED_NARRATIVE", "USER_FACT"]}}, "SCHEMA_INVALID"],
+		["MP-CONSOLIDATE one input", {"consolidate": {"inputs": [{"found": true, "source_refs": 1}], "types": ["USER_FACT"]}}, "SCHEMA_INVALID"],
+		["MP-CONSOLIDATE ungrounded", {"grounding": {"score": 0.2}}, "NO_SOURCE_DERIVED_FACT"],
+		["SG-AUTHORITY a job may not consolidate", {"principal": {"id": "j", "tenant": "acme", "subjects": ["alice"], "roles": ["job"], "agent_type": null, "job": {"id": "j1", "kind": "k"}}}, "POLICY_DISABLED"],
+	]
+	d := main.decision with input as _consolidate(over)
+	d.stop_reason == want
+}

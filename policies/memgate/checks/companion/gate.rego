@@ -66,6 +66,7 @@ violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "MP-CONSOL
 	input.contract == "companion"
 	input.operation == "CONSOLIDATE"
 	some i in input.consolidate.inputs
+	i.found
 	i.source_refs == 0
 }
 
