@@ -27,7 +27,7 @@ const NEGATIONS = new Set(["not", "no", "never", "neither", "nor", "none", "noth
 const IRREALIS = new Set(
   `might may maybe perhaps possibly probably could would want wants wanted wish wishes wished hope hopes hoped plan plans planned planning
    consider considers considered considering thinking wonder wonders wondered whether if asked asks ask someday eventually unsure interested
-   dream dreams dreamed`.split(/\s+/),
+   dream dreams dreamed rarely seldom hardly barely scarcely`.split(/\s+/),
 );
 /** Cues that put a clause in the past: "used to play" is not "plays". */
 const FORMER = new Set(`used formerly previously former ex quit stopped anymore ago once retired`.split(/\s+/));
