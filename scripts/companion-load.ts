@@ -32,7 +32,17 @@ async function serve(): Promise<void> {
     MEMGATE_ENVELOPE_CACHE_SECONDS: process.env.MEMGATE_ENVELOPE_CACHE_SECONDS ?? "20",
   });
   const gateway = await Gateway.start({ config });
-  process.once("SIGTERM", () => void gateway.stop().then(() => process.exit(0)));
+  // Stopped by a message, not a signal: Apollo Server's own SIGTERM handler would exit the
+  // process before the embedded FerretDB is stopped.
+  process.once("message", () => {
+    gateway.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`load: the gateway did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  });
   console.log(JSON.stringify({ url: gateway.url }));
 }
 
@@ -65,7 +75,8 @@ async function drive(): Promise<void> {
     console.log(formatLoad(report, userCount, tenants));
     if (report.leaks > 0 || !report.countersMatch) process.exitCode = 1;
   } finally {
-    child.kill("SIGTERM");
+    if (child.connected) child.send("stop");
+    else child.kill("SIGKILL");
     await exited;
   }
 }
