@@ -1,5 +1,6 @@
 import { sharedWordNet, type Pos, type WordNet } from "./wordnet";
 import origins from "./origins.json";
+import paraphrases from "./paraphrases.json";
 import { baseForms, lemmaCandidates } from "./morphy";
 import type { GroundingScore, GroundingScorer } from "./scorer";
 
@@ -56,11 +57,13 @@ interface Token {
   marker?: boolean;
   /** the word is what the subject is said to be ("User is a manager") */
   predicative?: boolean;
+  /** after a determiner: a noun, so only noun senses count ("a pilot" is not "to fly") */
+  noun?: boolean;
 }
 
 interface Parsed {
   content: Token[];
-  cues: { negationParity: boolean; irrealis: boolean; former: boolean };
+  cues: { negationParity: boolean; irrealis: boolean; former: boolean; comparative: boolean };
   markers: Set<string>;
 }
 
@@ -110,27 +113,38 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const plain: number[] = [];
       const opposite: number[] = [];
       const viaPertainym: boolean[] = [];
+      const position: number[] = [];
       for (const token of claim.content) {
         let bestPlain = 0;
         let bestOpposite = 0;
         let pertainymMatch = false;
-        for (const s of source.content) {
+        let at = -1;
+        for (const [si, s] of source.content.entries()) {
           if (s.negated !== negatedRegion || s.sentence !== segment) continue; // one predicate supports one claim
-          if (s.foreign && !claim.markers.has(s.foreign)) continue; // SG-GROUND wrong person
+          // SG-GROUND wrong person: what the summary says of another person supports only what the
+          // claim says of that same person, in the same role ("User's dad taught them" is not "User taught their dad")
+          if (s.foreign !== token.foreign) continue;
           if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
           if (s.former && !claim.cues.former) continue; // "used to" is not "does"
           if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
-          const match = this.similarity(token.word, s.word);
+          const match = this.similarity(token.word, s.word, token.noun === true, s.noun === true);
           if (match.antonym) bestOpposite = Math.max(bestOpposite, match.score);
           else if (match.score > bestPlain) {
             bestPlain = match.score;
             pertainymMatch = match.pertainym === true;
+            at = si;
           }
           if (bestPlain === 1) break;
         }
         plain.push(bestPlain);
         opposite.push(bestOpposite);
         viaPertainym.push(pertainymMatch);
+        position.push(at);
+      }
+      // "prefers tea over coffee" is not "prefers coffee over tea": a comparison keeps its order
+      if (claim.cues.comparative) {
+        const placed = position.filter((p) => p >= 0);
+        if (placed.some((p, i) => i > 0 && p < placed[i - 1])) plain.fill(0);
       }
       // "has an allergy" <- "is allergic": possession of what a predicate adjective pertains to
       claim.content.forEach((t, i) => {
@@ -164,14 +178,16 @@ export class LexicalGroundingScorer implements GroundingScorer {
   }
 
   /** How well summary word `s` supports candidate word `c`. */
-  similarity(c: string, s: string): { score: number; antonym: boolean; pertainym?: boolean } {
+  similarity(c: string, s: string, cNoun = false, sNoun = false): { score: number; antonym: boolean; pertainym?: boolean } {
     if (c === s || stem(c) === stem(s)) return { score: 1, antonym: false };
     if (/^\d/.test(c) || /^\d/.test(s)) return { score: 0, antonym: false };
     const cLemmas = this.lemmas(c);
     const sLemmas = this.lemmas(s);
     if (cLemmas.some((l) => sLemmas.includes(l))) return { score: 1, antonym: false };
-    const cSenses = this.senses(cLemmas);
-    const sSenses = this.senses(sLemmas);
+    const supported = sLemmas.flatMap((l) => (paraphrases.supports as Record<string, string[]>)[l] ?? []);
+    if (cLemmas.some((l) => supported.includes(l))) return { score: 0.9, antonym: false };
+    const cSenses = this.senses(cLemmas, cNoun);
+    const sSenses = this.senses(sLemmas, sNoun);
     if (cSenses.length === 0 || sSenses.length === 0) return { score: 0, antonym: false };
     const cSet = new Set(cSenses);
     if (sSenses.some((k) => cSet.has(k))) return { score: 0.95, antonym: false };
@@ -215,10 +231,10 @@ export class LexicalGroundingScorer implements GroundingScorer {
     );
   }
 
-  private senses(lemmas: string[]): string[] {
+  private senses(lemmas: string[], nounOnly = false): string[] {
     const out: string[] = [];
     for (const lemma of lemmas) {
-      for (const pos of ["n", "v", "a", "r"] as Pos[]) out.push(...this.wordnet.lookup(lemma, pos).slice(0, SENSES));
+      for (const pos of (nounOnly ? ["n"] : ["n", "v", "a", "r"]) as Pos[]) out.push(...this.wordnet.lookup(lemma, pos).slice(0, SENSES));
     }
     return out;
   }
@@ -248,7 +264,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
   private parse(text: string, role: "summary" | "claim"): Parsed {
     const content: Token[] = [];
     const markers = new Set<string>();
-    const cues = { negationParity: false, irrealis: false, former: false };
+    const cues = { negationParity: false, irrealis: false, former: false, comparative: false };
     const sentences = text
       .replace(/[\u2018\u2019]/g, "'")
       .split(/(?<=[.!?;])\s+|\n+/)
@@ -280,6 +296,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
           }
           continue;
         }
+        if (COMPARATIVES.has(word)) cues.comparative = true;
         if (NEGATIONS.has(word)) {
           negated = !negated;
           cues.negationParity = !cues.negationParity;
@@ -288,6 +305,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
         if (IRREALIS.has(word) || (word === "to" && !FORMER.has(previous) && !this.isVerbForm(previous) && next !== undefined && /^[a-z]+$/.test(next) && this.verbDominant(next) && !/(s|ed|ing)$/.test(next))) {
           irrealis = true; // "wants to ...", "saving money to buy ..."
           cues.irrealis = true;
+          // the hedge itself is part of the claim, with whoever holds it ("User's boss asked them" is not "User asked")
+          content.push({ word: IRREALIS_TOKEN, raw, sentence: segment, negated, irrealis, former, foreign });
           continue;
         }
         if (FORMER.has(word)) {
@@ -301,6 +320,10 @@ export class LexicalGroundingScorer implements GroundingScorer {
           if (RELATIVES.has(previous) && content.length > 0 && content[content.length - 1].sentence === segment) content[content.length - 1].foreign = null;
         }
         if (role === "claim" && this.isPastTense(word)) cues.former = true;
+        // "their laptop" (of the subject) says the subject has a laptop
+        if (role === "summary" && SUBJECT_POSSESSIVES.has(word) && next !== undefined && /^[a-z]+$/.test(next) && !this.isOtherPerson(next, next, word, raws[i + 2], i + 1)) {
+          content.push({ word: "have", raw, sentence: segment, negated, irrealis, former, foreign });
+        }
         // "User's brother" says the user has a brother
         if (word === "'s" && role === "summary" && (previous === "user" || previous === "users")) {
           content.push({ word: "have", raw, sentence: segment, negated, irrealis, former, foreign });
@@ -317,6 +340,13 @@ export class LexicalGroundingScorer implements GroundingScorer {
           if (role === "summary" && LIGHT_VERBS.has(word)) content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
           continue;
         }
+        const last = content[content.length - 1];
+        if (last?.marker && last.sentence === segment && raws[i - 1]?.toLowerCase() === last.word && (RELATIONS.has(word) || this.isPersonNoun(word))) {
+          // "twin brother", "friend Sarah": one person, named twice
+          markers.add(word);
+          content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
+          continue;
+        }
         if (this.isOtherPerson(raw, word, previous, next, i)) {
           markers.add(word);
           foreign ??= word;
@@ -325,7 +355,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
           continue;
         }
         const predicative = COPULAS.has(previous) || (DETERMINERS.has(previous) && COPULAS.has((raws[i - 2] ?? "").toLowerCase()));
-        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative });
+        const noun = DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous);
+        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun });
       }
     });
     return { content, cues, markers };
@@ -390,7 +421,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
   }
 
   private isPersonNoun(word: string): boolean {
-    for (const k of this.wordnet.lookup(word, "n").slice(0, 2)) {
+    for (const k of this.wordnet.lookup(word, "n").slice(0, 1)) {
       if (this.closure(k).has(PERSON)) return true;
     }
     return false;
@@ -398,6 +429,10 @@ export class LexicalGroundingScorer implements GroundingScorer {
 }
 
 const PERSON = "n:00007846";
+const SUBJECT_POSSESSIVES = new Set(["their", "his", "her", "my"]);
+const COMPARATIVES = new Set(["over", "than", "instead", "rather", "versus", "vs"]);
+const NOUN_DETERMINERS = new Set(["this", "that", "these", "those", "every", "each", "another", "his", "her", "their", "my", "our", "your", "'s"]);
+const IRREALIS_TOKEN = "<hypothetical>";
 const COPULAS = new Set(["is", "am", "are", "was", "were", "be", "been", "being", "became", "becomes", "become"]);
 const DETERMINERS = new Set(["a", "an", "the"]);
 const OBJECT_PRONOUNS = new Set(["him", "her", "it", "them"]);
@@ -409,6 +444,7 @@ const IRREGULAR_PAST = new Set(
 
 function rawTokens(sentence: string): string[] {
   const spaced = sentence
+    .replace(/\b(would|'d)\s+(like|love)\b/gi, "want")
     .replace(/n't\b/gi, " not")
     .replace(/'s\b/gi, " 's")
     .replace(/,/g, " , ");

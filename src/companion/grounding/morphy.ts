@@ -4,7 +4,7 @@
  * not ship the .exc files). The reader keeps only candidates WordNet knows.
  */
 const IRREGULAR: Record<string, string> = {
-  has: "have", had: "have", does: "do", did: "do", done: "do", is: "be", are: "be", was: "be", were: "be", been: "be",
+  goes: "go", has: "have", had: "have", does: "do", did: "do", done: "do", is: "be", are: "be", was: "be", were: "be", been: "be",
   went: "go", gone: "go", ran: "run", ate: "eat", eaten: "eat", bought: "buy", made: "make", took: "take", taken: "take",
   saw: "see", seen: "see", told: "tell", said: "say", felt: "feel", thought: "think", brought: "bring", taught: "teach",
   wrote: "write", written: "write", drove: "drive", driven: "drive", spoke: "speak", spoken: "speak", began: "begin", begun: "begin",
