@@ -1,5 +1,5 @@
 /**
- * npm run load [-- --seconds 60 --reads 1000 --writes 100 --users 120 --tenants 4]
+ * npm run load [-- --seconds 60 --reads 1000 --writes 100 --users 120 --tenants 4 --inflight 64]
  * Starts a real gateway on loopback in its own process (embedded FerretDB, or MONGODB_URI),
  * drives it from this process with simulated users of several tenants, and prints achieved
  * rates, p50/p99, the isolation result and whether /metrics counted what was sent.
@@ -71,7 +71,7 @@ async function drive(): Promise<void> {
         .sign(pair.privateKey);
       users.push({ tenant, subject, token });
     }
-    const report = await runLoad({ url, users, durationMs: seconds * 1000, readsPerSec: arg("reads", 1000), writesPerSec: arg("writes", 100) });
+    const report = await runLoad({ url, users, durationMs: seconds * 1000, readsPerSec: arg("reads", 1000), writesPerSec: arg("writes", 100), maxInFlight: arg("inflight", 64) });
     console.log(formatLoad(report, userCount, tenants));
     if (report.leaks > 0 || !report.countersMatch) process.exitCode = 1;
   } finally {
