@@ -22,6 +22,8 @@ export interface Config {
   };
   readonly logLevel: string;
   readonly shutdownGraceMs: number;
+  /** SG-ENVELOPE cache time of memory envelopes (MEMGATE_ENVELOPE_CACHE_SECONDS, default 900). */
+  readonly envelopeCacheSeconds: number;
   /** The tamper-evident log (issue 5, docs/AUDIT.md). */
   readonly audit: AuditConfig;
 }
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     logLevel,
     shutdownGraceMs: integer(env, "MEMGATE_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+    envelopeCacheSeconds: integer(env, "MEMGATE_ENVELOPE_CACHE_SECONDS", 900, 0, 900),
     audit: auditConfig(env),
   });
 }

@@ -10,7 +10,9 @@ import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
 import { AgentIndexCache } from "./agent/index-cache";
 import { AgentMemoryService } from "./contracts/agent.service";
+import { CompanionService } from "./contracts/companion.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
+import { createGroundingScorer } from "./companion/grounding";
 import { Governor } from "./contracts/governor";
 import { LedgerService } from "./contracts/ledger.service";
 import { createDetectorSuite } from "./detectors";
@@ -19,6 +21,7 @@ import { buildGatewaySchema } from "./graphql/schema";
 import { agentRouter } from "./http/agent-route";
 import { healthRouter } from "./http/health";
 import { ledgerPageRouter } from "./http/ledger-page";
+import { Metrics, metricsRouter } from "./http/metrics";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
 import { PolicyEngine } from "./policy/policy-engine";
@@ -29,6 +32,7 @@ import { EventLog } from "./store/event-log";
 import { LedgerRepository } from "./store/ledger-repository";
 import { MemoryRepository } from "./store/memory-repository";
 import { AgentMemoryRepository } from "./store/agent-memory-repository";
+import { FactRepository } from "./store/fact-repository";
 
 export interface GatewayOptions {
   config: Config;
@@ -81,6 +85,7 @@ export class Gateway {
       const { client, db } = await connectDatabase(databaseUri, config.dbName);
       startedClient = client;
       await ensureIndexes(db);
+      await FactRepository.ensureIndexes(db);
 
       const policy = new PolicyEngine(config.policyBundlePath, logger);
       await policy.reload();
@@ -93,18 +98,17 @@ export class Gateway {
       const governor = new Governor(policy, events, clock, logger);
       const auditSystem = await AuditSystem.start({ db, config, clock, logger, policy, events, governor });
       startedAudit = auditSystem;
+      const metrics = new Metrics();
+      const detectorSuite = createDetectorSuite(options.detectors);
       const services: Services = {
         policy,
-        governed: new GovernedMemoryService(governor, new MemoryRepository(db), createDetectorSuite(options.detectors)),
-        ledger: new LedgerService(governor, new LedgerRepository(db), createDetectorSuite(options.detectors)),
+        governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectorSuite),
+        ledger: new LedgerService(governor, new LedgerRepository(db), detectorSuite),
         audit: auditSystem.audit,
         erasure: auditSystem.erasure,
-        agent: new AgentMemoryService(
-          governor,
-          new AgentMemoryRepository(db),
-          new AgentIndexCache(new AgentMemoryRepository(db), events),
-          createDetectorSuite(options.detectors),
-        ),
+        agent: new AgentMemoryService(governor, new AgentMemoryRepository(db), new AgentIndexCache(new AgentMemoryRepository(db), events), detectorSuite),
+        companion: new CompanionService(governor, new FactRepository(db), detectorSuite, createGroundingScorer(process.env), metrics, logger, config.envelopeCacheSeconds),
+        metrics,
       };
 
       const http = await createHttpServer({
@@ -112,7 +116,13 @@ export class Gateway {
         services,
         verifier,
         logger,
-        routers: [healthRouter(db, policy), auditExportRouter(auditSystem.audit, verifier, logger), ledgerPageRouter(), agentRouter(verifier, services.agent, logger)],
+        routers: [
+          healthRouter(db, policy),
+          metricsRouter(metrics),
+          auditExportRouter(auditSystem.audit, verifier, logger),
+          ledgerPageRouter(),
+          agentRouter(verifier, services.agent, logger),
+        ],
       });
       await new Promise<void>((resolve, reject) => {
         http.httpServer.once("error", reject);

@@ -3,6 +3,8 @@ import type { ErasureService } from "./audit/erasure.service";
 import type { AgentMemoryService } from "./contracts/agent.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { LedgerService } from "./contracts/ledger.service";
+import type { CompanionService } from "./contracts/companion.service";
+import type { Metrics } from "./http/metrics";
 import type { PolicyEngine } from "./policy/policy-engine";
 
 /** The services the edges call; built once in the composition root. */
@@ -13,4 +15,6 @@ export interface Services {
   audit: AuditService;
   erasure: ErasureService;
   agent: AgentMemoryService;
+  companion: CompanionService;
+  metrics: Metrics;
 }

@@ -3,13 +3,14 @@ import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
 import { AuditResolver } from "./resolvers/audit.resolver";
 import { AgentResolver } from "./resolvers/agent.resolver";
+import { CompanionResolver } from "./resolvers/companion.resolver";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "./resolvers/governed.resolver";
 import { LedgerResolver } from "./resolvers/ledger.resolver";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, LedgerResolver, AuditResolver, AgentResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, LedgerResolver, AuditResolver, AgentResolver, CompanionResolver];
 
 let schema: GraphQLSchema | undefined;
 

@@ -70,6 +70,8 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
     schema,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGTERM/SIGINT: Apollo's own handler would exit before the embedded database stops.
+    stopOnTerminationSignals: false,
     formatError: (formatted, error) => {
       const masked = maskError(formatted, error);
       if (masked !== formatted) logger.error({ err: error }, "unexpected error in a resolver (masked)");

@@ -22,43 +22,41 @@ export async function connectDatabase(uri: string, dbName: string): Promise<{ cl
  * FerretDB accepts and keeps them (its SQLite backend does not use them for queries);
  * on MongoDB they carry the production read paths and enforce uniqueness.
  */
-export async function ensureIndexes(db: Db): Promise<void> {
-  // FerretDB 2 drops the connection when one createIndexes call names several indexes that
-  // all exist already (a second process, a restart): create them one at a time.
-  const original = db.collection.bind(db);
-  db = Object.create(db, {
-    collection: {
-      value: (name: string) => {
-        const collection = original(name);
-        return Object.assign(Object.create(collection), {
-          createIndexes: async (specs: IndexDescription[]) => {
-            for (const spec of specs) await collection.createIndexes([spec]);
-          },
-        });
-      },
-    },
-  }) as Db;
-  await db.collection(COLLECTIONS.memories).createIndexes([
+/** The indexes the read paths and the chain need, per collection. */
+export const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
+  [COLLECTIONS.memories]: [
     { key: { tenant_id: 1, subject_id: 1, memory_id: 1 }, name: "tenant_subject_memory", unique: true },
     { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },
-  ]);
-  await db.collection(COLLECTIONS.memoryVersions).createIndexes([
+  ],
+  [COLLECTIONS.memoryVersions]: [
     { key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true },
-  ]);
-  await db.collection(COLLECTIONS.agentMemories).createIndexes([
-    { key: { tenant_id: 1, space: 1, memory_id: 1 }, name: "tenant_space_memory", unique: true },
-  ]);
-  await db.collection(COLLECTIONS.agentMemoryUpdates).createIndexes([
-    { key: { tenant_id: 1, memory_id: 1, created_at: 1 }, name: "tenant_memory_created" },
-  ]);
-  await db.collection(COLLECTIONS.events).createIndexes([
+  ],
+  [COLLECTIONS.agentMemories]: [{ key: { tenant_id: 1, space: 1, memory_id: 1 }, name: "tenant_space_memory", unique: true }],
+  [COLLECTIONS.agentMemoryUpdates]: [{ key: { tenant_id: 1, memory_id: 1, created_at: 1 }, name: "tenant_memory_created" }],
+  [COLLECTIONS.events]: [
     { key: { tenant_id: 1, seq: 1 }, name: "tenant_seq", unique: true },
     { key: { tenant_id: 1, subject_id: 1, timestamp: 1 }, name: "tenant_subject_timestamp" },
-  ]);
-  await db.collection(COLLECTIONS.ledgerProposals).createIndexes([
+  ],
+  [COLLECTIONS.ledgerProposals]: [
     { key: { tenant_id: 1, subject_id: 1, decision: 1, created_at: -1 }, name: "tenant_subject_decision_created" },
-  ]);
-  await db.collection(COLLECTIONS.ledgerItems).createIndexes([
-    { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },
-  ]);
+  ],
+  [COLLECTIONS.ledgerItems]: [{ key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" }],
+};
+
+/**
+ * Creates the indexes that are missing; run at every start, by every process. Only missing
+ * ones are created, one per call: FerretDB 1.24 drops the connection when createIndexes
+ * names indexes that exist already (a restart, a second process). FerretDB keeps indexes
+ * without using them for queries on SQLite; on MongoDB they carry the read paths.
+ */
+export async function ensureIndexes(db: Db, indexes: Readonly<Record<string, readonly IndexDescription[]>> = INDEXES): Promise<void> {
+  for (const [name, wanted] of Object.entries(indexes)) {
+    const collection = db.collection(name);
+    const existing = new Set(
+      (await collection.listIndexes().toArray().catch(() => [] as { name?: string }[])).map((index) => index.name),
+    );
+    for (const index of wanted) {
+      if (!existing.has(index.name)) await collection.createIndexes([index]);
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -93,7 +93,7 @@ describe("several gateway processes, one chain, and crashes", () => {
   const procs: Proc[] = [];
 
   beforeAll(async () => {
-    execFileSync("npm", ["run", "-s", "build"], { cwd: ROOT, stdio: "ignore" });
+    // dist/ is built by `npm test` before jest starts.
     client = new MongoClient(process.env.MEMGATE_TEST_MONGODB_URI!);
     await client.connect();
   }, 120_000);

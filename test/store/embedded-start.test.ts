@@ -61,3 +61,31 @@ describe("the embedded default (npm start without MONGODB_URI)", () => {
     expect(() => loadConfig({ JWT_ALGORITHMS: "none" })).toThrow("JWT_ALGORITHMS may list only");
   });
 });
+
+describe("stopping the process (npm start)", () => {
+  it("SIGTERM drains the gateway and stops the embedded FerretDB before the process exits", async () => {
+    const { spawn } = await import("node:child_process");
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "memgate-sigterm-"));
+    const child = spawn(
+      process.execPath,
+      // The real entrypoint, compiled (`npm test` builds dist/ before jest starts).
+      [path.join(root, "dist", "src", "main.js")],
+      { env: { ...process.env, MEMGATE_DATA_DIR: dataDir, MEMGATE_POLICY_BUNDLE: POLICY_BUNDLE, PORT: "0", LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    const listening = new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("memgate is listening")) resolve();
+      });
+      child.once("exit", (code) => reject(new Error(`exited early (${code}): ${out}`)));
+    });
+    await listening;
+    const ferretPid = (JSON.parse(out.split("\n").find((line) => line.includes("embedded FerretDB started"))!) as { pid: number }).pid;
+    expect(alive(ferretPid)).toBe(true);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(alive(ferretPid)).toBe(false);
+  });
+});

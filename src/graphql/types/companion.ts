@@ -1,0 +1,195 @@
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import type { FactResult } from "../../contracts/companion.service";
+import type { Envelope, EnvelopeFact } from "../../companion/envelope";
+import type { Outcome } from "../../contracts/outcome";
+import type { FactRecord } from "../../store/fact-repository";
+import { DecisionFields } from "./decision";
+
+export enum EnvelopePurpose {
+  RESPONSE = "RESPONSE",
+  PERMISSION = "PERMISSION",
+  PRICING = "PRICING",
+  MODERATION = "MODERATION",
+  ESCALATION = "ESCALATION",
+}
+registerEnumType(EnvelopePurpose, { name: "EnvelopePurpose", description: "What the envelope is for; the last four are power decisions (SG-WARMTH)." });
+
+/** type, source and origin are strings so every value gets a stop reason (SPEC D3a). */
+@InputType({ description: "A fact about a person, extracted from a conversation summary (seed 002)." })
+export class AddFactInput {
+  @Field(() => ID, { nullable: true }) subjectId?: string | null;
+  @Field({ description: "USER_FACT | USER_PATTERN | SHARED_NARRATIVE" }) type!: string;
+  @Field() text!: string;
+  @Field(() => Float) confidence!: number;
+  @Field({ description: "llm_extraction | manual | job" }) source!: string;
+  @Field({ description: "The conversation summary the fact was extracted from (SG-GROUND)." }) summary!: string;
+  @Field(() => String, { nullable: true, description: "adapter | job | manual | webhook | llm_output | bot_response | user_input" }) origin?: string | null;
+  @Field(() => ID, { nullable: true, description: "A fact this one supersedes (same type and text, another confidence)." }) supersedes?: string | null;
+  @Field(() => [String], { nullable: true, description: "Structure ids of the sources (seed 004)." }) sourceRefs?: string[] | null;
+  @Field(() => String, { nullable: true, description: "ISO 8601: the fact holds until then (MP-TEMPORAL)." }) validTo?: string | null;
+}
+
+@InputType()
+export class PrivacyInput {
+  @Field(() => ID, { nullable: true }) subjectId?: string | null;
+  @Field(() => Boolean, { nullable: true }) memoryEnabled?: boolean | null;
+  @Field(() => Boolean, { nullable: true }) learnPatterns?: boolean | null;
+  @Field(() => [String], { nullable: true, description: "Agent types (the agent_type token claim) that may read envelopes; empty: all." }) shareWith?: string[] | null;
+  @Field(() => Boolean, { nullable: true }) anonymizeDates?: boolean | null;
+  @Field(() => Int, { nullable: true }) deleteAfterDays?: number | null;
+}
+
+@InputType()
+export class ConsolidateInput {
+  @Field(() => ID, { nullable: true }) subjectId?: string | null;
+  @Field(() => [ID]) memoryIds!: string[];
+  @Field() text!: string;
+  @Field() type!: string;
+  @Field() justification!: string;
+}
+
+@ObjectType({ description: "A companion fact. Advisory context, never authority (SG-ADVISORY)." })
+export class Fact {
+  @Field(() => ID) memoryId!: string;
+  @Field(() => ID) subjectId!: string;
+  @Field() type!: string;
+  @Field() text!: string;
+  @Field(() => Float) confidence!: number;
+  @Field() source!: string;
+  @Field() statementType!: string;
+  @Field(() => [String]) sourceRefs!: string[];
+  @Field() status!: string;
+  @Field(() => ID, { nullable: true }) supersedes!: string | null;
+  @Field(() => [ID], { nullable: true }) consolidatedFrom!: string[] | null;
+  @Field() createdAt!: string;
+  @Field() expiresAt!: string;
+  @Field(() => String, { nullable: true }) validTo!: string | null;
+  @Field() temporalScope!: string;
+  @Field() advisory!: boolean;
+
+  static from(r: FactRecord): Fact {
+    return Object.assign(new Fact(), {
+      memoryId: r.memory_id,
+      subjectId: r.subject_id,
+      type: r.type,
+      text: r.text,
+      confidence: r.confidence,
+      source: r.source,
+      statementType: r.statement_type,
+      sourceRefs: r.source_refs,
+      status: r.status,
+      supersedes: r.supersedes,
+      consolidatedFrom: r.consolidated_from,
+      createdAt: r.created_at.toISOString(),
+      expiresAt: r.expires_at.toISOString(),
+      validTo: r.valid_to ? r.valid_to.toISOString() : null,
+      temporalScope: r.temporal_scope,
+      advisory: true,
+    });
+  }
+}
+
+@ObjectType({ implements: DecisionFields, description: "The answer to addFact, confirmProposal, forgetFact, consolidateMemories." })
+export class FactDecision extends DecisionFields {
+  @Field(() => Fact, { nullable: true }) fact!: Fact | null;
+  @Field(() => ID, { nullable: true, description: "Set with MISSING_EXPLICIT_CONSENT: the proposal held for confirmation." }) proposalId!: string | null;
+
+  static from(outcome: Outcome<FactResult>): FactDecision {
+    const d = new FactDecision().assignDecision(outcome);
+    d.fact = outcome.value?.fact ? Fact.from(outcome.value.fact) : null;
+    d.proposalId = outcome.value?.proposalId ?? null;
+    return d;
+  }
+}
+
+@ObjectType()
+export class EnvelopeEntry {
+  @Field(() => ID) memoryId!: string;
+  @Field() text!: string;
+  @Field(() => Float) confidence!: number;
+  @Field(() => Int) ageDays!: number;
+  @Field({ description: "ISO 8601; the day only when the subject asked to anonymize dates" }) addedAt!: string;
+  @Field({ description: "Always true (SG-ADVISORY)" }) advisory!: boolean;
+
+  static from(f: EnvelopeFact): EnvelopeEntry {
+    return Object.assign(new EnvelopeEntry(), { memoryId: f.memoryId, text: f.text, confidence: f.confidence, ageDays: f.ageDays, addedAt: f.addedAt, advisory: true });
+  }
+}
+
+@ObjectType({ description: "A subject's active facts grouped by type; advisory context only." })
+export class MemoryEnvelopeBody {
+  @Field(() => ID) subjectId!: string;
+  @Field(() => EnvelopePurpose) purpose!: string;
+  @Field() generatedAt!: string;
+  @Field() cached!: boolean;
+  @Field() advisory!: boolean;
+  @Field(() => [EnvelopeEntry]) userFacts!: EnvelopeEntry[];
+  @Field(() => [EnvelopeEntry]) userPatterns!: EnvelopeEntry[];
+  @Field(() => [EnvelopeEntry], { nullable: true, description: "null for power purposes: left out by construction (SG-WARMTH)" }) sharedNarrative!: EnvelopeEntry[] | null;
+}
+
+@ObjectType({ implements: DecisionFields })
+export class MemoryEnvelope extends DecisionFields {
+  @Field(() => MemoryEnvelopeBody, { nullable: true }) envelope!: MemoryEnvelopeBody | null;
+
+  static from(outcome: Outcome<Envelope>): MemoryEnvelope {
+    const d = new MemoryEnvelope().assignDecision(outcome);
+    const e = outcome.value;
+    d.envelope = e
+      ? Object.assign(new MemoryEnvelopeBody(), {
+          subjectId: e.subjectId,
+          purpose: e.purpose,
+          generatedAt: e.generatedAt,
+          cached: e.cached,
+          advisory: true,
+          userFacts: (e.facts.USER_FACT ?? []).map(EnvelopeEntry.from),
+          userPatterns: (e.facts.USER_PATTERN ?? []).map(EnvelopeEntry.from),
+          sharedNarrative: e.facts.SHARED_NARRATIVE ? e.facts.SHARED_NARRATIVE.map(EnvelopeEntry.from) : null,
+        })
+      : null;
+    return d;
+  }
+}
+
+@ObjectType()
+export class PrivacySettingsView {
+  @Field() memoryEnabled!: boolean;
+  @Field() learnPatterns!: boolean;
+  @Field(() => [String]) shareWith!: string[];
+  @Field() anonymizeDates!: boolean;
+  @Field(() => Int, { nullable: true }) deleteAfterDays!: number | null;
+}
+
+@ObjectType({ implements: DecisionFields })
+export class PrivacyDecision extends DecisionFields {
+  @Field(() => PrivacySettingsView, { nullable: true }) settings!: PrivacySettingsView | null;
+
+  static from(outcome: Outcome<{ settings: { memory_enabled: boolean; learn_patterns: boolean; share_with: string[]; anonymize_dates: boolean; delete_after_days: number | null } }>): PrivacyDecision {
+    const d = new PrivacyDecision().assignDecision(outcome);
+    const s = outcome.value?.settings;
+    d.settings = s ? Object.assign(new PrivacySettingsView(), { memoryEnabled: s.memory_enabled, learnPatterns: s.learn_patterns, shareWith: s.share_with, anonymizeDates: s.anonymize_dates, deleteAfterDays: s.delete_after_days }) : null;
+    return d;
+  }
+}
+
+@ObjectType({ implements: DecisionFields })
+export class DecayDecision extends DecisionFields {
+  @Field(() => Int, { nullable: true }) deactivated!: number | null;
+
+  static from(outcome: Outcome<{ deactivated: number }>): DecayDecision {
+    const d = new DecayDecision().assignDecision(outcome);
+    d.deactivated = outcome.value?.deactivated ?? null;
+    return d;
+  }
+}
+
+@ObjectType({ implements: DecisionFields })
+export class EraseDecision extends DecisionFields {
+  @Field(() => Int, { nullable: true, description: "How many facts lost their text." }) erased!: number | null;
+
+  static from(outcome: Outcome<{ erased: number }>): EraseDecision {
+    const d = new EraseDecision().assignDecision(outcome);
+    d.erased = outcome.value?.erased ?? null;
+    return d;
+  }
+}
