@@ -8,7 +8,7 @@ import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { Governor } from "./contracts/governor";
-import { createDetectorSuite } from "./detectors";
+import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
 import { healthRouter } from "./http/health";
@@ -20,6 +20,8 @@ import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
 import { MemoryRepository } from "./store/memory-repository";
+import { MemoryCounters } from "./store/memory-counters";
+import { MemorySettingsRepository } from "./store/memory-settings";
 
 export interface GatewayOptions {
   config: Config;
@@ -80,7 +82,14 @@ export class Gateway {
       const governor = new Governor(policy, events, clock, logger);
       const services: Services = {
         policy,
-        governed: new GovernedMemoryService(governor, new MemoryRepository(db), createDetectorSuite(options.detectors)),
+        governed: new GovernedMemoryService(
+          governor,
+          new MemoryRepository(db),
+          createDetectorSuite(options.detectors ?? defaultDetectors(policy)),
+          new MemorySettingsRepository(db),
+          new MemoryCounters(db),
+          logger,
+        ),
       };
 
       const http = await createHttpServer({

@@ -14,6 +14,8 @@ export interface Finding {
 export interface Detector {
   readonly name: string;
   detect(field: string, text: string): Finding[] | Promise<Finding[]>;
+  /** Optional: all fields of one request read together (field "entry"), e.g. a key and its value. */
+  detectTogether?(fields: Record<string, string>): Finding[] | Promise<Finding[]>;
 }
 
 export interface ContentFacts {
@@ -26,10 +28,13 @@ export class DetectorSuite {
 
   async run(fields: Record<string, string | null | undefined>): Promise<ContentFacts> {
     const runs: (Finding[] | Promise<Finding[]>)[] = [];
+    const present: Record<string, string> = {};
     for (const [field, text] of Object.entries(fields)) {
       if (!text) continue;
+      present[field] = text;
       for (const detector of this.detectors) runs.push(detector.detect(field, text));
     }
+    for (const detector of this.detectors) if (detector.detectTogether) runs.push(detector.detectTogether(present));
     return { findings: (await Promise.all(runs)).flat() };
   }
 }

@@ -5,6 +5,8 @@ export const COLLECTIONS = {
   memoryVersions: "memory_versions",
   events: "memory_events",
   chainHeads: "chain_heads",
+  memorySettings: "memory_settings",
+  memoryCounters: "memory_counters",
 } as const;
 
 export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {

@@ -1,0 +1,46 @@
+# METADATA
+# description: |
+#   C19-FORBID / INV-2: the nine forbidden classes of seed 000 §4 are refused as
+#   FORBIDDEN_CATEGORY in any field of any write, whatever the category and even with
+#   explicit consent. The facts come from the detectors (input.facts): code for what needs
+#   code (secrets, card numbers, IBANs, government ids, coordinates, addresses) and the
+#   phrase lexicons of data.memgate.forbidden, matched by the lexicon detector against the
+#   bundle in force, so a policy author adds a phrase by editing policies/ only.
+#   C19-TOOL / INV-4: a write that originates in tool output is FORBIDDEN_CATEGORY (§4.9).
+package memgate.checks.forbidden
+
+import data.memgate.forbidden
+import data.memgate.lib.content
+import data.memgate.lib.operation
+
+violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [f.class, f.field])) if {
+	some f in content.findings
+	forbidden.classes[f.class]
+}
+
+# seed 000 §3: bans that hold in one category only (credentials by name in PROJECT_CONFIG;
+# location, health and personal schedule in REMINDER). Findings of class ban:<CATEGORY>:<kind>.
+violations contains _violation("C19-CAT", sprintf("%s_not_allowed_in_%s", [kind, lower(category)])) if {
+	operation.is_write
+	category := input.item.category
+	is_string(category)
+	some f in content.findings
+	parts := split(f.class, ":")
+	count(parts) == 3
+	parts[0] == "ban"
+	parts[1] == category
+	kind := parts[2]
+	forbidden.category_bans[category]
+}
+
+# §4.9: tool output is untrusted, whatever it says.
+violations contains _violation("C19-TOOL", "tool_output_origin") if {
+	content.checked
+	_origin in forbidden.untrusted_origins
+}
+
+_origin := input.item.origin
+
+_origin := input.origin if not input.item.origin
+
+_violation(rule, detail) := {"stop_reason": "FORBIDDEN_CATEGORY", "rule": rule, "detail": detail}
