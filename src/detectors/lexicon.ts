@@ -6,6 +6,8 @@ type Entry = string | { match: string; unless?: string };
 /** data.memgate.forbidden of the bundle (policies/memgate/forbidden/data.json). */
 export interface ForbiddenLexicon {
   patterns: Record<string, Entry[]>;
+  /** Regexes whose matches become `context:<name>` findings (software talk, a person as subject). */
+  context?: Record<string, string>;
   category_bans?: Record<string, { patterns: Record<string, Entry[]> }>;
 }
 
@@ -60,6 +62,9 @@ function compileAll(source: LexiconSource): Compiled[] {
     for (const [cls, entries] of Object.entries(ban.patterns)) {
       entries.forEach((entry, i) => out.push(compile(`ban:${category}:${cls}`, `lexicon:ban:${category}:${cls}#${i}`, entry)));
     }
+  }
+  for (const [name, pattern] of Object.entries(forbidden?.context ?? {})) {
+    out.push(compile(`context:${name}`, `context:${name}`, pattern));
   }
   for (const [kind, entries] of Object.entries(injection?.patterns ?? {})) {
     entries.forEach((entry, i) => out.push(compile("injection", `${kind}#${i}`, entry)));
