@@ -391,9 +391,11 @@ export class GovernedMemoryService {
     metadata: Record<string, unknown>,
   ): Promise<Outcome<T>> {
     const now = await this.memories.get(base.principal.tenant, base.subjectId, String(input.item.memory_id));
+    // The version we saw was claimed by the other write: it is superseded even if that write is still in flight.
+    const target = { ...targetOf(now), version: Math.max(now?.version ?? 0, seenVersion + 1) };
     const request: DecisionRequest = {
       ...base,
-      input: { ...input, item: { ...input.item, expected_version: input.item.expected_version ?? seenVersion }, target: targetOf(now) },
+      input: { ...input, item: { ...input.item, expected_version: input.item.expected_version ?? seenVersion }, target },
     };
     const decided = this.governor.decide(request);
     if (decided.succeeded) throw new Error("a conditional write failed but the policy still allows it");

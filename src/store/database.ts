@@ -7,6 +7,7 @@ export const COLLECTIONS = {
   chainHeads: "chain_heads",
   memorySettings: "memory_settings",
   memoryCounters: "memory_counters",
+  memoryClaims: "memory_claims",
 } as const;
 
 export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
