@@ -29,6 +29,8 @@ export interface GatewayOptions {
   logger?: Logger;
   /** Replaces the default detector list (tests use it to break a detector for real). */
   detectors?: readonly Detector[];
+  /** Added to the default detectors (tests use it to make one throw on a marker). */
+  extraDetectors?: readonly Detector[];
 }
 
 /**
@@ -85,7 +87,7 @@ export class Gateway {
         governed: new GovernedMemoryService(
           governor,
           new MemoryRepository(db),
-          createDetectorSuite(options.detectors ?? defaultDetectors(policy)),
+          createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]),
           new MemorySettingsRepository(db),
           new MemoryCounters(db),
           logger,

@@ -34,6 +34,8 @@ export interface TestGatewayOptions {
   mongodbUri?: string;
   /** Replaces the default detectors (GatewayOptions.detectors). */
   detectors?: readonly Detector[];
+  /** Added to the default detectors (GatewayOptions.extraDetectors). */
+  extraDetectors?: readonly Detector[];
 }
 
 /** A real gateway on a free port, against the run's real FerretDB in a fresh database, with the real policy. */
@@ -53,7 +55,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     LOG_LEVEL: process.env.MEMGATE_TEST_LOG_LEVEL ?? "silent",
     ...options.env,
   });
-  const gateway = await Gateway.start({ config, clock: options.clock, detectors: options.detectors });
+  const gateway = await Gateway.start({ config, clock: options.clock, detectors: options.detectors, extraDetectors: options.extraDetectors });
   const url = gateway.url;
   return {
     gateway,
