@@ -35,6 +35,25 @@ export class DetectorSuite {
       for (const detector of this.detectors) runs.push(detector.detect(field, text));
     }
     for (const detector of this.detectors) if (detector.detectTogether) runs.push(detector.detectTogether(present));
-    return { findings: (await Promise.all(runs)).flat() };
+    const results = await Promise.all(runs);
+    for (const result of results) {
+      if (!Array.isArray(result) || !result.every(isFinding)) throw new DetectorError("a detector returned something that is not a list of findings");
+    }
+    return { findings: results.flat() };
   }
+}
+
+/** Internal; the service turns it into INTERNAL_INCONSISTENCY (C19-FAIL). */
+export class DetectorError extends Error {
+  readonly code = "DETECTOR_FAILED" as const;
+  constructor(detail: string) {
+    super(`detector failed: ${detail}`);
+    this.name = new.target.name;
+  }
+}
+
+function isFinding(value: unknown): value is Finding {
+  if (typeof value !== "object" || value === null) return false;
+  const f = value as Record<string, unknown>;
+  return typeof f.field === "string" && typeof f.class === "string" && typeof f.label === "string";
 }
