@@ -8,6 +8,10 @@ export interface ForbiddenLexicon {
   patterns: Record<string, Entry[]>;
   /** Regexes whose matches become `context:<name>` findings (software talk, a person as subject). */
   context?: Record<string, string>;
+  /** Like context, but matched against the raw text (case matters: a name opening a sentence). */
+  context_raw?: Record<string, string>;
+  /** Topic words per class; findings `topic:<class>`, which count only about a person (see the policy). */
+  topics?: Record<string, Entry[]>;
   category_bans?: Record<string, { patterns: Record<string, Entry[]> }>;
 }
 
@@ -27,6 +31,7 @@ interface Compiled {
   label: string;
   match: RegExp;
   unless?: RegExp;
+  raw?: boolean;
 }
 
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
@@ -66,6 +71,12 @@ function compileAll(source: LexiconSource): Compiled[] {
   for (const [name, pattern] of Object.entries(forbidden?.context ?? {})) {
     out.push(compile(`context:${name}`, `context:${name}`, pattern));
   }
+  for (const [name, pattern] of Object.entries(forbidden?.context_raw ?? {})) {
+    out.push({ ...compile(`context:${name}`, `context_raw:${name}`, pattern), raw: true });
+  }
+  for (const [cls, entries] of Object.entries(forbidden?.topics ?? {})) {
+    entries.forEach((entry, i) => out.push(compile(`topic:${cls}`, `topic:${cls}#${i}`, entry)));
+  }
   for (const [kind, entries] of Object.entries(injection?.patterns ?? {})) {
     entries.forEach((entry, i) => out.push(compile("injection", `${kind}#${i}`, entry)));
   }
@@ -94,8 +105,9 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     const seen = new Set<string>();
     const findings: Finding[] = [];
     for (const c of current()) {
-      if (seen.has(c.cls) || !c.match.test(normalized)) continue;
-      if (c.unless?.test(normalized)) continue;
+      const subject = c.raw ? text : normalized;
+      if (seen.has(c.cls) || !c.match.test(subject)) continue;
+      if (c.unless?.test(subject)) continue;
       seen.add(c.cls);
       findings.push({ field, class: c.cls, label: c.label });
     }

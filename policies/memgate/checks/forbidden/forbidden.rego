@@ -35,6 +35,18 @@ _context(field, class) if {
 	g.class == class
 }
 
+# A topic word of a forbidden class in a statement about a person (the user, "I", "my",
+# "she", a name) that is not about software: "user's parents live in Dublin",
+# "the user is a defendant in a civil suit". Topic words are data (forbidden.topics).
+violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [class, f.field])) if {
+	some f in content.findings
+	startswith(f.class, "topic:")
+	class := substring(f.class, 6, -1)
+	forbidden.classes[class]
+	_context(f.field, "context:personal")
+	not _context(f.field, "context:software")
+}
+
 # seed 000 §3: bans that hold in one category only (credentials by name in PROJECT_CONFIG;
 # location, health and personal schedule in REMINDER). Findings of class ban:<CATEGORY>:<kind>.
 violations contains _violation("C19-CAT", sprintf("%s_not_allowed_in_%s", [kind, lower(category)])) if {
