@@ -15,14 +15,15 @@ function coordinatePair(text: string): boolean {
 // Degrees, minutes, seconds: 40°26'46"N 79°58'56"W, or with spaces.
 const DMS = /\d{1,3}\s*°\s*\d{1,2}\s*['′]\s*(?:\d{1,2}(?:\.\d+)?\s*["″]\s*)?[NSEW]\b/i;
 // lat/lng named explicitly.
-const NAMED = /\b(?:lat(?:itude)?|lng|lon(?:gitude)?)\s*[:=]\s*[-+]?\d{1,3}\.\d{2,}/i;
+const NAMED = /\b(?:lat(?:itude)?(?:\s*[/,&]\s*(?:lng|lon|long|longitude))?|lng|lon(?:gitude)?)\s*[:=]\s*[-+]?\d{1,3}\.\d{2,}/i;
 // Plus codes (Open Location Code): 8FVC9G8F+6X or 9G8F+6X City.
 const PLUS_CODE = /\b[23456789CFGHJMPQRVWX]{4,8}\+[23456789CFGHJMPQRVWX]{2,3}\b/;
 
 const SUFFIX =
   "street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|place|pl|terrace|ter|crescent|cres|close|way|parkway|pkwy|highway|hwy|square|sq|circle|cir|trail|trl|row|mews|gardens|grove|hill|walk|strasse|straße|str|rue|calle|via|avenida|weg|gasse|laan|straat|vej|gatan";
 // 221B Baker Street; 1600 Pennsylvania Ave NW; 10 Downing St, London.
-const STREET = new RegExp(`\\b\\d{1,5}[A-Za-z]?,?\\s+(?:[A-Z][\\p{L}'.-]*\\s+){1,4}(?:${SUFFIX})\\b\\.?`, "u");
+const SUFFIXES = `${SUFFIX}|${SUFFIX.replace(/(^|\|)(\p{L})/gu, (_m, bar: string, c: string) => bar + c.toUpperCase())}`;
+const STREET = new RegExp(`\\b\\d{1,5}[A-Za-z]?,?\\s+(?:[A-Z][\\p{L}'.-]*\\s+){1,4}(?:${SUFFIXES})\\b\\.?`, "u");
 // Rue de Rivoli 12; Hauptstraße 5; Calle Mayor 10.
 const STREET_FIRST = new RegExp(`\\b(?:[A-Z][\\p{L}'.-]*(?:${SUFFIX})|(?:rue|calle|via|avenida|avenue) [\\p{L}' -]{2,30})\\s+\\d{1,5}[a-z]?\\b`, "u");
 // UK postcodes and US ZIP+4 (a bare five-digit number is too often something else).
