@@ -8,7 +8,8 @@ import path from "node:path";
 import { createDetectorSuite, defaultDetectors } from "../src/detectors";
 import { loadBundle } from "../src/policy/bundle";
 
-const ROOT = path.resolve(__dirname, "..", "..").endsWith("dist") ? path.resolve(__dirname, "..", "..", "..") : path.resolve(__dirname, "..");
+// Run from scripts/ by tsx, or from dist/scripts/ after a build.
+const ROOT = path.basename(path.resolve(__dirname, "..")) === "dist" ? path.resolve(__dirname, "..", "..") : path.resolve(__dirname, "..");
 export const CORPUS_DIR = path.join(ROOT, "test", "corpus");
 export const DEFAULT_BUNDLE = path.join(ROOT, "build", "policy", "bundle.tar.gz");
 

@@ -64,3 +64,13 @@ test_c19_tool_output_origin_is_forbidden if {
 	v := forbidden.violations with input as _write([], {"item": {"category": "PREFERENCE", "origin": "TOOL_OUTPUT"}})
 	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-TOOL", "detail": "tool_output_origin"}}
 }
+
+test_c19_forbid_topic_words_count_only_about_a_person[note] if {
+	some note, c in {
+		"C19-FORBID topic about the user": {"findings": [_f("value", "topic:criminal_legal"), _f("value", "context:personal")], "n": 1},
+		"C19-FORBID topic without a person": {"findings": [_f("value", "topic:criminal_legal")], "n": 0},
+		"C19-FORBID topic about a person but in software talk": {"findings": [_f("value", "topic:health"), _f("value", "context:personal"), _f("value", "context:software")], "n": 0},
+		"C19-FORBID person in another field": {"findings": [_f("value", "topic:location"), _f("key", "context:personal")], "n": 0},
+	}
+	count(forbidden.violations) == c.n with input as _write(c.findings, {})
+}
