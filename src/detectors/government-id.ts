@@ -6,7 +6,7 @@ const SSN = /\b(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}\b/;
 const NINO = /\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/i;
 // A word that names a government or health id, then (case-sensitively) a document-number shape.
 const ID_WORD =
-  /\b(?:passport|driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e (?:no|number)|national id|id card|identity card|tax id|itin|nhs|medicare|medicaid|aadhaa?r|ssn|social security|nino|national insurance|personnummer|bsn|steuer-?id|codice fiscale|cpf|curp|residence permit|green card|alien registration)\b/gi;
+  /\b(?:passport|driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e (?:no|number)|national id|id card|identity card|tax id|itin|nhs|medicare|medicaid|aadhaa?r|ssn|social security|nino|national insurance|sin|social insurance|dl (?:number|no)|personnummer|bsn|steuer-?id|codice fiscale|cpf|curp|residence permit|green card|alien registration)\b/gi;
 const ID_SHAPE = /^[^\n\d]{0,25}?[A-Z]{0,3}\d[\d -]{4,18}/;
 // India Aadhaar: 12 digits in 4-4-4 groups, first digit 2-9.
 const AADHAAR = /\b[2-9]\d{3} \d{4} \d{4}\b/;

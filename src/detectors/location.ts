@@ -26,6 +26,8 @@ const SUFFIXES = `${SUFFIX}|${SUFFIX.replace(/(^|\|)(\p{L})/gu, (_m, bar: string
 const STREET = new RegExp(`\\b\\d{1,5}[A-Za-z]?,?\\s+(?:[A-Z][\\p{L}'.-]*\\s+){1,4}(?:${SUFFIXES})\\b\\.?`, "u");
 // Rue de Rivoli 12; Hauptstraße 5; Calle Mayor 10.
 const STREET_FIRST = new RegExp(`\\b(?:[A-Z][\\p{L}'.-]*(?:${SUFFIX})|(?:rue|calle|via|avenida|avenue) [\\p{L}' -]{2,30})\\s+\\d{1,5}[a-z]?\\b`, "u");
+// 14 Rue Lepic; 10 Calle Mayor: number first, then a street word that comes before the name.
+const NUMBER_FIRST = /\b\d{1,5},?\s+(?:rue|calle|via|avenida|avenue|boulevard|place|allée|chemin|strada|rua|ulica|carrer|piazza|plaza)\s+[\p{L}'-]{2,}/iu;
 // UK postcodes and US ZIP+4 (a bare five-digit number is too often something else).
 const UK_POSTCODE = /\b(?:GIR 0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b/;
 const ZIP4 = /\b\d{5}-\d{4}\b/;
@@ -43,7 +45,7 @@ export const locationDetector: Detector = {
     if (coordinatePair(text) || DMS.test(text) || NAMED.test(text) || PLUS_CODE.test(text)) {
       findings.push({ field, class: "location", label: "coordinates" });
     }
-    if (STREET.test(text) || STREET_FIRST.test(text) || (UNIT.test(text) && /\b(?:street|st|road|rd|avenue|ave|lane|drive|floor)\b/i.test(text))) {
+    if (STREET.test(text) || STREET_FIRST.test(text) || NUMBER_FIRST.test(text) || (UNIT.test(text) && /\b(?:street|st|road|rd|avenue|ave|lane|drive|floor)\b/i.test(text))) {
       findings.push({ field, class: "location", label: "street_address" });
     }
     if (UK_POSTCODE.test(text) || ZIP4.test(text)) findings.push({ field, class: "location", label: "postcode" });
