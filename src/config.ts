@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 
 /** Everything memgate reads from its environment, read once at boot (STYLE §2). */
@@ -31,7 +32,15 @@ export class ConfigError extends TypeError {
   }
 }
 
-const projectRoot = path.resolve(__dirname, "..", "..");
+/** The folder with memgate's package.json, whether running from src/ (tests) or dist/src/. */
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return from;
+  }
+}
+
+export const projectRoot = findProjectRoot(__dirname);
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const ALGORITHMS = ["EdDSA", "ES256", "ES384", "RS256", "PS256"];
 

@@ -8,10 +8,12 @@ import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { Governor } from "./contracts/governor";
+import { LedgerService } from "./contracts/ledger.service";
 import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
 import { healthRouter } from "./http/health";
+import { ledgerPageRouter } from "./http/ledger-page";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
 import { PolicyEngine } from "./policy/policy-engine";
@@ -19,6 +21,7 @@ import type { Services } from "./services";
 import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
+import { LedgerRepository } from "./store/ledger-repository";
 import { MemoryRepository } from "./store/memory-repository";
 import { MemoryCounters } from "./store/memory-counters";
 import { MemorySettingsRepository } from "./store/memory-settings";
@@ -82,16 +85,18 @@ export class Gateway {
 
       const events = new EventLog(db, clock);
       const governor = new Governor(policy, events, clock, logger);
+      const detectors = createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]);
       const services: Services = {
         policy,
         governed: new GovernedMemoryService(
           governor,
           new MemoryRepository(db),
-          createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]),
+          detectors,
           new MemorySettingsRepository(db),
           new MemoryCounters(db),
           logger,
         ),
+        ledger: new LedgerService(governor, new LedgerRepository(db), detectors),
       };
 
       const http = await createHttpServer({
@@ -99,7 +104,7 @@ export class Gateway {
         services,
         verifier,
         logger,
-        routers: [healthRouter(db, policy)],
+        routers: [healthRouter(db, policy), ledgerPageRouter()],
       });
       await new Promise<void>((resolve, reject) => {
         http.httpServer.once("error", reject);

@@ -3,10 +3,11 @@ import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "./resolvers/governed.resolver";
+import { LedgerResolver } from "./resolvers/ledger.resolver";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, LedgerResolver];
 
 let schema: GraphQLSchema | undefined;
 

@@ -8,6 +8,8 @@ export const COLLECTIONS = {
   memorySettings: "memory_settings",
   memoryCounters: "memory_counters",
   memoryClaims: "memory_claims",
+  ledgerProposals: "ledger_proposals",
+  ledgerItems: "ledger_items",
 } as const;
 
 export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
@@ -32,5 +34,11 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection(COLLECTIONS.events).createIndexes([
     { key: { tenant_id: 1, seq: 1 }, name: "tenant_seq", unique: true },
     { key: { tenant_id: 1, subject_id: 1, timestamp: 1 }, name: "tenant_subject_timestamp" },
+  ]);
+  await db.collection(COLLECTIONS.ledgerProposals).createIndexes([
+    { key: { tenant_id: 1, subject_id: 1, decision: 1, created_at: -1 }, name: "tenant_subject_decision_created" },
+  ]);
+  await db.collection(COLLECTIONS.ledgerItems).createIndexes([
+    { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },
   ]);
 }

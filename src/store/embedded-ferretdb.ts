@@ -18,6 +18,15 @@ export interface EmbeddedFerretDbOptions {
   startTimeoutMs?: number;
 }
 
+/**
+ * FerretDB 1.24 passes every `_pragma` of --sqlite-url through to modernc.org/sqlite, which
+ * runs it on each new connection. secure_delete overwrites freed content, so text removed
+ * from a record (a declined proposal, P54-D) does not linger in the database file; a
+ * checkpoint after every commit and a zero journal_size_limit truncate the WAL on its next
+ * reset, so old page images holding it do not linger in the -wal file either.
+ */
+export const SQLITE_ERASING_PRAGMAS = "_pragma=secure_delete(1)&_pragma=wal_autocheckpoint(1)&_pragma=journal_size_limit(0)";
+
 export class EmbeddedDatabaseError extends Error {
   readonly code = "EMBEDDED_DATABASE_FAILED" as const;
   constructor(message: string, options?: { cause?: unknown }) {
@@ -57,7 +66,7 @@ export class EmbeddedFerretDb {
     const port = options.port || (await freePort());
     const backend = options.postgresqlUrl
       ? ["--handler=postgresql", `--postgresql-url=${options.postgresqlUrl}`]
-      : ["--handler=sqlite", `--sqlite-url=file:${dataDir}/`];
+      : ["--handler=sqlite", `--sqlite-url=file:${dataDir}/?${SQLITE_ERASING_PRAGMAS}`];
     const child = spawn(
       options.binary,
       [

@@ -1,0 +1,172 @@
+/**
+ * npm run bench: memgate's own cost, measured against ceilings on the same machine and database.
+ *   BENCH_DURATION   seconds per scenario (default 10)
+ *   BENCH_CONNECTIONS concurrent connections (default 50)
+ *   MEMGATE_FERRETDB_POSTGRESQL_URL  also run everything on FerretDB's PostgreSQL backend
+ * Prints one table per backend; numbers, not assertions.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { createPrivateKey, generateKeyPairSync, randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { SignJWT } from "jose";
+import { loadConfig } from "../src/config";
+import { loadBundle } from "../src/policy/bundle";
+import { ENTRYPOINT } from "../src/policy/policy-engine";
+import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
+import { memoryDocId } from "../src/store/ids";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SEEDED = 200;
+
+interface Row {
+  scenario: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function startChild(kind: string, uri: string, dbName: string, publicKeyPem = ""): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(path.join(__dirname, "bench-server.js"), [kind, uri, dbName, publicKeyPem], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m: { port: number }) => resolve(m.port));
+    child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}/graphql` };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+async function load(scenario: string, url: string, bodies: () => string, token?: string): Promise<Row> {
+  const result = await autocannon({
+    url,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    requests: [{ setupRequest: (req) => ({ ...req, body: bodies() }) }],
+  });
+  return { scenario, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+async function gql(url: string, token: string, query: string): Promise<any> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ query }) });
+  return response.json();
+}
+
+const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)];
+
+async function benchBackend(label: string, postgresqlUrl: string | undefined, token: string, publicKeyPem: string): Promise<Row[]> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "memgate-bench-"));
+  const ferret = await EmbeddedFerretDb.start({ binary: loadConfig().ferretdbBinary, dataDir, postgresqlUrl });
+  const dbName = `bench_${Date.now()}`;
+  const rows: Row[] = [];
+  try {
+    const constant = await startChild("constant", ferret.uri, dbName);
+    rows.push(await load("constant (GraphQL ceiling)", constant.url, () => JSON.stringify({ query: "{ ping }" })));
+    await stopChild(constant.child);
+
+    // Governed first, so the raw read looks up the very documents memgate stored.
+    const governed = await startChild("governed", ferret.uri, dbName, publicKeyPem);
+    const ids: string[] = [];
+    for (let i = 0; i < SEEDED; i++) {
+      const res = await gql(governed.url, token, `mutation { storeMemory(input: {category: "PREFERENCE", key: "k${i}", value: "prefers concise answers ${i}", sourceKind: "USER_EXPLICIT", ttlClass: "LONG"}) { memory { memoryId } } }`);
+      ids.push(res.data.storeMemory.memory.memoryId);
+    }
+    rows.push(await load("governed READ", governed.url, () => JSON.stringify({ query: `{ memory(memoryId: "${pick(ids)}") { stopReason memory { memoryId key value } } }` }), token));
+    let n = 0;
+    rows.push(
+      await load(
+        "governed STORE",
+        governed.url,
+        () => JSON.stringify({ query: `mutation { storeMemory(input: {category: "WORKFLOW_DEFAULT", key: "build-${n++}", value: "npm run build", sourceKind: "USER_EXPLICIT", ttlClass: "LONG"}) { stopReason memory { memoryId } } }` }),
+        token,
+      ),
+    );
+    await stopChild(governed.child);
+
+    const raw = await startChild("raw", ferret.uri, dbName);
+    const rawIds = ids.map((id) => memoryDocId("bench", "alice", id));
+    rows.push(await load("raw driver READ (_id lookup)", raw.url, () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` })));
+    rows.push(await load("raw driver STORE (two inserts)", raw.url, () => JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` })));
+    await stopChild(raw.child);
+  } finally {
+    await ferret.stop();
+  }
+  const errors = rows.filter((r) => r.errors > 0);
+  if (errors.length > 0) process.stderr.write(`bench (${label}): errors in ${errors.map((r) => `${r.scenario}: ${r.errors}`).join(", ")}\n`);
+  return rows;
+}
+
+async function policyLatency(): Promise<{ p50: number; p99: number; n: number }> {
+  const bundle = await loadBundle(loadConfig().policyBundlePath);
+  const input = {
+    operation: "STORE",
+    contract: "governed",
+    now_ms: Date.now(),
+    principal: { id: "a", tenant: "bench", subjects: ["alice"], roles: ["agent"], agent_type: null, job: null },
+    subject_id: "alice",
+    item: { category: "PREFERENCE", key: "tone", value: "prefer concise responses with code first", source_kind: "USER_EXPLICIT", ttl_class: "LONG", source_ref: null, origin: "USER", consent: { explicit: true, evidence_ref: null } },
+    texts: { key: "tone", value: "prefer concise responses with code first", source_ref: "" },
+    facts: { findings: [] },
+  };
+  for (let i = 0; i < 2_000; i++) bundle.policy.evaluate(input, ENTRYPOINT);
+  const n = 20_000;
+  const samples = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const start = process.hrtime.bigint();
+    bundle.policy.evaluate(input, ENTRYPOINT);
+    samples[i] = Number(process.hrtime.bigint() - start) / 1_000;
+  }
+  samples.sort();
+  return { p50: samples[Math.floor(n * 0.5)], p99: samples[Math.floor(n * 0.99)], n };
+}
+
+function printTable(label: string, rows: Row[]): void {
+  const by = (name: string) => rows.find((r) => r.scenario.startsWith(name))!;
+  const ratio = (a: Row, b: Row) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
+  const lines = [
+    `\nbackend: ${label}   (${CONNECTIONS} connections, ${DURATION} s each, ${os.cpus().length} cores)`,
+    `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"vs raw".padStart(9)}`,
+  ];
+  for (const row of rows) {
+    const vs = row.scenario === "governed READ" ? ratio(row, by("raw driver READ")) : row.scenario === "governed STORE" ? ratio(row, by("raw driver STORE")) : "";
+    lines.push(`${row.scenario.padEnd(34)}${row.rps.toFixed(0).padStart(9)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${vs.padStart(9)}`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+async function main(): Promise<void> {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
+  const token = await new SignJWT({ tenant: "bench", subjects: ["alice"], roles: ["agent"] })
+    .setProtectedHeader({ alg: "EdDSA" })
+    .setSubject("bench-agent")
+    .setIssuer("memgate-bench")
+    .setAudience("memgate")
+    .setExpirationTime("2h")
+    .sign(createPrivateKey(privateKey.export({ type: "pkcs8", format: "pem" })));
+
+  const policy = await policyLatency();
+  process.stdout.write(`\npolicy evaluation in-process (${policy.n} STORE decisions): p50 ${policy.p50.toFixed(1)} µs, p99 ${policy.p99.toFixed(1)} µs\n`);
+  printTable("FerretDB 1.24 / SQLite", await benchBackend("sqlite", undefined, token, publicKeyPem));
+  if (process.env.MEMGATE_FERRETDB_POSTGRESQL_URL) {
+    printTable("FerretDB 1.24 / PostgreSQL", await benchBackend("postgresql", process.env.MEMGATE_FERRETDB_POSTGRESQL_URL, token, publicKeyPem));
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);
