@@ -22,6 +22,27 @@ export interface Config {
   };
   readonly logLevel: string;
   readonly shutdownGraceMs: number;
+  /** The tamper-evident log (issue 5, docs/AUDIT.md). */
+  readonly audit: AuditConfig;
+}
+
+export interface AuditConfig {
+  /** Ed25519 private key (PKCS#8 PEM) that signs checkpoints; absent: a development key under dataDir/keys. */
+  readonly checkpointPrivateKeyPem: string | undefined;
+  /** A checkpoint at every seq divisible by this (0: none by count). */
+  readonly checkpointEvery: number;
+  /** And every this many seconds for each tenant whose head moved (0: none by time). */
+  readonly checkpointIntervalS: number;
+  /** How often the polling event source reads the log for subscribers. */
+  readonly pollMs: number;
+  /** auto (change streams when the server has them, else polling) | poll | change_stream */
+  readonly eventSource: "auto" | "poll" | "change_stream";
+  /** An item not settled with its event for this long (by the injected clock) is repaired at start. */
+  readonly repairMinAgeMs: number;
+  /** Verify every tenant's chain at start (MP-BREAK). */
+  readonly verifyOnStart: boolean;
+  /** How often a process re-reads which tenants are blocked by a conformance break. */
+  readonly integrityRefreshMs: number;
 }
 
 export class ConfigError extends TypeError {
@@ -100,5 +121,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     logLevel,
     shutdownGraceMs: integer(env, "MEMGATE_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+    audit: auditConfig(env),
+  });
+}
+
+function auditConfig(env: NodeJS.ProcessEnv): AuditConfig {
+  const eventSource = env.MEMGATE_AUDIT_EVENT_SOURCE ?? "auto";
+  if (eventSource !== "auto" && eventSource !== "poll" && eventSource !== "change_stream") {
+    throw new ConfigError(`MEMGATE_AUDIT_EVENT_SOURCE must be auto, poll or change_stream, got "${eventSource}"`);
+  }
+  const verifyOnStart = env.MEMGATE_AUDIT_VERIFY_ON_START ?? "true";
+  if (verifyOnStart !== "true" && verifyOnStart !== "false") {
+    throw new ConfigError(`MEMGATE_AUDIT_VERIFY_ON_START must be true or false, got "${verifyOnStart}"`);
+  }
+  return Object.freeze({
+    checkpointPrivateKeyPem: optional(env, "MEMGATE_CHECKPOINT_PRIVATE_KEY")?.replace(/\\n/g, "\n"),
+    checkpointEvery: integer(env, "MEMGATE_CHECKPOINT_EVERY", 100, 0, 1_000_000),
+    checkpointIntervalS: integer(env, "MEMGATE_CHECKPOINT_INTERVAL_S", 60, 0, 86_400),
+    pollMs: integer(env, "MEMGATE_AUDIT_POLL_MS", 250, 10, 60_000),
+    eventSource,
+    repairMinAgeMs: integer(env, "MEMGATE_REPAIR_MIN_AGE_MS", 60_000, 0, 86_400_000),
+    verifyOnStart: verifyOnStart === "true",
+    integrityRefreshMs: integer(env, "MEMGATE_INTEGRITY_REFRESH_MS", 5_000, 100, 600_000),
   });
 }

@@ -2,6 +2,8 @@ import "reflect-metadata";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Db, MongoClient } from "mongodb";
+import { AuditSystem } from "./audit/audit-system";
+import { auditExportRouter } from "./audit/export-router";
 import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
@@ -50,6 +52,7 @@ export class Gateway {
     private readonly client: MongoClient,
     private readonly embedded: EmbeddedFerretDb | undefined,
     private readonly http: RunningHttpServer,
+    readonly auditSystem?: AuditSystem,
   ) {}
 
   static async start(options: GatewayOptions): Promise<Gateway> {
@@ -72,8 +75,11 @@ export class Gateway {
         "embedded FerretDB started; its connection string is also in <data>/mongodb-uri",
       );
     }
+    let startedClient: MongoClient | undefined;
+    let startedAudit: AuditSystem | undefined;
     try {
       const { client, db } = await connectDatabase(databaseUri, config.dbName);
+      startedClient = client;
       await ensureIndexes(db);
 
       const policy = new PolicyEngine(config.policyBundlePath, logger);
@@ -85,6 +91,8 @@ export class Gateway {
 
       const events = new EventLog(db, clock);
       const governor = new Governor(policy, events, clock, logger);
+      const auditSystem = await AuditSystem.start({ db, config, clock, logger, policy, events, governor });
+      startedAudit = auditSystem;
       const detectors = createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]);
       const services: Services = {
         policy,
@@ -97,6 +105,8 @@ export class Gateway {
           logger,
         ),
         ledger: new LedgerService(governor, new LedgerRepository(db), detectors),
+        audit: auditSystem.audit,
+        erasure: auditSystem.erasure,
       };
 
       const http = await createHttpServer({
@@ -104,14 +114,16 @@ export class Gateway {
         services,
         verifier,
         logger,
-        routers: [healthRouter(db, policy), ledgerPageRouter()],
+        routers: [healthRouter(db, policy), auditExportRouter(auditSystem.audit, verifier, logger), ledgerPageRouter()],
       });
       await new Promise<void>((resolve, reject) => {
         http.httpServer.once("error", reject);
         http.httpServer.listen(config.port, config.host, () => resolve());
       });
-      return new Gateway(config, logger, services, db, databaseUri, client, embedded, http);
+      return new Gateway(config, logger, services, db, databaseUri, client, embedded, http, auditSystem);
     } catch (error) {
+      await startedAudit?.stop().catch(() => undefined);
+      await startedClient?.close().catch(() => undefined);
       await embedded?.stop();
       throw error;
     }
@@ -128,6 +140,7 @@ export class Gateway {
   /** Graceful: drain requests and subscriptions, close the database, stop the embedded one. */
   async stop(): Promise<void> {
     await this.http.stop();
+    await this.auditSystem?.stop();
     this.services.policy.close();
     await this.client.close();
     await this.embedded?.stop();

@@ -1,3 +1,5 @@
+import type { AuditService } from "./audit/audit.service";
+import type { ErasureService } from "./audit/erasure.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { LedgerService } from "./contracts/ledger.service";
 import type { PolicyEngine } from "./policy/policy-engine";
@@ -7,4 +9,6 @@ export interface Services {
   policy: PolicyEngine;
   governed: GovernedMemoryService;
   ledger: LedgerService;
+  audit: AuditService;
+  erasure: ErasureService;
 }

@@ -4,6 +4,7 @@ import type { Clock } from "../clock";
 import type { Logger } from "../logger";
 import type { PolicyDecision, PolicyEngine } from "../policy/policy-engine";
 import type { EventDraft, EventLog, EventType, MemoryEvent } from "../store/event-log";
+import { IntegrityError } from "../store/provenance";
 import { isStopReason, type CallContext, type Outcome } from "./outcome";
 
 export interface DecisionRequest {
@@ -13,6 +14,16 @@ export interface DecisionRequest {
   subjectId: string;
   /** Contract-specific parts of the policy input: item, target, facts, settings, counts ... */
   input: Record<string, unknown>;
+}
+
+/** The subject of a tenant-wide operation (an audit query, an acknowledgement): recorded as no subject. */
+export const TENANT_SCOPE = "*";
+
+const eventSubject = (subjectId: string): string | null => (subjectId && subjectId !== TENANT_SCOPE ? subjectId : null);
+
+/** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/audit/integrity-guard.ts. */
+export interface IntegrityState {
+  inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null };
 }
 
 export interface Decided {
@@ -31,7 +42,14 @@ export class Governor {
     readonly events: EventLog,
     readonly clock: Clock,
     private readonly logger: Logger,
+    /** Optional for backward compatibility; without it every chain counts as intact. */
+    private integrity?: IntegrityState,
   ) {}
+
+  /** Wired after construction by the composition root (the guard needs the log first). */
+  useIntegrity(integrity: IntegrityState): void {
+    this.integrity = integrity;
+  }
 
   decide(request: DecisionRequest): Decided {
     const decision = this.policy.decide({
@@ -40,6 +58,7 @@ export class Governor {
       now_ms: this.clock.now().getTime(),
       principal: principalInput(request.principal),
       subject_id: request.subjectId,
+      integrity: this.integrity?.inputFor(request.principal.tenant) ?? { chain_broken: false, broken_seq: null },
       ...request.input,
     });
     if (!isStopReason(decision.stop_reason)) {
@@ -69,9 +88,10 @@ export class Governor {
   ): Promise<MemoryEvent> {
     return this.events.append({
       tenant_id: request.principal.tenant,
-      subject_id: request.subjectId || null,
+      subject_id: eventSubject(request.subjectId),
       event_type: eventType,
       operation: request.operation,
+      contract: request.contract,
       memory_id: extra.memory_id ?? null,
       actor: actorOf(request.principal),
       stop_reason: decided.decision.stop_reason,
@@ -97,13 +117,16 @@ export class Governor {
       { err: error, requestId: ctx.requestId, operation: request.operation, contract: request.contract, decisionId },
       "operation failed closed",
     );
+    // MP-OBJECT / MP-BREAK: a stored object whose integrity hash no longer matches is a conformance break.
+    const broken = error instanceof IntegrityError ? error : undefined;
     try {
       await this.events.append({
         tenant_id: request.principal.tenant,
-        subject_id: request.subjectId || null,
-        event_type: "refuse",
+        subject_id: eventSubject(request.subjectId),
+        event_type: broken ? "conformance_break" : "refuse",
         operation: request.operation,
-        memory_id: null,
+        contract: request.contract,
+        memory_id: broken ? broken.memoryId : null,
         actor: actorOf(request.principal),
         stop_reason: "INTERNAL_INCONSISTENCY",
         decision_id: decisionId,
@@ -111,15 +134,17 @@ export class Governor {
         contract_version: this.policy.loaded ? contractVersion : null,
         request_id: ctx.requestId,
         content_digest: null,
-        reason: "internal_error",
-        metadata: { error: error instanceof Error ? error.name : "unknown" },
+        reason: broken ? "integrity_hash_mismatch" : "internal_error",
+        metadata: broken
+          ? { error: broken.name, collection: broken.collection, object_subject_id: broken.subjectId }
+          : { error: error instanceof Error ? error.name : "unknown" },
       });
     } catch (logError) {
       this.logger.error({ err: logError, requestId: ctx.requestId }, "could not record the failure in the event log");
     }
     return {
       stopReason: "INTERNAL_INCONSISTENCY",
-      explanations: ["C19-FAIL: internal_error"],
+      explanations: [broken ? "MP-OBJECT: integrity_hash_mismatch" : "C19-FAIL: internal_error"],
       decisionId,
       policyVersion,
       contractVersion,

@@ -32,3 +32,12 @@ export function newSalt(): string {
 export function saltedDigest(salt: string, content: unknown): string {
   return sha256Hex(`${salt}:${canonicalJson(content)}`);
 }
+
+/**
+ * The JSON value of a document as it will be stored and read back: Dates become ISO
+ * strings, `undefined` members disappear (the driver would store them as null), and -0
+ * becomes 0 (FerretDB does so). Hash exactly this, store exactly this.
+ */
+export function storedJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (Object.is(v, -0) ? 0 : v))) as T;
+}

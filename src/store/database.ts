@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from "mongodb";
+import { MongoClient, type Db, type IndexDescription } from "mongodb";
 
 export const COLLECTIONS = {
   memories: "memories",
@@ -24,6 +24,21 @@ export async function connectDatabase(uri: string, dbName: string): Promise<{ cl
  * on MongoDB they carry the production read paths and enforce uniqueness.
  */
 export async function ensureIndexes(db: Db): Promise<void> {
+  // FerretDB 2 drops the connection when one createIndexes call names several indexes that
+  // all exist already (a second process, a restart): create them one at a time.
+  const original = db.collection.bind(db);
+  db = Object.create(db, {
+    collection: {
+      value: (name: string) => {
+        const collection = original(name);
+        return Object.assign(Object.create(collection), {
+          createIndexes: async (specs: IndexDescription[]) => {
+            for (const spec of specs) await collection.createIndexes([spec]);
+          },
+        });
+      },
+    },
+  }) as Db;
   await db.collection(COLLECTIONS.memories).createIndexes([
     { key: { tenant_id: 1, subject_id: 1, memory_id: 1 }, name: "tenant_subject_memory", unique: true },
     { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { MongoBulkWriteError, MongoServerError, type Collection, type Db } from "mongodb";
 import type { Clock } from "../clock";
-import { canonicalHash } from "./canonical";
+import { canonicalHash, storedJson } from "./canonical";
 import { COLLECTIONS } from "./database";
 import { eventDocId } from "./ids";
 
@@ -22,6 +22,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventActor {
   id: string;
+  /** The roles of the verified token that acted (SPEC D5). */
   roles: string[];
   /** seed 004: who acted, in its three kinds. */
   kind: "system" | "human" | "policy-engine";
@@ -33,6 +34,9 @@ export interface EventDraft {
   subject_id: string | null;
   event_type: EventType;
   operation: string;
+  /** The contract whose operation this is (governed, agent, companion, ledger, audit, system). */
+  contract?: string | null;
+  /** seed 004 `memory_object_id`. */
   memory_id: string | null;
   actor: EventActor;
   stop_reason: string;
@@ -57,6 +61,28 @@ export interface MemoryEvent extends EventDraft {
 }
 
 export const GENESIS_HASH = "0".repeat(64);
+
+/** seed 004 §1.2 / §4: invalidation and archival carry a reason; SPEC D1: so does erasure. */
+export const REASON_REQUIRED: readonly EventType[] = ["invalidate", "archive", "erase"];
+
+export class EventDraftError extends Error {
+  readonly code = "EVENT_DRAFT_INVALID" as const;
+  constructor(detail: string) {
+    super(`event draft rejected: ${detail}`);
+    this.name = new.target.name;
+  }
+}
+
+/** Called after an event is in the log, before `append` resolves; a failure is logged, never thrown. */
+export type AppendHook = (event: MemoryEvent) => Promise<void> | void;
+
+function checkDraft(draft: EventDraft): void {
+  if (!(EVENT_TYPES as readonly string[]).includes(draft.event_type)) throw new EventDraftError(`unknown event_type`);
+  if (typeof draft.tenant_id !== "string" || draft.tenant_id === "") throw new EventDraftError("tenant_id is required");
+  if (REASON_REQUIRED.includes(draft.event_type) && (typeof draft.reason !== "string" || draft.reason.trim() === "")) {
+    throw new EventDraftError(`${draft.event_type} needs a reason (MP-LOG)`);
+  }
+}
 
 /** The hash covers every field but the storage `_id` and the hash itself. */
 export function eventHash(event: Omit<MemoryEvent, "_id" | "hash">): string {
@@ -99,6 +125,9 @@ export class EventLog {
   private readonly events: Collection<MemoryEvent>;
   private readonly heads: Collection<ChainHead>;
   private readonly chains = new Map<string, TenantChain>();
+  private readonly hooks: AppendHook[] = [];
+  /** Where hook failures go; set by the composition root. */
+  onHookError: (error: unknown, event: MemoryEvent) => void = () => undefined;
 
   constructor(
     db: Db,
@@ -108,12 +137,42 @@ export class EventLog {
     this.heads = db.collection<ChainHead>(COLLECTIONS.chainHeads);
   }
 
-  append(draft: EventDraft): Promise<MemoryEvent> {
+  async append(draft: EventDraft): Promise<MemoryEvent> {
+    checkDraft(draft);
     const chain = this.chain(draft.tenant_id);
-    return new Promise<MemoryEvent>((resolve, reject) => {
+    const event = await new Promise<MemoryEvent>((resolve, reject) => {
       chain.queue.push({ draft, resolve, reject });
       if (!chain.flushing) void this.flush(draft.tenant_id, chain);
     });
+    for (const hook of this.hooks) {
+      try {
+        await hook(event);
+      } catch (error) {
+        this.onHookError(error, event);
+      }
+    }
+    return event;
+  }
+
+  /** Runs after every append of this process (checkpoints, settling the item the event is about). */
+  afterAppend(hook: AppendHook): void {
+    this.hooks.push(hook);
+  }
+
+  /** Every tenant that has a chain (from the chain heads). */
+  async tenants(): Promise<string[]> {
+    return (await this.heads.find({}, { projection: { _id: 1 } }).toArray()).map((h) => h._id);
+  }
+
+  /** The chain head document as stored (it may lag the log by the batch in flight). */
+  async storedHead(tenantId: string): Promise<{ seq: number; hash: string } | null> {
+    const stored = await this.heads.findOne({ _id: tenantId });
+    return stored ? { seq: stored.seq, hash: stored.hash } : null;
+  }
+
+  /** One event by its seq: an `_id` lookup. */
+  async get(tenantId: string, seq: number): Promise<MemoryEvent | null> {
+    return this.events.findOne({ _id: eventDocId(tenantId, seq) });
   }
 
   /** The newest event of a tenant's chain as the database has it now. */
@@ -195,7 +254,7 @@ export class EventLog {
     let prev = head;
     return pending.map(({ draft }) => {
       const seq = prev.seq + 1;
-      const body = { ...draft, event_id: randomUUID(), seq, timestamp, prev_hash: prev.hash };
+      const body = storedJson({ ...draft, contract: draft.contract ?? null, event_id: randomUUID(), seq, timestamp, prev_hash: prev.hash });
       const hash = eventHash(body);
       prev = { seq, hash };
       return { _id: eventDocId(tenantId, seq), ...body, hash };

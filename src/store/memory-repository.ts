@@ -1,8 +1,9 @@
 import { MongoServerError, type Collection, type Db, type Filter } from "mongodb";
 import { COLLECTIONS } from "./database";
 import { memoryDocId, memoryVersionDocId } from "./ids";
+import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "./provenance";
 
-export type MemoryStatus = "active" | "deleted";
+export type MemoryStatus = "active" | "deleted" | "erased";
 
 /** A Phase 19 memory item as stored (seed 000 §2.1, with SPEC D1/D2 lifecycle fields). */
 export interface MemoryRecord {
@@ -26,6 +27,11 @@ export interface MemoryRecord {
   created_by: { id: string; roles: string[] };
   /** Salt of the content digest its events commit to (SPEC D1). */
   content_salt: string;
+  /** MP-OBJECT provenance and integrity hash, set on insert (src/store/provenance.ts). */
+  provenance?: ProvenanceFields["provenance"];
+  integrity_hash?: string;
+  /** Set once the item's event is in the log (src/audit/repair.ts); absent: not yet settled. */
+  logged?: { seq: number; version: number | null };
   /** SPEC D2: the version this one replaced (absent on version 1). */
   supersedes?: number | null;
   updated_by?: { id: string; roles: string[] } | null;
@@ -116,7 +122,10 @@ export class MemoryRepository {
    */
   async supersede(current: MemoryRecord, next: MemoryRecord, at: Date): Promise<boolean> {
     if (!(await this.claim(current, "update", at))) return false;
-    const { status: _status, ...content } = current;
+    // MP-OBJECT: the new version carries its own provenance and hash, and is unsettled until its event is logged.
+    delete next.logged;
+    Object.assign(next, governedProvenance(next));
+    const { status: _status, logged: _logged, ...content } = current;
     const copy: MemoryVersionRecord = {
       ...content,
       _id: memoryVersionDocId(current.tenant_id, current.subject_id, current.memory_id, current.version),
@@ -176,10 +185,12 @@ export class MemoryRepository {
 
   /** A primary-key lookup: the `_id` is derived from tenant, subject and memory id. */
   async get(tenantId: string, subjectId: string, memoryId: string): Promise<MemoryRecord | null> {
-    return this.memories.findOne({ _id: memoryDocId(tenantId, subjectId, memoryId) });
+    const record = await this.memories.findOne({ _id: memoryDocId(tenantId, subjectId, memoryId) });
+    return record && verified(record);
   }
 
   async insert(record: MemoryRecord): Promise<void> {
+    Object.assign(record, governedProvenance(record)); // MP-OBJECT
     await this.memories.insertOne(record);
   }
 
@@ -202,6 +213,16 @@ export class MemoryRepository {
         { created_at: query.after.createdAt, _id: { $lt: query.after.id } },
       ];
     }
-    return this.memories.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.limit).toArray();
+    return (await this.memories.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.limit).toArray()).map(verified);
   }
+}
+
+/** MP-OBJECT: every read recomputes the integrity hash; a mismatch throws IntegrityError. */
+function verified(record: MemoryRecord): MemoryRecord {
+  return checkIntegrity(record as unknown as Record<string, unknown>, GOVERNED_CONTENT_FIELDS, {
+    tenantId: record.tenant_id,
+    subjectId: record.subject_id,
+    memoryId: record.memory_id,
+    collection: "memories",
+  }) as unknown as MemoryRecord;
 }

@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from "type-graphql";
 import type { MemoryRecord } from "../../store/memory-repository";
+import { ProvenanceView } from "./provenance";
 
 @ObjectType({ description: "A governed memory item (seed 000 §2.1). Advisory context, never authority (SPEC D7)." })
 export class Memory {
@@ -17,6 +18,8 @@ export class Memory {
   @Field({ description: "ISO 8601" }) updatedAt!: string;
   @Field({ description: "ISO 8601; the item is not read or listed from then on" }) expiresAt!: string;
   @Field({ description: "Always true: memory informs, it never decides (SG-ADVISORY)." }) advisory!: boolean;
+  @Field(() => ProvenanceView, { nullable: true, description: "MP-OBJECT provenance and integrity hash (seed 004)." })
+  provenance!: ProvenanceView | null;
 
   /** Output fields are whitelisted here: salts, creators and lifecycle internals never leave. */
   static from(record: MemoryRecord): Memory {
@@ -34,6 +37,7 @@ export class Memory {
       updatedAt: record.updated_at.toISOString(),
       expiresAt: record.expires_at.toISOString(),
       advisory: true,
+      provenance: ProvenanceView.from(record.provenance, record.integrity_hash),
     });
   }
 }

@@ -6,19 +6,13 @@ import data.memgate.contract
 import data.memgate.lib.content
 import data.memgate.lib.operation
 
+# Any operation of any contract that names item fields (a memory id to read, update, delete
+# or erase; the fields of a write).
 violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-ITEM", "detail": sprintf("%s_too_long", [field])} if {
-	operation.governed_write
 	some field, limit in contract.bounds
-	value := object.get(input.item, field, "")
+	value := object.get(object.get(input, "item", {}), field, "")
 	is_string(value)
 	count(value) > limit
-}
-
-# The memory id of a targeted operation (UPDATE, DELETE, READ) has the same bound.
-violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-ITEM", "detail": "memory_id_too_long"} if {
-	input.contract == "governed"
-	operation.is_targeted
-	count(object.get(object.get(input, "item", {}), "memory_id", "")) > contract.bounds.memory_id
 }
 
 violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-CAT", "detail": "value_too_long_for_category"} if {

@@ -1,0 +1,49 @@
+import { Router } from "express";
+import type { Principal } from "../auth/principal";
+import type { TokenVerifier } from "../auth/token-verifier";
+import type { Logger } from "../logger";
+import type { AuditService } from "./audit.service";
+
+/** One event per line, as stored minus the storage `_id`: what docs/AUDIT.md hashes. */
+export function ndjsonLine(event: object): string {
+  const { _id: _unused, ...rest } = event as { _id?: unknown };
+  return `${JSON.stringify(rest)}\n`;
+}
+
+/**
+ * GET /audit/export.ndjson?afterSeq=N with an auditor's Bearer token: the tenant's events
+ * after N, one per line. Refusals answer JSON with the stop reason (403, or 400 for bad input).
+ */
+export function auditExportRouter(audit: AuditService, verifier: TokenVerifier, logger: Logger): Router {
+  const router = Router();
+  router.get("/audit/export.ndjson", async (req, res) => {
+    let principal: Principal;
+    try {
+      principal = await verifier.verifyAuthorization(req.headers.authorization);
+    } catch {
+      res.status(401).json({ errors: [{ message: "Unauthenticated", extensions: { code: "UNAUTHENTICATED" } }] });
+      return;
+    }
+    const raw = req.query.afterSeq;
+    const afterSeq = raw === undefined ? 0 : typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : -1;
+    const outcome = await audit.export(principal, afterSeq, { requestId: req.requestId });
+    if (!outcome.value) {
+      const status = outcome.stopReason === "SCHEMA_INVALID" || outcome.stopReason === "BOUNDS_EXCEEDED" ? 400 : outcome.stopReason === "INTERNAL_INCONSISTENCY" ? 500 : 403;
+      res.status(status).json({ stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations });
+      return;
+    }
+    res.status(200);
+    res.setHeader("content-type", "application/x-ndjson; charset=utf-8");
+    res.setHeader("x-memgate-decision-id", outcome.decisionId);
+    try {
+      for await (const event of outcome.value) {
+        if (!res.write(ndjsonLine(event))) await new Promise((resolve) => res.once("drain", resolve));
+      }
+      res.end();
+    } catch (error) {
+      logger.error({ err: error, requestId: req.requestId }, "audit export failed mid-stream");
+      res.destroy(error instanceof Error ? error : undefined);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,136 @@
+import type { Collection, Db } from "mongodb";
+import type { Clock } from "../clock";
+import type { IntegrityState } from "../contracts/governor";
+import type { Logger } from "../logger";
+import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
+import type { ChainAuditor } from "./chain-auditor";
+import { AUDIT_COLLECTIONS } from "./collections";
+import { POLICY_ENGINE_ACTOR } from "./system-actor";
+import type { ChainVerification } from "./verify";
+
+interface IntegrityDoc {
+  _id: string;
+  broken: boolean;
+  broken_seq: number | null;
+  reason: string | null;
+  detected_at: string | null;
+  acknowledged: { seq: number; by: string; reason: string; at: string }[];
+}
+
+/**
+ * MP-BREAK: a tenant whose chain fails verification gets a `conformance_break` event and
+ * its writes are refused by the policy (input.integrity.chain_broken, see
+ * policies/memgate/checks/integrity) until an admin acknowledges the break. The state is
+ * in the database, so every gateway process refuses; each re-reads it every `refreshMs`.
+ */
+export class IntegrityGuard implements IntegrityState {
+  private readonly docs: Collection<IntegrityDoc>;
+  private cache = new Map<string, IntegrityDoc>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    db: Db,
+    private readonly log: EventLog,
+    private readonly auditor: ChainAuditor,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly refreshMs: number,
+  ) {
+    this.docs = db.collection<IntegrityDoc>(AUDIT_COLLECTIONS.integrity);
+  }
+
+  inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null } {
+    const doc = this.cache.get(tenantId);
+    return { chain_broken: doc?.broken ?? false, broken_seq: doc?.broken ? doc.broken_seq : null };
+  }
+
+  acknowledgedSeqs(tenantId: string): Set<number> {
+    return new Set((this.cache.get(tenantId)?.acknowledged ?? []).map((a) => a.seq));
+  }
+
+  async refresh(): Promise<void> {
+    const docs = await this.docs.find({}).toArray();
+    this.cache = new Map(docs.map((d) => [d._id, d]));
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.logger.error({ err: error }, "could not refresh the integrity state"));
+    }, this.refreshMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Verifies every tenant's chain (at start); each one that fails is reported. */
+  async verifyAll(): Promise<ChainVerification[]> {
+    await this.refresh();
+    const failed: ChainVerification[] = [];
+    for (const tenant of await this.log.tenants()) {
+      const result = await this.auditor.verify(tenant, {}, this.acknowledgedSeqs(tenant));
+      if (!result.ok) {
+        failed.push(result);
+        await this.reportBreak(result, "startup_verification");
+      }
+    }
+    return failed;
+  }
+
+  /**
+   * Records a failed verification once per broken seq: a `conformance_break` event and the
+   * tenant's writes refused. Returns the event, or null when this break was already known.
+   */
+  async reportBreak(result: ChainVerification, detectedBy: string): Promise<MemoryEvent | null> {
+    if (result.ok || result.firstBrokenSeq === null) return null;
+    await this.refresh();
+    const known = this.cache.get(result.tenantId);
+    if (known?.broken && known.broken_seq === result.firstBrokenSeq) return null;
+    if (known?.acknowledged?.some((a) => a.seq === result.firstBrokenSeq)) return null;
+    const now = this.clock.now().toISOString();
+    await this.docs.updateOne(
+      { _id: result.tenantId },
+      {
+        $set: { broken: true, broken_seq: result.firstBrokenSeq, reason: result.reason, detected_at: now },
+        $setOnInsert: { acknowledged: [] },
+      },
+      { upsert: true },
+    );
+    await this.refresh();
+    this.logger.error({ tenant: result.tenantId, seq: result.firstBrokenSeq, reason: result.reason }, "MP-BREAK: the event chain does not verify");
+    return this.log.append({
+      tenant_id: result.tenantId,
+      subject_id: null,
+      event_type: "conformance_break",
+      operation: "VERIFY_CHAIN",
+      contract: "audit",
+      memory_id: null,
+      actor: POLICY_ENGINE_ACTOR,
+      stop_reason: "INTERNAL_INCONSISTENCY",
+      decision_id: null,
+      policy_hash: null,
+      contract_version: null,
+      request_id: null,
+      content_digest: null,
+      reason: `chain_unverifiable: ${result.reason} at seq ${result.firstBrokenSeq}`,
+      metadata: { detected_by: detectedBy, broken_seq: result.firstBrokenSeq, cause: result.reason, events_checked: result.eventsChecked },
+    });
+  }
+
+  /** An admin acknowledges the tenant's current break: writes are accepted again. Null: nothing to acknowledge. */
+  async acknowledge(tenantId: string, actor: EventActor, reason: string): Promise<number | null> {
+    await this.refresh();
+    const doc = this.cache.get(tenantId);
+    if (!doc?.broken || doc.broken_seq === null) return null;
+    const seq = doc.broken_seq;
+    await this.docs.updateOne(
+      { _id: tenantId, broken: true, broken_seq: seq },
+      { $set: { broken: false }, $push: { acknowledged: { seq, by: actor.id, reason, at: this.clock.now().toISOString() } } },
+    );
+    await this.refresh();
+    return seq;
+  }
+}

@@ -1,0 +1,90 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
+import type { MemoryEvent } from "../../store/event-log";
+import type { GatewayContext } from "../context";
+import { GraphQLError } from "graphql";
+import { ErrorCode } from "../errors";
+import { AcknowledgementDecision, AuditCheckpointList, ChainVerification, ErasureDecision, MemoryEventView } from "../types/audit";
+
+/**
+ * An async iterator whose `return()` (the client unsubscribed or went away) aborts the
+ * source at once, even while it waits for the next poll.
+ */
+function abortable<T>(iterable: AsyncIterable<T>, controller: AbortController): AsyncIterableIterator<T> {
+  const inner = iterable[Symbol.asyncIterator]();
+  return {
+    next: () => inner.next(),
+    return: async () => {
+      controller.abort();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+async function subscribeToEvents({ args, context }: SubscribeResolverData<unknown, { afterSeq?: number | null }, GatewayContext>): Promise<AsyncIterable<MemoryEvent>> {
+  const controller = new AbortController();
+  const outcome = await context.services.audit.subscribe(context.principal, args.afterSeq, controller.signal, context);
+  if (!outcome.value) {
+    // A subscription has no result to carry a refusal: it ends with the stop reason in the error.
+    throw new GraphQLError(`memoryEvents refused: ${outcome.stopReason}`, {
+      extensions: { code: ErrorCode.FORBIDDEN, stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations },
+    });
+  }
+  return abortable(outcome.value, controller);
+}
+
+/** The auditor's and the subject's doors to the log (issue 5). Each method is one service call. */
+@Resolver()
+export class AuditResolver {
+  @Query(() => ChainVerification, { description: "Recomputes the token tenant's chain (auditor). MP-LOG." })
+  async verifyAuditChain(
+    @Arg("fromSeq", () => Int, { nullable: true }) fromSeq: number | null,
+    @Arg("toSeq", () => Int, { nullable: true }) toSeq: number | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ChainVerification> {
+    return ChainVerification.from(await ctx.services.audit.verify(ctx.principal, { fromSeq, toSeq }, ctx));
+  }
+
+  @Query(() => AuditCheckpointList, { description: "The tenant's signed checkpoints and the public key (auditor)." })
+  async auditCheckpoints(
+    @Arg("afterSeq", () => Int, { nullable: true }) afterSeq: number | null,
+    @Arg("limit", () => Int, { nullable: true }) limit: number | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<AuditCheckpointList> {
+    return AuditCheckpointList.from(await ctx.services.audit.checkpoints(ctx.principal, { afterSeq, limit }, ctx));
+  }
+
+  @Subscription(() => MemoryEventView, {
+    subscribe: subscribeToEvents,
+    description: "Every event of the token's tenant after afterSeq, in order, then live ones (auditor). Resume with the last seq seen.",
+  })
+  memoryEvents(@Root() event: MemoryEvent, @Arg("afterSeq", () => Int, { nullable: true }) _afterSeq: number | null): MemoryEventView {
+    return MemoryEventView.from(event);
+  }
+
+  @Mutation(() => ErasureDecision, { description: "SPEC D1: erases one memory's content everywhere; the events stay (subject or admin; reason required)." })
+  async eraseMemory(
+    @Arg("memoryId", () => ID) memoryId: string,
+    @Arg("reason", () => String) reason: string,
+    @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ErasureDecision> {
+    return ErasureDecision.from(await ctx.services.erasure.eraseMemory(ctx.principal, { memoryId, subjectId, reason }, ctx));
+  }
+
+  @Mutation(() => ErasureDecision, { description: "SPEC D1: erases every memory of a subject (subject or admin; reason required)." })
+  async eraseSubject(
+    @Arg("reason", () => String) reason: string,
+    @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<ErasureDecision> {
+    return ErasureDecision.from(await ctx.services.erasure.eraseSubject(ctx.principal, { subjectId, reason }, ctx));
+  }
+
+  @Mutation(() => AcknowledgementDecision, { description: "MP-BREAK: an admin acknowledges the tenant's conformance break; writes resume." })
+  async acknowledgeConformanceBreak(@Arg("reason", () => String) reason: string, @Ctx() ctx: GatewayContext): Promise<AcknowledgementDecision> {
+    return AcknowledgementDecision.from(await ctx.services.audit.acknowledgeBreak(ctx.principal, { reason }, ctx));
+  }
+}
