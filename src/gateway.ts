@@ -8,12 +8,15 @@ import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
+import { AgentIndexCache } from "./agent/index-cache";
+import { AgentMemoryService } from "./contracts/agent.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { Governor } from "./contracts/governor";
 import { LedgerService } from "./contracts/ledger.service";
 import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
+import { agentRouter } from "./http/agent-route";
 import { healthRouter } from "./http/health";
 import { ledgerPageRouter } from "./http/ledger-page";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
@@ -27,6 +30,7 @@ import { LedgerRepository } from "./store/ledger-repository";
 import { MemoryRepository } from "./store/memory-repository";
 import { MemoryCounters } from "./store/memory-counters";
 import { MemorySettingsRepository } from "./store/memory-settings";
+import { AgentMemoryRepository } from "./store/agent-memory-repository";
 
 export interface GatewayOptions {
   config: Config;
@@ -107,6 +111,12 @@ export class Gateway {
         ledger: new LedgerService(governor, new LedgerRepository(db), detectors),
         audit: auditSystem.audit,
         erasure: auditSystem.erasure,
+        agent: new AgentMemoryService(
+          governor,
+          new AgentMemoryRepository(db),
+          new AgentIndexCache(new AgentMemoryRepository(db), events),
+          detectors,
+        ),
       };
 
       const http = await createHttpServer({
@@ -114,7 +124,7 @@ export class Gateway {
         services,
         verifier,
         logger,
-        routers: [healthRouter(db, policy), auditExportRouter(auditSystem.audit, verifier, logger), ledgerPageRouter()],
+        routers: [healthRouter(db, policy), auditExportRouter(auditSystem.audit, verifier, logger), ledgerPageRouter(), agentRouter(verifier, services.agent, logger)],
       });
       await new Promise<void>((resolve, reject) => {
         http.httpServer.once("error", reject);

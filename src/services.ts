@@ -1,5 +1,6 @@
 import type { AuditService } from "./audit/audit.service";
 import type { ErasureService } from "./audit/erasure.service";
+import type { AgentMemoryService } from "./contracts/agent.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { LedgerService } from "./contracts/ledger.service";
 import type { PolicyEngine } from "./policy/policy-engine";
@@ -11,4 +12,5 @@ export interface Services {
   ledger: LedgerService;
   audit: AuditService;
   erasure: ErasureService;
+  agent: AgentMemoryService;
 }

@@ -2,13 +2,14 @@ import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
 import { AuditResolver } from "./resolvers/audit.resolver";
+import { AgentResolver } from "./resolvers/agent.resolver";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "./resolvers/governed.resolver";
 import { LedgerResolver } from "./resolvers/ledger.resolver";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, LedgerResolver, AuditResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, LedgerResolver, AuditResolver, AgentResolver];
 
 let schema: GraphQLSchema | undefined;
 

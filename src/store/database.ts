@@ -10,6 +10,8 @@ export const COLLECTIONS = {
   memoryClaims: "memory_claims",
   ledgerProposals: "ledger_proposals",
   ledgerItems: "ledger_items",
+  agentMemories: "agent_memories",
+  agentMemoryUpdates: "agent_memory_updates",
 } as const;
 
 export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
@@ -45,6 +47,12 @@ export async function ensureIndexes(db: Db): Promise<void> {
   ]);
   await db.collection(COLLECTIONS.memoryVersions).createIndexes([
     { key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true },
+  ]);
+  await db.collection(COLLECTIONS.agentMemories).createIndexes([
+    { key: { tenant_id: 1, space: 1, memory_id: 1 }, name: "tenant_space_memory", unique: true },
+  ]);
+  await db.collection(COLLECTIONS.agentMemoryUpdates).createIndexes([
+    { key: { tenant_id: 1, memory_id: 1, created_at: 1 }, name: "tenant_memory_created" },
   ]);
   await db.collection(COLLECTIONS.events).createIndexes([
     { key: { tenant_id: 1, seq: 1 }, name: "tenant_seq", unique: true },

@@ -1,0 +1,102 @@
+import type { AgentMemoryRecord } from "../store/agent-memory-repository";
+import { analyze } from "./text-analysis";
+
+/** One memory as the index holds it: the record and its analysed text. */
+export interface IndexedMemory {
+  record: AgentMemoryRecord;
+  terms: string[];
+  tf: Map<string, number>;
+}
+
+export type LinkType = "problem" | "update" | "related";
+
+export interface Edge {
+  to: string;
+  type: LinkType;
+}
+
+interface SpaceStats {
+  docs: number;
+  totalLength: number;
+  /** term -> (memory id -> term frequency) */
+  postings: Map<string, Map<string, number>>;
+}
+
+/**
+ * The in-process index of one tenant's agent memories: per-space postings and term
+ * statistics for BM25, and the link graph in both directions for IF1-EXPAND. It is built
+ * once from the database and kept fresh from the event log (see AgentIndexCache).
+ */
+export class TenantMemoryIndex {
+  readonly memories = new Map<string, IndexedMemory>();
+  private readonly spaces = new Map<string, SpaceStats>();
+  /** memory id -> memories that link to it, with the link's type. */
+  private readonly incoming = new Map<string, Edge[]>();
+
+  /** Adds or refreshes one memory. Text and links are immutable, so a refresh only swaps the record. */
+  upsert(record: AgentMemoryRecord): void {
+    const existing = this.memories.get(record.memory_id);
+    if (existing) {
+      existing.record = record;
+      return;
+    }
+    const terms = analyze(record.text);
+    const tf = new Map<string, number>();
+    for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
+    this.memories.set(record.memory_id, { record, terms, tf });
+    const stats = this.space(record.space);
+    stats.docs += 1;
+    stats.totalLength += terms.length;
+    for (const [term, count] of tf) {
+      let posting = stats.postings.get(term);
+      if (!posting) stats.postings.set(term, (posting = new Map()));
+      posting.set(record.memory_id, count);
+    }
+    for (const edge of outgoing(record)) {
+      let list = this.incoming.get(edge.to);
+      if (!list) this.incoming.set(edge.to, (list = []));
+      list.push({ to: record.memory_id, type: edge.type });
+    }
+  }
+
+  get(memoryId: string): IndexedMemory | undefined {
+    return this.memories.get(memoryId);
+  }
+
+  /** Links of a memory in both directions: what it names, and what names it. */
+  neighbours(memoryId: string): Edge[] {
+    const memory = this.memories.get(memoryId);
+    return [...(memory ? outgoing(memory.record) : []), ...(this.incoming.get(memoryId) ?? [])];
+  }
+
+  /** Corpus statistics over several spaces, as if they were one collection. */
+  stats(spaces: readonly string[]): { docs: number; avgLength: number; df: (term: string) => number } {
+    const present = spaces.map((s) => this.spaces.get(s)).filter((s): s is SpaceStats => s !== undefined);
+    const docs = present.reduce((n, s) => n + s.docs, 0);
+    const length = present.reduce((n, s) => n + s.totalLength, 0);
+    return {
+      docs,
+      avgLength: docs > 0 ? length / docs : 1,
+      df: (term) => present.reduce((n, s) => n + (s.postings.get(term)?.size ?? 0), 0),
+    };
+  }
+
+  /** term -> postings of one space. */
+  postings(space: string, term: string): Map<string, number> | undefined {
+    return this.spaces.get(space)?.postings.get(term);
+  }
+
+  private space(name: string): SpaceStats {
+    let stats = this.spaces.get(name);
+    if (!stats) this.spaces.set(name, (stats = { docs: 0, totalLength: 0, postings: new Map() }));
+    return stats;
+  }
+}
+
+function outgoing(record: AgentMemoryRecord): Edge[] {
+  const edges: Edge[] = [];
+  if (record.links.problem_id) edges.push({ to: record.links.problem_id, type: "problem" });
+  for (const id of record.links.change_targets) edges.push({ to: id, type: "update" });
+  for (const id of record.links.related_memory_ids) edges.push({ to: id, type: "related" });
+  return edges;
+}
