@@ -8,7 +8,7 @@ module.exports = {
     "^.+\\.[tj]s$": ["ts-jest", { tsconfig: "<rootDir>/test/tsconfig.json" }],
   },
   // jose ships only ES modules: let ts-jest turn it into CommonJS for jest's module system.
-  transformIgnorePatterns: ["/node_modules/(?!jose/)"],
+  transformIgnorePatterns: ["/node_modules/(?!(jose|@secretlint|structured-source|boundary)/)"],
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   testTimeout: 60_000,

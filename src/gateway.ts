@@ -15,7 +15,7 @@ import { GovernedMemoryService } from "./contracts/governed.service";
 import { createGroundingScorer } from "./companion/grounding";
 import { Governor } from "./contracts/governor";
 import { LedgerService } from "./contracts/ledger.service";
-import { createDetectorSuite } from "./detectors";
+import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
 import { agentRouter } from "./http/agent-route";
@@ -31,6 +31,8 @@ import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
 import { LedgerRepository } from "./store/ledger-repository";
 import { MemoryRepository } from "./store/memory-repository";
+import { MemoryCounters } from "./store/memory-counters";
+import { MemorySettingsRepository } from "./store/memory-settings";
 import { AgentMemoryRepository } from "./store/agent-memory-repository";
 import { FactRepository } from "./store/fact-repository";
 
@@ -40,6 +42,8 @@ export interface GatewayOptions {
   logger?: Logger;
   /** Replaces the default detector list (tests use it to break a detector for real). */
   detectors?: readonly Detector[];
+  /** Added to the default detectors (tests use it to make one throw on a marker). */
+  extraDetectors?: readonly Detector[];
 }
 
 /**
@@ -99,15 +103,15 @@ export class Gateway {
       const auditSystem = await AuditSystem.start({ db, config, clock, logger, policy, events, governor });
       startedAudit = auditSystem;
       const metrics = new Metrics();
-      const detectorSuite = createDetectorSuite(options.detectors);
+      const detectors = createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]);
       const services: Services = {
         policy,
-        governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectorSuite),
-        ledger: new LedgerService(governor, new LedgerRepository(db), detectorSuite),
+        governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectors, new MemorySettingsRepository(db), new MemoryCounters(db), logger),
+        ledger: new LedgerService(governor, new LedgerRepository(db), detectors),
         audit: auditSystem.audit,
         erasure: auditSystem.erasure,
-        agent: new AgentMemoryService(governor, new AgentMemoryRepository(db), new AgentIndexCache(new AgentMemoryRepository(db), events), detectorSuite),
-        companion: new CompanionService(governor, new FactRepository(db), detectorSuite, createGroundingScorer(process.env), metrics, logger, config.envelopeCacheSeconds),
+        agent: new AgentMemoryService(governor, new AgentMemoryRepository(db), new AgentIndexCache(new AgentMemoryRepository(db), events), detectors),
+        companion: new CompanionService(governor, new FactRepository(db), detectors, createGroundingScorer(process.env), metrics, logger, config.envelopeCacheSeconds),
         metrics,
       };
 

@@ -14,6 +14,8 @@ export interface Finding {
 export interface Detector {
   readonly name: string;
   detect(field: string, text: string): Finding[] | Promise<Finding[]>;
+  /** Optional: all fields of one request read together (field "entry"), e.g. a key and its value. */
+  detectTogether?(fields: Record<string, string>): Finding[] | Promise<Finding[]>;
 }
 
 export interface ContentFacts {
@@ -26,10 +28,32 @@ export class DetectorSuite {
 
   async run(fields: Record<string, string | null | undefined>): Promise<ContentFacts> {
     const runs: (Finding[] | Promise<Finding[]>)[] = [];
+    const present: Record<string, string> = {};
     for (const [field, text] of Object.entries(fields)) {
       if (!text) continue;
+      present[field] = text;
       for (const detector of this.detectors) runs.push(detector.detect(field, text));
     }
-    return { findings: (await Promise.all(runs)).flat() };
+    for (const detector of this.detectors) if (detector.detectTogether) runs.push(detector.detectTogether(present));
+    const results = await Promise.all(runs);
+    for (const result of results) {
+      if (!Array.isArray(result) || !result.every(isFinding)) throw new DetectorError("a detector returned something that is not a list of findings");
+    }
+    return { findings: results.flat() };
   }
+}
+
+/** Internal; the service turns it into INTERNAL_INCONSISTENCY (C19-FAIL). */
+export class DetectorError extends Error {
+  readonly code = "DETECTOR_FAILED" as const;
+  constructor(detail: string) {
+    super(`detector failed: ${detail}`);
+    this.name = new.target.name;
+  }
+}
+
+function isFinding(value: unknown): value is Finding {
+  if (typeof value !== "object" || value === null) return false;
+  const f = value as Record<string, unknown>;
+  return typeof f.field === "string" && typeof f.class === "string" && typeof f.label === "string";
 }

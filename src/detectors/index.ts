@@ -1,7 +1,17 @@
 import { DetectorSuite, type Detector } from "./detector";
+import { financialDetector } from "./financial";
+import { governmentIdDetector } from "./government-id";
+import { createLexiconDetector, type LexiconSource } from "./lexicon";
+import { locationDetector } from "./location";
+import { secretsDetector } from "./secrets";
 
-/** Every detector memgate runs, in one list; the composition root builds the suite from it. */
-export const DEFAULT_DETECTORS: readonly Detector[] = [];
+/** Detectors that need nothing but the text. */
+export const DEFAULT_DETECTORS: readonly Detector[] = [secretsDetector, financialDetector, governmentIdDetector, locationDetector];
+
+/** Every detector memgate runs: the fixed ones and the lexicons of the policy bundle in force. */
+export function defaultDetectors(policy: LexiconSource): readonly Detector[] {
+  return [...DEFAULT_DETECTORS, createLexiconDetector(policy)];
+}
 
 export function createDetectorSuite(detectors: readonly Detector[] = DEFAULT_DETECTORS): DetectorSuite {
   return new DetectorSuite(detectors);

@@ -105,10 +105,10 @@ describe("checkpoints, export and erasure", () => {
 
   it("SPEC D1 MP-FORGET: eraseMemory by the subject removes the content from items and versions, keeps the events, and the chain, checkpoints and export still verify", async () => {
     const user = await gw.token({ tenant: "exp", subjects: ["alice"], roles: ["user"], sub: "alice" });
-    const stored = await gw.gql(agent, STORE, { input: preference({ key: "allergy-note", value: "ERASE-ME-7731 peanuts", sourceRef: "doc:42" }) });
+    const stored = await gw.gql(agent, STORE, { input: preference({ key: "snack-note", value: "ERASE-ME-7731 oat biscuits", sourceRef: "doc:42" }) });
     const id = stored.data!.storeMemory.memory.memoryId;
     await gw.gateway.db.collection("memory_versions").insertOne({
-      _id: `exp:alice:${id}:v1` as never, tenant_id: "exp", subject_id: "alice", memory_id: id, version: 1, key: "allergy-note", value: "ERASE-ME-7731 peanuts",
+      _id: `exp:alice:${id}:v1` as never, tenant_id: "exp", subject_id: "alice", memory_id: id, version: 1, key: "snack-note", value: "ERASE-ME-7731 oat biscuits",
     });
     const before = await eventsOf(gw.gateway.db, "exp");
 
@@ -122,8 +122,8 @@ describe("checkpoints, export and erasure", () => {
     expect(erased).toMatchObject({ stopReason: "SUCCESS_DELETED", erasedMemoryIds: [id] });
     const dump = await dumpDatabase(gw.gateway.db);
     expect(dump).not.toContain("ERASE-ME-7731");
-    expect(dump).not.toContain("peanuts");
-    expect(dump).not.toContain("allergy-note");
+    expect(dump).not.toContain("oat biscuits");
+    expect(dump).not.toContain("snack-note");
     const item = await gw.gateway.db.collection("memories").findOne({ memory_id: id });
     expect(item).toMatchObject({ status: "erased", content_salt: "", erasure: { reason: "GDPR art. 17 request by the subject", by: "alice" } });
     expect((item as any).erasure.logged_seq).toEqual(expect.any(Number));

@@ -18,7 +18,7 @@ describe("MP-OBJECT provenance on every governed memory", () => {
   afterAll(() => gw.stop());
 
   it("MP-OBJECT: a stored memory carries statement and verdict type (from its source kind), source_refs, timestamp, validity, scope, jurisdiction, version and integrity_hash", async () => {
-    const res = await gw.gql(agent, STORE, { input: preference({ sourceKind: "CITED_SOURCE", sourceRef: "doc:123#p4", ttlClass: "SHORT" }) });
+    const res = await gw.gql(agent, STORE, { input: preference({ category: "PROJECT_CONFIG", sourceKind: "CITED_SOURCE", sourceRef: "doc:123#p4", ttlClass: "MEDIUM" }) });
     const memory = res.data!.storeMemory.memory;
     expect(memory.provenance).toEqual({
       statementType: "SourceStatement",
@@ -26,9 +26,9 @@ describe("MP-OBJECT provenance on every governed memory", () => {
       sourceRefs: ["doc:123#p4"],
       timestamp: "2026-05-01T09:30:00.000Z",
       validFrom: "2026-05-01T09:30:00.000Z",
-      validTo: "2026-05-02T09:30:00.000Z",
+      validTo: "2026-05-31T09:30:00.000Z",
       temporalScope: "bounded",
-      applicabilityScope: { level: "subject", tenant_id: "prov", subject_id: "alice", category: "PREFERENCE" },
+      applicabilityScope: { level: "subject", tenant_id: "prov", subject_id: "alice", category: "PROJECT_CONFIG" },
       jurisdiction: null,
       version: 1,
       integrityHash: expect.stringMatching(/^[0-9a-f]{64}$/),

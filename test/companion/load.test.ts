@@ -16,7 +16,8 @@ describe("companion load, short (SG-LOAD)", () => {
     // rates depend on the machine (benchmarks print them: npm run load); this run proves isolation and counting
     expect(report.writes.stored).toBeGreaterThan(0);
     expect(report.reads.ok).toBeGreaterThan(20);
-    expect(report.factsSeen).toBeGreaterThan(0);
+    expect(report.verifiedUsers).toBe(120);
+    expect(report.factsSeen).toBeGreaterThanOrEqual(report.writes.stored);
     expect(report.leaks).toBe(0);
     expect(report.errors).toBe(0);
     expect(report.countersMatch).toBe(true);

@@ -23,6 +23,7 @@ const preference = (over: Record<string, unknown> = {}) => ({
   value: "prefer concise responses",
   sourceKind: "USER_EXPLICIT",
   ttlClass: "LONG",
+  consent: { explicit: true },
   ...over,
 });
 
@@ -51,7 +52,7 @@ describe("governed memory over GraphQL (foundation)", () => {
   });
 
   it("C19-CAT INV-1: a category off the allowlist is FORBIDDEN_CATEGORY and none of its value is stored anywhere (D4)", async () => {
-    const secret = "ZETA-4417 diagnosis notes";
+    const secret = "ZETA-4417 weekly notes";
     const res = await gw.gql(alice, STORE, { input: preference({ category: "HEALTH_NOTE", value: secret }) });
     expect(res.data!.storeMemory).toMatchObject({ stopReason: "FORBIDDEN_CATEGORY", memory: null, explanations: ["C19-CAT: category_not_allowed"] });
     const everything = await dumpDatabase(gw.gateway.db);

@@ -175,7 +175,7 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
       ]) {
         const res = await gw.gql(alice, APPROVE, { id, text });
         expect(res.data!.approveProposal).toMatchObject({ stopReason: "FORBIDDEN_CATEGORY", memory: null });
-        expect(res.data!.approveProposal.explanations[0]).toMatch(new RegExp(`^P54-C: ${group}:[a-z_]+$`));
+        expect(res.data!.approveProposal.explanations).toContainEqual(expect.stringMatching(new RegExp(`^P54-C: ${group}:[a-z_]+$`)));
         expect(await proposals().findOne({ proposal_id: id })).toMatchObject({ decision: "pending" });
       }
       expect(await dumpDatabase(gw.gateway.db)).not.toContain("QZV-REFUSED");

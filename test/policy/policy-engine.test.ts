@@ -15,7 +15,7 @@ const storeInput = {
   now_ms: Date.parse("2026-01-01T00:00:00Z"),
   principal: { id: "a", tenant: "t", subjects: ["s"], roles: ["agent"] },
   subject_id: "s",
-  item: { category: "PREFERENCE", key: "k", value: "v", source_kind: "USER_EXPLICIT", ttl_class: "LONG" },
+  item: { category: "PREFERENCE", key: "k", value: "v", source_kind: "USER_EXPLICIT", ttl_class: "LONG", consent: { explicit: true } },
   texts: { key: "k", value: "v" },
   facts: { findings: [] },
 };

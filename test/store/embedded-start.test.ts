@@ -41,7 +41,7 @@ describe("the embedded default (npm start without MONGODB_URI)", () => {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${stdout.trim()}` },
         body: JSON.stringify({
-          query: `mutation { storeMemory(input: {category: "PREFERENCE", key: "tone", value: "concise", sourceKind: "USER_EXPLICIT", ttlClass: "LONG"}) { stopReason } }`,
+          query: `mutation { storeMemory(input: {category: "PREFERENCE", key: "tone", value: "concise", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason } }`,
         }),
       });
       expect(await response.json()).toEqual({ data: { storeMemory: { stopReason: "SUCCESS_STORED" } } });

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Clock } from "../../src/clock";
 import { loadConfig } from "../../src/config";
+import type { Detector } from "../../src/detectors/detector";
 import { Gateway } from "../../src/gateway";
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_PUBLIC_KEY_PEM, signToken, type TokenClaims } from "./tokens";
 
@@ -31,6 +32,10 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   /** Another database server than the run's shared FerretDB. */
   mongodbUri?: string;
+  /** Replaces the default detectors (GatewayOptions.detectors). */
+  detectors?: readonly Detector[];
+  /** Added to the default detectors (GatewayOptions.extraDetectors). */
+  extraDetectors?: readonly Detector[];
 }
 
 /** A real gateway on a free port, against the run's real FerretDB in a fresh database, with the real policy. */
@@ -50,7 +55,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     LOG_LEVEL: process.env.MEMGATE_TEST_LOG_LEVEL ?? "silent",
     ...options.env,
   });
-  const gateway = await Gateway.start({ config, clock: options.clock });
+  const gateway = await Gateway.start({ config, clock: options.clock, detectors: options.detectors, extraDetectors: options.extraDetectors });
   const url = gateway.url;
   return {
     gateway,

@@ -17,6 +17,7 @@ _store(item) := {
 		{
 			"category": "PREFERENCE", "key": "tone", "value": "concise answers",
 			"source_kind": "USER_EXPLICIT", "ttl_class": "LONG",
+			"consent": {"explicit": true},
 		},
 		item,
 	),

@@ -1,7 +1,9 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from "type-graphql";
 import type { GatewayContext } from "../context";
 import { MemoryDecision, MemoryListDecision } from "../types/decision";
+import { MemorySettingsDecision, MemorySettingsInput } from "../types/memory-settings";
 import { StoreMemoryInput } from "../types/store-memory.input";
+import { UpdateMemoryInput } from "../types/update-memory.input";
 
 /** The Phase 19 operations. Each method is one service call; the stop reason passes through as-is. */
 @Resolver()
@@ -9,6 +11,30 @@ export class GovernedResolver {
   @Mutation(() => MemoryDecision, { description: "STORE (seed 000)." })
   async storeMemory(@Arg("input", () => StoreMemoryInput) input: StoreMemoryInput, @Ctx() ctx: GatewayContext): Promise<MemoryDecision> {
     return MemoryDecision.from(await ctx.services.governed.store(ctx.principal, input.toRequest(), ctx));
+  }
+
+  @Mutation(() => MemoryDecision, { description: "UPDATE (seed 000, SPEC D2): a new version supersedes the live one, which stays inactive." })
+  async updateMemory(@Arg("input", () => UpdateMemoryInput) input: UpdateMemoryInput, @Ctx() ctx: GatewayContext): Promise<MemoryDecision> {
+    return MemoryDecision.from(await ctx.services.governed.update(ctx.principal, input.toRequest(), ctx));
+  }
+
+  @Mutation(() => MemoryDecision, { description: "DELETE (seed 000, SPEC D1): logical; the item is never read, listed or returned again." })
+  async deleteMemory(
+    @Arg("memoryId", () => ID) memoryId: string,
+    @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
+    @Arg("reason", () => String, { nullable: true }) reason: string | null,
+    @Arg("expectedVersion", () => Int, { nullable: true }) expectedVersion: number | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<MemoryDecision> {
+    return MemoryDecision.from(await ctx.services.governed.delete(ctx.principal, { memoryId, subjectId, reason, expectedVersion }, ctx));
+  }
+
+  @Mutation(() => MemorySettingsDecision, { description: "Memory on/off and quotas for the tenant or a subject (admin role; C19-POLICY, C19-CAP)." })
+  async setMemorySettings(
+    @Arg("input", () => MemorySettingsInput) input: MemorySettingsInput,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<MemorySettingsDecision> {
+    return MemorySettingsDecision.from(await ctx.services.governed.setSettings(ctx.principal, input.toRequest(), ctx));
   }
 
   @Query(() => MemoryDecision, { description: "READ one item by id (seed 000)." })

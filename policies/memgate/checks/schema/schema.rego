@@ -5,6 +5,7 @@
 package memgate.checks.schema
 
 import data.memgate.contract
+import data.memgate.lib.content
 import data.memgate.lib.operation
 
 _required := ["category", "key", "value", "source_kind", "ttl_class"]
@@ -13,6 +14,14 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detai
 	operation.governed_write
 	some field in _required
 	_blank(object.get(input.item, field, ""))
+}
+
+violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_not_a_string", [field])} if {
+	operation.governed_write
+	some field in array.concat(_required, ["source_ref"])
+	value := object.get(input.item, field, "")
+	value != null
+	not is_string(value)
 }
 
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": "source_kind_unknown"} if {
@@ -27,14 +36,30 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detai
 	not contract.ttl_classes[input.item.ttl_class]
 }
 
+# D3a: C0 controls other than tab and newline, DEL and C1 controls, in any text of any
+# write of any contract.
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_control_character", [field])} if {
-	operation.governed_write
-	some field in ["key", "value", "source_ref"]
-	regex.match(`[\x00-\x08\x0B-\x1F\x7F]`, object.get(input.item, field, ""))
+	some field, text in content.texts
+	regex.match(`[\x00-\x08\x0B-\x1F\x7F\x{80}-\x{9F}]`, text)
 }
 
-_blank(s) if trim_space(s) == ""
+violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_control_character", [field])} if {
+	operation.governed_write
+	some field in ["key", "value", "source_ref", "category"]
+	value := object.get(input.item, field, "")
+	is_string(value)
+	regex.match(`[\x00-\x08\x0B-\x1F\x7F\x{80}-\x{9F}]`, value)
+}
 
+_blank(s) if s == null
+
+_blank(s) if {
+	is_string(s)
+	trim_space(s) == ""
+}
+
+# A tenant-wide operation (settings without a subject) names no subject on purpose.
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": "subject_id_required"} if {
+	not operation.spec.tenant_scope_allowed
 	_blank(object.get(input, "subject_id", ""))
 }

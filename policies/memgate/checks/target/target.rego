@@ -11,6 +11,17 @@ violations contains {"stop_reason": "NOT_FOUND", "rule": "C19-STOP", "detail": "
 	not _live
 }
 
+# METADATA
+# description: |
+#   SPEC D2 optimistic concurrency: an UPDATE or DELETE that names the version it read
+#   answers NOT_FOUND when that version is no longer the live one (it was superseded).
+violations contains {"stop_reason": "NOT_FOUND", "rule": "C19-OPS", "detail": "version_superseded"} if {
+	operation.is_targeted
+	_live
+	is_number(input.item.expected_version)
+	input.item.expected_version != input.target.version
+}
+
 _live if {
 	input.target.found
 	input.target.status == "active"

@@ -1,0 +1,75 @@
+# METADATA
+# description: |
+#   C19-FORBID / INV-2: the nine forbidden classes of seed 000 §4 are refused as
+#   FORBIDDEN_CATEGORY in any field of any write, whatever the category and even with
+#   explicit consent. The facts come from the detectors (input.facts): code for what needs
+#   code (secrets, card numbers, IBANs, government ids, coordinates, addresses) and the
+#   phrase lexicons of data.memgate.forbidden, matched by the lexicon detector against the
+#   bundle in force, so a policy author adds a phrase by editing policies/ only.
+#   C19-TOOL / INV-4: a write that originates in tool output is FORBIDDEN_CATEGORY (§4.9).
+package memgate.checks.forbidden
+
+import data.memgate.forbidden
+import data.memgate.lib.content
+import data.memgate.lib.operation
+
+violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [f.class, f.field])) if {
+	some f in content.findings
+	forbidden.classes[f.class]
+	not _near_miss(f)
+}
+
+# A topic word in a text about software and about no person ("the religion field was
+# removed", "the therapy booking page"), or an id in documented test data, is a near miss:
+# near_miss_contexts names, per context, the classes it clears (policy data).
+_near_miss(f) if {
+	some context, classes in forbidden.near_miss_contexts
+	f.class in classes
+	_context(f.field, concat(":", ["context", context]))
+	not _context(f.field, "context:personal")
+}
+
+_context(field, class) if {
+	some g in content.findings
+	g.field == field
+	g.class == class
+}
+
+# A topic word of a forbidden class in a statement about a person (the user, "I", "my",
+# "she", a name) that is not about software: "user's parents live in Dublin",
+# "the user is a defendant in a civil suit". Topic words are data (forbidden.topics).
+violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [class, f.field])) if {
+	some f in content.findings
+	startswith(f.class, "topic:")
+	class := substring(f.class, 6, -1)
+	forbidden.classes[class]
+	_context(f.field, "context:personal")
+	not _context(f.field, "context:software")
+}
+
+# seed 000 §3: bans that hold in one category only (credentials by name in PROJECT_CONFIG;
+# location, health and personal schedule in REMINDER). Findings of class ban:<CATEGORY>:<kind>.
+violations contains _violation("C19-CAT", sprintf("%s_not_allowed_in_%s", [kind, lower(category)])) if {
+	operation.is_write
+	category := input.item.category
+	is_string(category)
+	some f in content.findings
+	parts := split(f.class, ":")
+	count(parts) == 3
+	parts[0] == "ban"
+	parts[1] == category
+	kind := parts[2]
+	forbidden.category_bans[category]
+}
+
+# §4.9: tool output is untrusted, whatever it says.
+violations contains _violation("C19-TOOL", "tool_output_origin") if {
+	content.checked
+	_origin in forbidden.untrusted_origins
+}
+
+_origin := input.item.origin
+
+_origin := input.origin if not input.item.origin
+
+_violation(rule, detail) := {"stop_reason": "FORBIDDEN_CATEGORY", "rule": rule, "detail": detail}

@@ -1,0 +1,76 @@
+package memgate.checks.forbidden_test
+
+import data.memgate.checks.forbidden
+
+_write(findings, extra) := object.union(
+	{
+		"operation": "STORE", "contract": "governed", "texts": {"key": "k", "value": "v"},
+		"item": {"category": "PREFERENCE", "origin": "USER"}, "facts": {"findings": findings},
+	},
+	extra,
+)
+
+_f(field, class) := {"field": field, "class": class, "label": "test"}
+
+test_every_forbidden_class_is_refused[note] if {
+	some class, _ in data.memgate.forbidden.classes
+	note := sprintf("C19-FORBID %s", [class])
+	v := forbidden.violations with input as _write([_f("value", class)], {})
+	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-FORBID", "detail": sprintf("%s_in_value", [class])}}
+}
+
+test_c19_forbid_in_key_too if {
+	v := forbidden.violations with input as _write([_f("key", "credentials")], {})
+	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-FORBID", "detail": "credentials_in_key"}}
+}
+
+test_c19_forbid_any_contract_with_a_write if {
+	inp := {"operation": "WRITE", "contract": "agent", "texts": {"text": "t"}, "facts": {"findings": [_f("text", "health")]}}
+	count(forbidden.violations) == 1 with input as inp
+		with data.memgate.operations.agent as {"WRITE": {"success": "SUCCESS_STORED", "write": true}}
+}
+
+test_c19_forbid_not_on_reads if {
+	inp := {"operation": "READ", "contract": "governed", "facts": {"findings": [_f("value", "health")]}}
+	count(forbidden.violations) == 0 with input as inp
+}
+
+test_near_miss_software_context_without_a_person if {
+	findings := [_f("value", "health"), _f("value", "context:software")]
+	count(forbidden.violations) == 0 with input as _write(findings, {})
+}
+
+test_near_miss_does_not_clear_a_person if {
+	findings := [_f("value", "health"), _f("value", "context:software"), _f("value", "context:personal")]
+	count(forbidden.violations) == 1 with input as _write(findings, {})
+}
+
+test_near_miss_never_clears_credentials if {
+	findings := [_f("value", "credentials"), _f("value", "context:software")]
+	count(forbidden.violations) == 1 with input as _write(findings, {})
+}
+
+test_c19_cat_category_bans_apply_in_their_category_only[note] if {
+	some note, c in {
+		"C19-CAT REMINDER bans personal schedule": {"cat": "REMINDER", "class": "ban:REMINDER:personal_schedule", "n": 1},
+		"C19-CAT PROJECT_CONFIG bans credentials by name": {"cat": "PROJECT_CONFIG", "class": "ban:PROJECT_CONFIG:credentials", "n": 1},
+		"C19-CAT a REMINDER ban does not apply to PREFERENCE": {"cat": "PREFERENCE", "class": "ban:REMINDER:health", "n": 0},
+	}
+	v := forbidden.violations with input as _write([_f("value", c.class)], {"item": {"category": c.cat}})
+	count(v) == c.n
+}
+
+test_c19_tool_output_origin_is_forbidden if {
+	v := forbidden.violations with input as _write([], {"item": {"category": "PREFERENCE", "origin": "TOOL_OUTPUT"}})
+	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-TOOL", "detail": "tool_output_origin"}}
+}
+
+test_c19_forbid_topic_words_count_only_about_a_person[note] if {
+	some note, c in {
+		"C19-FORBID topic about the user": {"findings": [_f("value", "topic:criminal_legal"), _f("value", "context:personal")], "n": 1},
+		"C19-FORBID topic without a person": {"findings": [_f("value", "topic:criminal_legal")], "n": 0},
+		"C19-FORBID topic about a person but in software talk": {"findings": [_f("value", "topic:health"), _f("value", "context:personal"), _f("value", "context:software")], "n": 0},
+		"C19-FORBID person in another field": {"findings": [_f("value", "topic:location"), _f("key", "context:personal")], "n": 0},
+	}
+	count(forbidden.violations) == c.n with input as _write(c.findings, {})
+}

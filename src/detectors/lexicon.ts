@@ -1,0 +1,124 @@
+import type { Detector, Finding } from "./detector";
+
+/** A lexicon entry in policy data: a regex, or a regex with an `unless` regex for known innocent readings. */
+type Entry = string | { match: string; unless?: string };
+
+/** data.memgate.forbidden of the bundle (policies/memgate/forbidden/data.json). */
+export interface ForbiddenLexicon {
+  patterns: Record<string, Entry[]>;
+  /** Regexes whose matches become `context:<name>` findings (software talk, a person as subject). */
+  context?: Record<string, string>;
+  /** Like context, but matched against the raw text (case matters: a name opening a sentence). */
+  context_raw?: Record<string, string>;
+  /** Topic words per class; findings `topic:<class>`, which count only about a person (see the policy). */
+  topics?: Record<string, Entry[]>;
+  category_bans?: Record<string, { patterns: Record<string, Entry[]> }>;
+}
+
+/** data.memgate.injection of the bundle (policies/memgate/injection/data.json). */
+export interface InjectionLexicon {
+  patterns: Record<string, Entry[]>;
+}
+
+/** Where the lexicons come from: the policy bundle in force (PolicyEngine satisfies this). */
+export interface LexiconSource {
+  readonly hash: string | undefined;
+  data<T>(name: string): T;
+}
+
+interface Compiled {
+  cls: string;
+  label: string;
+  match: RegExp;
+  unless?: RegExp;
+  raw?: boolean;
+}
+
+const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/**
+ * The form every lexicon pattern is written against: lower case, invisible characters
+ * dropped (the policy flags them on the raw text), `_` read as a space, curly quotes
+ * straightened, whitespace collapsed.
+ */
+export function normalize(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(INVISIBLE, "")
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/_+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function compile(cls: string, label: string, entry: Entry): Compiled {
+  if (typeof entry === "string") return { cls, label, match: new RegExp(entry) };
+  return { cls, label, match: new RegExp(entry.match), unless: entry.unless ? new RegExp(entry.unless) : undefined };
+}
+
+function compileAll(source: LexiconSource): Compiled[] {
+  const forbidden = source.data<ForbiddenLexicon | undefined>("forbidden");
+  const injection = source.data<InjectionLexicon | undefined>("injection");
+  const out: Compiled[] = [];
+  for (const [cls, entries] of Object.entries(forbidden?.patterns ?? {})) {
+    entries.forEach((entry, i) => out.push(compile(cls, `lexicon:${cls}#${i}`, entry)));
+  }
+  for (const [category, ban] of Object.entries(forbidden?.category_bans ?? {})) {
+    for (const [cls, entries] of Object.entries(ban.patterns)) {
+      entries.forEach((entry, i) => out.push(compile(`ban:${category}:${cls}`, `lexicon:ban:${category}:${cls}#${i}`, entry)));
+    }
+  }
+  for (const [name, pattern] of Object.entries(forbidden?.context ?? {})) {
+    out.push(compile(`context:${name}`, `context:${name}`, pattern));
+  }
+  for (const [name, pattern] of Object.entries(forbidden?.context_raw ?? {})) {
+    out.push({ ...compile(`context:${name}`, `context_raw:${name}`, pattern), raw: true });
+  }
+  for (const [cls, entries] of Object.entries(forbidden?.topics ?? {})) {
+    entries.forEach((entry, i) => out.push(compile(`topic:${cls}`, `topic:${cls}#${i}`, entry)));
+  }
+  for (const [kind, entries] of Object.entries(injection?.patterns ?? {})) {
+    entries.forEach((entry, i) => out.push(compile("injection", `${kind}#${i}`, entry)));
+  }
+  return out;
+}
+
+/**
+ * The phrase lexicons of the policy bundle (forbidden classes of seed 000 §4, category bans
+ * of §3, injection phrasing), matched here because the wasm host recompiles every regex on
+ * every evaluation. The patterns stay policy data: a policy author edits policies/ and
+ * rebuilds, the new bundle's hash recompiles them. Each text is also read together with the
+ * others ("key: value") so that a pattern can see a key and its value at once.
+ */
+export function createLexiconDetector(source: LexiconSource): Detector {
+  let compiledFor: string | undefined;
+  let compiled: Compiled[] = [];
+  const current = (): Compiled[] => {
+    if (source.hash !== compiledFor || compiledFor === undefined) {
+      compiled = compileAll(source);
+      compiledFor = source.hash;
+    }
+    return compiled;
+  };
+  const scan = (field: string, text: string): Finding[] => {
+    const normalized = normalize(text);
+    const seen = new Set<string>();
+    const findings: Finding[] = [];
+    for (const c of current()) {
+      const subject = c.raw ? text : normalized;
+      if (seen.has(c.cls) || !c.match.test(subject)) continue;
+      if (c.unless?.test(subject)) continue;
+      seen.add(c.cls);
+      findings.push({ field, class: c.cls, label: c.label });
+    }
+    return findings;
+  };
+  return {
+    name: "lexicon",
+    detect: scan,
+    detectTogether(fields: Record<string, string>): Finding[] {
+      const texts = Object.values(fields).filter(Boolean);
+      return texts.length > 1 ? scan("entry", texts.join(": ")) : [];
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Collection, Db } from "mongodb";
+import { COLLECTIONS } from "./database";
+
+interface CounterDoc {
+  _id: string;
+  count: number;
+}
+
+const part = (value: string): string => encodeURIComponent(value);
+
+/**
+ * Quota counts (C19-CAP) as counter documents with deterministic `_id`s, so reading them is
+ * an `_id` lookup and never a scan of the memories: live items per subject, and writes per
+ * subject per fixed window (the window's start in epoch ms is part of the `_id`).
+ * They are a cache of what the memories and events record: an increment that fails after a
+ * committed write is logged, not fatal, and the count stays on the safe side of the next check.
+ */
+export class MemoryCounters {
+  private readonly counters: Collection<CounterDoc>;
+
+  constructor(db: Db) {
+    this.counters = db.collection<CounterDoc>(COLLECTIONS.memoryCounters);
+  }
+
+  static itemsId(tenantId: string, subjectId: string): string {
+    return `${part(tenantId)}:${part(subjectId)}:items`;
+  }
+
+  static writesId(tenantId: string, subjectId: string, windowStartMs: number): string {
+    return `${part(tenantId)}:${part(subjectId)}:writes:${windowStartMs}`;
+  }
+
+  static windowStart(nowMs: number, windowSeconds: number): number {
+    const size = Math.max(1, windowSeconds) * 1000;
+    return Math.floor(nowMs / size) * size;
+  }
+
+  async read(tenantId: string, subjectId: string, windowStartMs: number): Promise<{ items: number; writes_in_window: number }> {
+    const items = MemoryCounters.itemsId(tenantId, subjectId);
+    const writes = MemoryCounters.writesId(tenantId, subjectId, windowStartMs);
+    const docs = await this.counters.find({ _id: { $in: [items, writes] } }).toArray();
+    return {
+      items: Math.max(0, docs.find((d) => d._id === items)?.count ?? 0),
+      writes_in_window: docs.find((d) => d._id === writes)?.count ?? 0,
+    };
+  }
+
+  async add(id: string, by: number): Promise<void> {
+    await this.counters.updateOne({ _id: id }, { $inc: { count: by } }, { upsert: true });
+  }
+}
