@@ -17,6 +17,12 @@ interface Proc {
   url: string;
 }
 
+/** Every child this file started, so none outlives the file even when a start fails half-way. */
+const spawned: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of spawned) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
 /** A real gateway process: node dist/src/main.js against the test FerretDB. */
 function startProcess(dbName: string, extraEnv: Record<string, string> = {}): Promise<Proc> {
   const child = spawn(process.execPath, [path.join(ROOT, "dist", "src", "main.js")], {
@@ -37,6 +43,7 @@ function startProcess(dbName: string, extraEnv: Record<string, string> = {}): Pr
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  spawned.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`gateway process did not start: ${out}`)), 30_000);
