@@ -64,16 +64,7 @@ export interface SettingsRequest {
 }
 
 /** The policy input of an item write (STORE, UPDATE): snake_case, as the Rego reads it. */
-export interface ItemInput {
-  category: string;
-  key: string;
-  value: string;
-  source_kind: string;
-  ttl_class: string;
-  source_ref: string | null;
-  origin: string;
-  consent: { explicit: boolean; evidence_ref: string | null };
-}
+export type ItemInput = Pick<MemoryRecord, "category" | "key" | "value" | "source_kind" | "ttl_class" | "source_ref" | "origin" | "consent">;
 
 const CONTRACT = "governed";
 export const DEFAULT_LIST_LIMIT = 20;

@@ -1,6 +1,9 @@
 import type { Db } from "mongodb";
 import type { MemoryEvent } from "../../src/store/event-log";
 import type { TestGateway } from "../support/gateway";
+import { preference } from "../support/governed";
+
+export { preference };
 
 export const STORE = `mutation Store($input: StoreMemoryInput!) {
   storeMemory(input: $input) { stopReason explanations memory { memoryId version key value provenance {
@@ -18,15 +21,6 @@ export const ERASE_SUBJECT = `mutation EraseAll($reason: String!, $subject: ID) 
   stopReason explanations erasedMemoryIds } }`;
 export const ACK = `mutation Ack($reason: String!) { acknowledgeConformanceBreak(reason: $reason) { stopReason explanations acknowledgedSeq } }`;
 
-export const preference = (over: Record<string, unknown> = {}) => ({
-  category: "PREFERENCE",
-  key: "tone",
-  value: "prefer concise responses",
-  sourceKind: "USER_EXPLICIT",
-  ttlClass: "LONG",
-  consent: { explicit: true },
-  ...over,
-});
 
 export async function storeMany(gw: TestGateway, token: string, n: number, prefix = "v"): Promise<string[]> {
   const ids: string[] = [];

@@ -5,6 +5,7 @@ import type { Db } from "mongodb";
 import type { Detector } from "../../src/detectors/detector";
 import { EmbeddedFerretDb, freePort } from "../../src/store/embedded-ferretdb";
 import { POLICY_BUNDLE, startTestGateway, type TestGateway } from "../support/gateway";
+import { preference as item } from "../support/governed";
 
 const FIELDS = "stopReason explanations contractVersion policyVersion memory { memoryId version }";
 const STORE = `mutation($input: StoreMemoryInput!) { storeMemory(input: $input) { ${FIELDS} } }`;
@@ -14,15 +15,6 @@ const READ = `query($id: ID!) { memory(memoryId: $id) { ${FIELDS} } }`;
 const LIST = `query { memories { stopReason explanations memories { memoryId } } }`;
 const SETTINGS = `mutation($input: MemorySettingsInput!) { setMemorySettings(input: $input) { stopReason explanations } }`;
 
-const item = (over: Record<string, unknown> = {}) => ({
-  category: "PREFERENCE",
-  key: "tone",
-  value: "prefer concise responses",
-  sourceKind: "USER_EXPLICIT",
-  ttlClass: "LONG",
-  consent: { explicit: true },
-  ...over,
-});
 
 const decisionOf = (res: { data?: Record<string, any> }) => Object.values(res.data!)[0] as { stopReason: string; explanations: string[] };
 

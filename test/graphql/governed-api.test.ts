@@ -1,6 +1,7 @@
 import { ManualClock } from "../../src/clock";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
+import { preference } from "../support/governed";
 
 const STORE = `mutation Store($input: StoreMemoryInput!) {
   storeMemory(input: $input) {
@@ -17,15 +18,6 @@ const LIST = `query List($subject: ID, $category: String, $limit: Int, $after: S
   }
 }`;
 
-const preference = (over: Record<string, unknown> = {}) => ({
-  category: "PREFERENCE",
-  key: "tone",
-  value: "prefer concise responses",
-  sourceKind: "USER_EXPLICIT",
-  ttlClass: "LONG",
-  consent: { explicit: true },
-  ...over,
-});
 
 describe("governed memory over GraphQL (foundation)", () => {
   const clock = new ManualClock("2026-03-01T12:00:00.000Z");

@@ -1,6 +1,7 @@
 import { ManualClock } from "../../src/clock";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
+import { preference as item } from "../support/governed";
 
 const FIELDS = `stopReason decisionId policyVersion contractVersion explanations
   memory { memoryId subjectId version category key value sourceKind ttlClass sourceRef createdAt updatedAt expiresAt }`;
@@ -13,15 +14,6 @@ const LIST = `query($subject: ID, $category: String) { memories(subjectId: $subj
 const SETTINGS = `mutation($input: MemorySettingsInput!) {
   setMemorySettings(input: $input) { stopReason explanations contractVersion settings { scope subjectId enabled maxItemsPerSubject maxWritesPerWindow updatedAt } } }`;
 
-const item = (over: Record<string, unknown> = {}) => ({
-  category: "PREFERENCE",
-  key: "tone",
-  value: "prefer concise responses",
-  sourceKind: "USER_EXPLICIT",
-  ttlClass: "LONG",
-  consent: { explicit: true },
-  ...over,
-});
 
 describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", () => {
   const clock = new ManualClock("2026-04-01T09:00:00.000Z");

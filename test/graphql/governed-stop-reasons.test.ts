@@ -3,6 +3,7 @@ import { DEFAULT_DETECTORS } from "../../src/detectors";
 import type { Detector } from "../../src/detectors/detector";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
+import { preference as item } from "../support/governed";
 
 const FIELDS = "stopReason explanations contractVersion memory { memoryId version }";
 const STORE = `mutation($input: StoreMemoryInput!) { storeMemory(input: $input) { ${FIELDS} } }`;
@@ -22,15 +23,6 @@ const trippingDetector: Detector = {
   },
 };
 
-const item = (over: Record<string, unknown> = {}) => ({
-  category: "PREFERENCE",
-  key: "tone",
-  value: "prefer concise responses",
-  sourceKind: "USER_EXPLICIT",
-  ttlClass: "LONG",
-  consent: { explicit: true },
-  ...over,
-});
 
 type Who = "ok" | "off" | "capped" | "offcapped";
 interface Row {
