@@ -21,6 +21,8 @@ import { memoryDocId } from "../src/store/ids";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SEEDED = 200;
+/** Traffic spread over many subjects, as real traffic is (a subject's write quota is 100 an hour). */
+const SUBJECTS = Array.from({ length: 500 }, (_, i) => `s${i}`);
 
 interface Row {
   scenario: string;
@@ -30,8 +32,15 @@ interface Row {
   errors: number;
 }
 
+/** Every server child, killed on the way out whatever happened (a bench must not leave servers behind). */
+const children = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
 async function startChild(kind: string, uri: string, dbName: string, publicKeyPem = ""): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(path.join(__dirname, "bench-server.js"), [kind, uri, dbName, publicKeyPem], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  children.add(child);
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (m: { port: number }) => resolve(m.port));
     child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
@@ -39,22 +48,41 @@ async function startChild(kind: string, uri: string, dbName: string, publicKeyPe
   return { child, url: `http://127.0.0.1:${port}/graphql` };
 }
 
+/** The bench servers keep nothing worth draining. */
 async function stopChild(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
+  child.kill("SIGKILL");
   await exited;
+  children.delete(child);
 }
 
+/**
+ * A refusal is an HTTP 200 with a stop reason, so autocannon alone would happily measure
+ * refusals: one probe request must succeed before a scenario is measured.
+ */
 async function load(scenario: string, url: string, bodies: () => string, token?: string): Promise<Row> {
+  const probe = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: bodies() });
+  const text = await probe.text();
+  if (!probe.ok || text.includes('"errors"') || (text.includes("stopReason") && !text.includes('"SUCCESS_'))) {
+    throw new Error(`${scenario}: the probe request did not succeed, so nothing would be measured: ${text.slice(0, 300)}`);
+  }
+  let refused = 0;
   const result = await autocannon({
     url,
     method: "POST",
     connections: CONNECTIONS,
     duration: DURATION,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    requests: [{ setupRequest: (req) => ({ ...req, body: bodies() }) }],
+    requests: [
+      {
+        setupRequest: (req) => ({ ...req, body: bodies() }),
+        onResponse: (_status, body) => {
+          if (body.includes("stopReason") && !body.includes('"SUCCESS_')) refused++;
+        },
+      },
+    ],
   });
-  return { scenario, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return { scenario, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + refused };
 }
 
 async function gql(url: string, token: string, query: string): Promise<any> {
@@ -76,25 +104,28 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
 
     // Governed first, so the raw read looks up the very documents memgate stored.
     const governed = await startChild("governed", ferret.uri, dbName, publicKeyPem);
-    const ids: string[] = [];
+    const ids: { subject: string; id: string }[] = [];
     for (let i = 0; i < SEEDED; i++) {
-      const res = await gql(governed.url, token, `mutation { storeMemory(input: {category: "PREFERENCE", key: "k${i}", value: "prefers concise answers ${i}", sourceKind: "USER_EXPLICIT", ttlClass: "LONG"}) { memory { memoryId } } }`);
-      ids.push(res.data.storeMemory.memory.memoryId);
+      const subject = SUBJECTS[i % SUBJECTS.length];
+      const res = await gql(governed.url, token, `mutation { storeMemory(input: {subjectId: "${subject}", category: "PREFERENCE", key: "k${i}", value: "prefers concise answers ${i}", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }`);
+      if (res.data?.storeMemory?.stopReason !== "SUCCESS_STORED") throw new Error(`seeding failed: ${JSON.stringify(res)}`);
+      ids.push({ subject, id: res.data.storeMemory.memory.memoryId });
     }
-    rows.push(await load("governed READ", governed.url, () => JSON.stringify({ query: `{ memory(memoryId: "${pick(ids)}") { stopReason memory { memoryId key value } } }` }), token));
+    let target = ids[0];
+    rows.push(await load("governed READ", governed.url, () => JSON.stringify({ query: `{ memory(memoryId: "${(target = pick(ids)).id}", subjectId: "${target.subject}") { stopReason memory { memoryId key value } } }` }), token));
     let n = 0;
     rows.push(
       await load(
         "governed STORE",
         governed.url,
-        () => JSON.stringify({ query: `mutation { storeMemory(input: {category: "WORKFLOW_DEFAULT", key: "build-${n++}", value: "npm run build", sourceKind: "USER_EXPLICIT", ttlClass: "LONG"}) { stopReason memory { memoryId } } }` }),
+        () => JSON.stringify({ query: `mutation { storeMemory(input: {subjectId: "${pick(SUBJECTS)}", category: "WORKFLOW_DEFAULT", key: "build-${n++}", value: "npm run build", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }` }),
         token,
       ),
     );
     await stopChild(governed.child);
 
     const raw = await startChild("raw", ferret.uri, dbName);
-    const rawIds = ids.map((id) => memoryDocId("bench", "alice", id));
+    const rawIds = ids.map(({ subject, id }) => memoryDocId("bench", subject, id));
     rows.push(await load("raw driver READ (_id lookup)", raw.url, () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` })));
     rows.push(await load("raw driver STORE (two inserts)", raw.url, () => JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` })));
     await stopChild(raw.child);
@@ -135,11 +166,11 @@ function printTable(label: string, rows: Row[]): void {
   const ratio = (a: Row, b: Row) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
   const lines = [
     `\nbackend: ${label}   (${CONNECTIONS} connections, ${DURATION} s each, ${os.cpus().length} cores)`,
-    `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"vs raw".padStart(9)}`,
+    `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"vs raw".padStart(9)}${"errors".padStart(9)}`,
   ];
   for (const row of rows) {
     const vs = row.scenario === "governed READ" ? ratio(row, by("raw driver READ")) : row.scenario === "governed STORE" ? ratio(row, by("raw driver STORE")) : "";
-    lines.push(`${row.scenario.padEnd(34)}${row.rps.toFixed(0).padStart(9)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${vs.padStart(9)}`);
+    lines.push(`${row.scenario.padEnd(34)}${row.rps.toFixed(0).padStart(9)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${vs.padStart(9)}${String(row.errors).padStart(9)}`);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
 }
@@ -147,7 +178,7 @@ function printTable(label: string, rows: Row[]): void {
 async function main(): Promise<void> {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
-  const token = await new SignJWT({ tenant: "bench", subjects: ["alice"], roles: ["agent"] })
+  const token = await new SignJWT({ tenant: "bench", subjects: SUBJECTS, roles: ["agent"] })
     .setProtectedHeader({ alg: "EdDSA" })
     .setSubject("bench-agent")
     .setIssuer("memgate-bench")
