@@ -331,8 +331,10 @@ export class GovernedMemoryService {
 
   private async count(quota: { tenantId: string; subjectId: string; windowStart: number }, by: { items: number; writes: number }) {
     try {
-      if (by.items) await this.counters.add(MemoryCounters.itemsId(quota.tenantId, quota.subjectId), by.items);
-      if (by.writes) await this.counters.add(MemoryCounters.writesId(quota.tenantId, quota.subjectId, quota.windowStart), by.writes);
+      await this.counters.add([
+        { id: MemoryCounters.itemsId(quota.tenantId, quota.subjectId), by: by.items },
+        { id: MemoryCounters.writesId(quota.tenantId, quota.subjectId, quota.windowStart), by: by.writes },
+      ]);
     } catch (error) {
       // The item and its event are committed; a counter is a cache of them (see MemoryCounters).
       this.logger.warn({ err: error }, "quota counter not updated");

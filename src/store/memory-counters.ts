@@ -38,14 +38,19 @@ export class MemoryCounters {
   async read(tenantId: string, subjectId: string, windowStartMs: number): Promise<{ items: number; writes_in_window: number }> {
     const items = MemoryCounters.itemsId(tenantId, subjectId);
     const writes = MemoryCounters.writesId(tenantId, subjectId, windowStartMs);
-    const docs = await this.counters.find({ _id: { $in: [items, writes] } }).toArray();
-    return {
-      items: Math.max(0, docs.find((d) => d._id === items)?.count ?? 0),
-      writes_in_window: docs.find((d) => d._id === writes)?.count ?? 0,
-    };
+    // Two `_id` equalities, not one `$in`: FerretDB on SQLite pushes down only equality, and this
+    // collection grows by a document per subject per window.
+    const [itemsDoc, writesDoc] = await Promise.all([this.counters.findOne({ _id: items }), this.counters.findOne({ _id: writes })]);
+    return { items: Math.max(0, itemsDoc?.count ?? 0), writes_in_window: writesDoc?.count ?? 0 };
   }
 
-  async add(id: string, by: number): Promise<void> {
-    await this.counters.updateOne({ _id: id }, { $inc: { count: by } }, { upsert: true });
+  /** Applies several increments in one round trip. */
+  async add(increments: readonly { id: string; by: number }[]): Promise<void> {
+    const ops = increments.filter((i) => i.by !== 0);
+    if (ops.length === 0) return;
+    await this.counters.bulkWrite(
+      ops.map((i) => ({ updateOne: { filter: { _id: i.id }, update: { $inc: { count: i.by } }, upsert: true } })),
+      { ordered: false },
+    );
   }
 }
