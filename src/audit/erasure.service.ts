@@ -1,4 +1,4 @@
-import type { Principal } from "../auth/principal";
+import { subjectOf, type Principal } from "../auth/principal";
 import type { DecisionRequest, Governor } from "../contracts/governor";
 import type { CallContext, Outcome } from "../contracts/outcome";
 import type { ErasureRegistry } from "./erasure";
@@ -27,7 +27,7 @@ export class ErasureService {
     args: { memoryId: string; subjectId?: string | null; reason: string },
     ctx: CallContext,
   ): Promise<Outcome<ErasureResult>> {
-    const subjectId = args.subjectId ?? principal.subjects[0] ?? "";
+    const subjectId = subjectOf(principal, args.subjectId);
     const base = { operation: "ERASE_MEMORY", contract: CONTRACT, principal, subjectId };
     try {
       let found = false;
@@ -64,7 +64,7 @@ export class ErasureService {
   }
 
   async eraseSubject(principal: Principal, args: { subjectId?: string | null; reason: string }, ctx: CallContext): Promise<Outcome<ErasureResult>> {
-    const subjectId = args.subjectId ?? principal.subjects[0] ?? "";
+    const subjectId = subjectOf(principal, args.subjectId);
     const base = { operation: "ERASE_SUBJECT", contract: CONTRACT, principal, subjectId };
     try {
       const reason = args.reason ?? "";

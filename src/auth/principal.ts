@@ -15,6 +15,14 @@ export interface Principal {
   job: { id: string; kind: string } | null;
 }
 
+/**
+ * The subject an operation is about: the argument if given, else the token's first subject.
+ * The policy then judges whether the caller may act for it (SPEC D5: arguments only narrow).
+ */
+export function subjectOf(principal: Principal, requested?: string | null): string {
+  return requested ?? principal.subjects[0] ?? "";
+}
+
 /** The principal as the policy sees it. */
 export function principalInput(principal: Principal): Record<string, unknown> {
   return {

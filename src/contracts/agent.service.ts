@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Principal } from "../auth/principal";
+import { subjectOf as defaultSubject, type Principal } from "../auth/principal";
 import { AGENT_EVENT_MARK, type AgentIndexCache } from "../agent/index-cache";
 import { expand } from "../agent/expansion";
 import type { TenantMemoryIndex } from "../agent/memory-index";
@@ -41,7 +41,7 @@ function operationOf(op: AgentOp | null, document: unknown): string {
 function subjectOf(principal: Principal, document: unknown): string {
   const repoId = typeof document === "object" && document !== null ? (document as { repo_id?: unknown }).repo_id : undefined;
   if (typeof repoId === "string" && repoId.trim() !== "") return repoSpace(repoId);
-  return principal.subjects[0] ?? "";
+  return defaultSubject(principal);
 }
 
 /** The free texts of a document that failed its schema, where they are strings: content checks still see them. */

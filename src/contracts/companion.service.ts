@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Principal } from "../auth/principal";
+import { subjectOf, type Principal } from "../auth/principal";
 import { buildEnvelope, DAY_MS, live, type Envelope } from "../companion/envelope";
 import { mergeFacts } from "../companion/consolidation";
 import { EnvelopeCache } from "../companion/envelope-cache";
@@ -10,7 +10,6 @@ import type { Logger } from "../logger";
 import { newSalt, saltedDigest } from "../store/canonical";
 import { factDocId, headId, subjectDocId, type FactRecord, type FactRepository, type PrivacyView, type ProposalRecord } from "../store/fact-repository";
 import type { EventType } from "../store/event-log";
-import { subjectOf } from "./governed.service";
 import type { Decided, DecisionRequest, Governor } from "./governor";
 import type { CallContext, Outcome } from "./outcome";
 

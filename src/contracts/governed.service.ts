@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Principal } from "../auth/principal";
+import { subjectOf, type Principal } from "../auth/principal";
 import type { DetectorSuite } from "../detectors/detector";
 import type { Logger } from "../logger";
 import { newSalt, saltedDigest } from "../store/canonical";
@@ -71,11 +71,6 @@ export const DEFAULT_LIST_LIMIT = 20;
 
 interface EntitlementData {
   defaults: { window_seconds: number };
-}
-
-/** The subject an operation is about: the argument if given, else the token's first subject. */
-export function subjectOf(principal: Principal, requested: string | null | undefined): string {
-  return requested ?? principal.subjects[0] ?? "";
 }
 
 /**

@@ -67,6 +67,23 @@ export class Governor {
     return { decisionId: randomUUID(), decision, succeeded: decision.stop_reason.startsWith("SUCCESS_") };
   }
 
+  /**
+   * A read-only operation: a refusal is recorded, a success answers what `read` returns,
+   * and anything unexpected fails closed.
+   */
+  async decideRead<T>(request: DecisionRequest, ctx: CallContext, read: () => Promise<T>): Promise<Outcome<T>> {
+    try {
+      const decided = this.decide(request);
+      if (!decided.succeeded) {
+        await this.record(request, decided, ctx, "refuse");
+        return this.outcome(decided);
+      }
+      return this.outcome(decided, await read());
+    } catch (error) {
+      return this.failClosed(error, request, ctx);
+    }
+  }
+
   outcome<T>(decided: Decided, value?: T): Outcome<T> {
     return {
       stopReason: decided.decision.stop_reason as Outcome["stopReason"],

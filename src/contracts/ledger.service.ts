@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Principal } from "../auth/principal";
+import { subjectOf, type Principal } from "../auth/principal";
 import type { DetectorSuite } from "../detectors/detector";
 import { newSalt, saltedDigest } from "../store/canonical";
 import {
@@ -113,18 +113,8 @@ export class LedgerService {
 
   /** The owner's pending proposals, newest first. */
   async pending(principal: Principal, subjectId: string | null | undefined, ctx: CallContext): Promise<Outcome<ProposalRecord[]>> {
-    const base = { operation: "PENDING", contract: CONTRACT, principal, subjectId: subjectId ?? principal.subjects[0] ?? "" };
-    try {
-      const decisionRequest: DecisionRequest = { ...base, input: {} };
-      const decided = this.governor.decide(decisionRequest);
-      if (!decided.succeeded) {
-        await this.governor.record(decisionRequest, decided, ctx, "refuse");
-        return this.governor.outcome(decided);
-      }
-      return this.governor.outcome(decided, await this.ledger.pendingProposals(principal.tenant, base.subjectId, LIST_LIMIT));
-    } catch (error) {
-      return this.governor.failClosed(error, base, ctx);
-    }
+    const base = { operation: "PENDING", contract: CONTRACT, principal, subjectId: subjectOf(principal, subjectId) };
+    return this.governor.decideRead({ ...base, input: {} }, ctx, () => this.ledger.pendingProposals(principal.tenant, base.subjectId, LIST_LIMIT));
   }
 
   /**
@@ -132,7 +122,7 @@ export class LedgerService {
    * becomes exactly one ledger item, verbatim. A refusal leaves the proposal pending.
    */
   async approve(principal: Principal, proposalId: string, finalText: string, ctx: CallContext): Promise<Outcome<LedgerItemRecord>> {
-    const base = { operation: "APPROVE", contract: CONTRACT, principal, subjectId: principal.subjects[0] ?? "" };
+    const base = { operation: "APPROVE", contract: CONTRACT, principal, subjectId: subjectOf(principal) };
     try {
       const found = await this.findProposal(principal, proposalId);
       if (found) base.subjectId = found.subject_id;
@@ -203,7 +193,7 @@ export class LedgerService {
 
   /** P54-D: no item, and the proposed text is gone from the record; the event keeps metadata only. */
   async decline(principal: Principal, proposalId: string, ctx: CallContext): Promise<Outcome<{ proposalId: string }>> {
-    const base = { operation: "DECLINE", contract: CONTRACT, principal, subjectId: principal.subjects[0] ?? "" };
+    const base = { operation: "DECLINE", contract: CONTRACT, principal, subjectId: subjectOf(principal) };
     try {
       const found = await this.findProposal(principal, proposalId);
       if (found) base.subjectId = found.subject_id;
@@ -236,23 +226,13 @@ export class LedgerService {
 
   /** P54-B: the owner's active items, verbatim, with provenance. */
   async list(principal: Principal, subjectId: string | null | undefined, ctx: CallContext): Promise<Outcome<LedgerItemRecord[]>> {
-    const base = { operation: "LEDGER", contract: CONTRACT, principal, subjectId: subjectId ?? principal.subjects[0] ?? "" };
-    try {
-      const decisionRequest: DecisionRequest = { ...base, input: {} };
-      const decided = this.governor.decide(decisionRequest);
-      if (!decided.succeeded) {
-        await this.governor.record(decisionRequest, decided, ctx, "refuse");
-        return this.governor.outcome(decided);
-      }
-      return this.governor.outcome(decided, await this.ledger.activeItems(principal.tenant, base.subjectId, LIST_LIMIT));
-    } catch (error) {
-      return this.governor.failClosed(error, base, ctx);
-    }
+    const base = { operation: "LEDGER", contract: CONTRACT, principal, subjectId: subjectOf(principal, subjectId) };
+    return this.governor.decideRead({ ...base, input: {} }, ctx, () => this.ledger.activeItems(principal.tenant, base.subjectId, LIST_LIMIT));
   }
 
   /** P54-E, MP-FORGET: status deleted, deleted_at, and an invalidate event with its reason. */
   async forget(principal: Principal, memoryId: string, ctx: CallContext): Promise<Outcome<{ memoryId: string }>> {
-    const base = { operation: "FORGET", contract: CONTRACT, principal, subjectId: principal.subjects[0] ?? "" };
+    const base = { operation: "FORGET", contract: CONTRACT, principal, subjectId: subjectOf(principal) };
     try {
       const found = await this.findItem(principal, memoryId);
       if (found) base.subjectId = found.subject_id;
@@ -290,7 +270,7 @@ export class LedgerService {
    * foreign or unknown one answers NOT_FOUND and contributes nothing (P54-E).
    */
   async selectedContext(principal: Principal, memoryIds: string[], ctx: CallContext): Promise<Outcome<SelectedMemoryContext>> {
-    const base = { operation: "SELECT", contract: CONTRACT, principal, subjectId: principal.subjects[0] ?? "" };
+    const base = { operation: "SELECT", contract: CONTRACT, principal, subjectId: subjectOf(principal) };
     try {
       const ids = [...new Set(memoryIds ?? [])];
       const selections: SelectedMemoryContext["selections"] = [];

@@ -1,13 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { loadConfig } from "../../src/config";
-import { Gateway } from "../../src/gateway";
-import { POLICY_BUNDLE } from "../support/gateway";
-import { TEST_AUDIENCE, TEST_ISSUER, TEST_PUBLIC_KEY_PEM, signToken } from "../support/tokens";
+import type { Gateway } from "../../src/gateway";
+import { startTestGateway } from "../support/gateway";
+import { signToken } from "../support/tokens";
 
 const ADD = `mutation Add($input: AddFactInput!) { addFact(input: $input) { stopReason } }`;
 const SUMMARY = "User mentioned they love fettuccini and work on FL Studio";
@@ -23,17 +18,7 @@ describe("gate outcomes in the logs (SG-GATE)", () => {
         done();
       },
     });
-    const config = loadConfig({
-      MONGODB_URI: process.env.MEMGATE_TEST_MONGODB_URI,
-      MEMGATE_DB_NAME: `t_${randomBytes(6).toString("hex")}`,
-      MEMGATE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "memgate-test-data-")),
-      MEMGATE_POLICY_BUNDLE: POLICY_BUNDLE,
-      JWT_PUBLIC_KEY: TEST_PUBLIC_KEY_PEM,
-      JWT_ISSUER: TEST_ISSUER,
-      JWT_AUDIENCE: TEST_AUDIENCE,
-      PORT: "0",
-    });
-    gateway = await Gateway.start({ config, logger: pino({ level: "debug" }, sink) });
+    gateway = (await startTestGateway({ logger: pino({ level: "debug" }, sink) })).gateway;
   });
   afterAll(() => gateway.stop());
 

@@ -6,6 +6,7 @@ import type { Clock } from "../../src/clock";
 import { loadConfig } from "../../src/config";
 import type { Detector } from "../../src/detectors/detector";
 import { Gateway } from "../../src/gateway";
+import type { Logger } from "../../src/logger";
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_PUBLIC_KEY_PEM, signToken, type TokenClaims } from "./tokens";
 
 export const POLICY_BUNDLE = path.resolve(__dirname, "..", "..", "build", "policy", "bundle.tar.gz");
@@ -32,6 +33,8 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   /** Another database server than the run's shared FerretDB. */
   mongodbUri?: string;
+  /** A logger of the test's own, to assert on what is (and is not) logged. */
+  logger?: Logger;
   /** Replaces the default detectors (GatewayOptions.detectors). */
   detectors?: readonly Detector[];
   /** Added to the default detectors (GatewayOptions.extraDetectors). */
@@ -55,7 +58,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     LOG_LEVEL: process.env.MEMGATE_TEST_LOG_LEVEL ?? "silent",
     ...options.env,
   });
-  const gateway = await Gateway.start({ config, clock: options.clock, detectors: options.detectors, extraDetectors: options.extraDetectors });
+  const gateway = await Gateway.start({ config, clock: options.clock, detectors: options.detectors, extraDetectors: options.extraDetectors, logger: options.logger });
   const url = gateway.url;
   return {
     gateway,
