@@ -14,6 +14,10 @@ import { CompanionService } from "./contracts/companion.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { createGroundingScorer } from "./companion/grounding";
 import { Governor } from "./contracts/governor";
+import { createContracts } from "./contracts";
+import type { ContractModule } from "./kernel/contract";
+import type { ContractStore } from "./kernel/contract-store";
+import { Kernel } from "./kernel/execute";
 import { LedgerService } from "./contracts/ledger.service";
 import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
@@ -21,7 +25,8 @@ import { buildGatewaySchema } from "./graphql/schema";
 import { agentRouter } from "./http/agent-route";
 import { healthRouter } from "./http/health";
 import { ledgerPageRouter } from "./http/ledger-page";
-import { Metrics, metricsRouter } from "./http/metrics";
+import { Metrics } from "./kernel/metrics";
+import { metricsRouter } from "./http/metrics-route";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
 import { PolicyEngine } from "./policy/policy-engine";
@@ -104,8 +109,15 @@ export class Gateway {
       startedAudit = auditSystem;
       const metrics = new Metrics();
       const detectors = createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]);
+      const kernel = new Kernel({ policy, events, clock, logger, detectors, metrics });
+      kernel.useIntegrity(auditSystem.guard);
+      const stores: ContractStore[] = [];
+      const contracts = createContracts({ db, kernel, policy, events, clock, logger, config, metrics, detectors, stores });
+      for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
       const services: Services = {
         policy,
+        kernel,
+        contracts,
         governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectors, new MemorySettingsRepository(db), new MemoryCounters(db), logger),
         ledger: new LedgerService(governor, new LedgerRepository(db), detectors),
         audit: auditSystem.audit,

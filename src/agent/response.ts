@@ -1,4 +1,4 @@
-import type { Outcome } from "../contracts/outcome";
+import type { Outcome } from "../kernel/outcome";
 import type { AgentMemoryRecord, DynamicValue } from "../store/agent-memory-repository";
 import type { LinkType, TenantMemoryIndex } from "./memory-index";
 import { effectiveTruth, effectiveUtility } from "./ranking";

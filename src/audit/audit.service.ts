@@ -1,6 +1,6 @@
 import type { Principal } from "../auth/principal";
 import { TENANT_SCOPE, type DecisionRequest, type Governor } from "../contracts/governor";
-import type { CallContext, Outcome } from "../contracts/outcome";
+import type { CallContext, Outcome } from "../kernel/outcome";
 import type { EventLog, MemoryEvent } from "../store/event-log";
 import type { ChainAuditor } from "./chain-auditor";
 import type { Checkpoint, Checkpointer } from "./checkpoints";

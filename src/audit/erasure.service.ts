@@ -1,6 +1,6 @@
 import { subjectOf, type Principal } from "../auth/principal";
 import type { DecisionRequest, Governor } from "../contracts/governor";
-import type { CallContext, Outcome } from "../contracts/outcome";
+import type { CallContext, Outcome } from "../kernel/outcome";
 import type { ErasureRegistry } from "./erasure";
 import type { ErasureMark } from "./repair";
 

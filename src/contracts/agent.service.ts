@@ -21,7 +21,7 @@ import {
 import { newSalt, saltedDigest } from "../store/canonical";
 import type { MemoryEvent } from "../store/event-log";
 import type { DecisionRequest, Decided, Governor } from "./governor";
-import type { CallContext, Outcome } from "./outcome";
+import type { CallContext, Outcome } from "../kernel/outcome";
 
 const CONTRACT = "agent";
 

@@ -5,13 +5,13 @@ import { mergeFacts } from "../companion/consolidation";
 import { EnvelopeCache } from "../companion/envelope-cache";
 import type { GroundingScorer } from "../companion/grounding";
 import type { DetectorSuite } from "../detectors/detector";
-import type { Metrics } from "../http/metrics";
+import type { Metrics } from "../kernel/metrics";
 import type { Logger } from "../logger";
 import { newSalt, saltedDigest } from "../store/canonical";
 import { factDocId, headId, subjectDocId, type FactRecord, type FactRepository, type PrivacyView, type ProposalRecord } from "../store/fact-repository";
 import type { EventType } from "../store/event-log";
 import type { Decided, DecisionRequest, Governor } from "./governor";
-import type { CallContext, Outcome } from "./outcome";
+import type { CallContext, Outcome } from "../kernel/outcome";
 
 const CONTRACT = "companion";
 

@@ -8,7 +8,7 @@ import { memoryDocId } from "../store/ids";
 import type { MemoryRecord, MemoryRepository } from "../store/memory-repository";
 import { settingsDocId, settingsInput, type MemorySettingsRecord, type MemorySettingsRepository } from "../store/memory-settings";
 import type { Decided, DecisionRequest, Governor } from "./governor";
-import type { CallContext, Outcome } from "./outcome";
+import type { CallContext, Outcome } from "../kernel/outcome";
 
 /** A STORE request of seed 000, as the edge parsed it; nothing here is trusted yet. */
 export interface StoreRequest {

@@ -5,7 +5,7 @@ import type { Logger } from "../logger";
 import type { PolicyDecision, PolicyEngine } from "../policy/policy-engine";
 import type { EventDraft, EventLog, EventType, MemoryEvent } from "../store/event-log";
 import { IntegrityError } from "../store/provenance";
-import { isStopReason, type CallContext, type Outcome } from "./outcome";
+import { isStopReason, type CallContext, type Outcome } from "../kernel/outcome";
 
 export interface DecisionRequest {
   operation: string;

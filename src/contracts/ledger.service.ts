@@ -11,7 +11,7 @@ import {
   type ProposalRecord,
 } from "../store/ledger-repository";
 import type { Decided, DecisionRequest, Governor } from "./governor";
-import type { CallContext, Outcome } from "./outcome";
+import type { CallContext, Outcome } from "../kernel/outcome";
 
 /** A proposal as an agent, adapter or the product sends it; nothing here is trusted yet. */
 export interface ProposeRequest {

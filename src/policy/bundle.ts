@@ -14,6 +14,8 @@ export interface ContractData {
   ttl_classes: Record<string, { seconds: number; description: string }>;
   source_kinds: string[];
   bounds: Record<string, number>;
+  /** Roles that may act for any subject of their tenant (an admin's override, seed 002). */
+  any_subject_roles?: string[];
   [key: string]: unknown;
 }
 

@@ -9,11 +9,15 @@ export const ENTRYPOINT = "memgate/main/decision";
 
 /** What the policy answers for one operation. */
 export interface PolicyDecision {
+  /** What to do: allow, hold (for the person's confirmation) or refuse. */
+  outcome?: string;
   stop_reason: string;
   explanations: string[];
   contract_version: string;
   /** The bundle that decided: sha256 of the bundle file. */
   policy_hash: string;
+  /** SG-GATE: the band and the confidence to store, when a confidence gate applied. */
+  gate?: unknown;
 }
 
 export interface PolicyChange {

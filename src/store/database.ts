@@ -14,6 +14,9 @@ export const COLLECTIONS = {
   agentMemoryUpdates: "agent_memory_updates",
 } as const;
 
+/** The database handle contract stores are built on; only the store layer looks inside it. */
+export type Database = Db;
+
 export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000, maxPoolSize: 50 });
   await client.connect();

@@ -4,7 +4,7 @@ import { LexicalGroundingScorer } from "../../src/companion/grounding/lexical-sc
 import { CompanionService } from "../../src/contracts/companion.service";
 import { Governor } from "../../src/contracts/governor";
 import { createDetectorSuite } from "../../src/detectors";
-import { Metrics } from "../../src/http/metrics";
+import { Metrics } from "../../src/kernel/metrics";
 import { createLogger } from "../../src/logger";
 import { EventLog } from "../../src/store/event-log";
 import { FactRepository } from "../../src/store/fact-repository";

@@ -1,4 +1,4 @@
-import { STOP_REASONS } from "../../src/contracts/outcome";
+import { STOP_REASONS } from "../../src/kernel/outcome";
 import { DEFAULT_DETECTORS } from "../../src/detectors";
 import type { Detector } from "../../src/detectors/detector";
 import { dumpDatabase } from "../support/database";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { emittedSdl } from "../../scripts/emit-schema";
-import { STOP_REASONS } from "../../src/contracts/outcome";
+import { STOP_REASONS } from "../../src/kernel/outcome";
 import { loadBundle } from "../../src/policy/bundle";
 import { POLICY_BUNDLE } from "../support/gateway";
 

@@ -5,7 +5,11 @@
 #   may call it, whether it writes content and whether it targets one existing item.
 package memgate.lib.operation
 
-spec := data.memgate.operations[input.contract][input.operation]
+# A contract's folder policies/memgate/contracts/<name>/ declares its operations in its
+# data.json ("operations"); contracts not yet moved there keep operations/<name>/data.json.
+spec := data.memgate.contracts[input.contract].operations[input.operation]
+
+spec := data.memgate.operations[input.contract][input.operation] if not data.memgate.contracts[input.contract].operations
 
 default is_write := false
 

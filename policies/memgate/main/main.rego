@@ -14,6 +14,12 @@ violations contains v if {
 	some v in data.memgate.checks[name].violations
 }
 
+# A contract's own rules live beside its data in policies/memgate/contracts/<name>/.
+violations contains v if {
+	some name
+	some v in data.memgate.contracts[name].violations
+}
+
 # C19-FAIL an operation the policy does not know is an internal inconsistency, never a success.
 violations contains {"stop_reason": "INTERNAL_INCONSISTENCY", "rule": "C19-FAIL", "detail": "unknown_operation"} if {
 	not operation.spec
@@ -38,16 +44,40 @@ _explanations := sort([sprintf("%s: %s", [v.rule, v.detail]) |
 	v.stop_reason == _stop_reason
 ])
 
+# What the gateway does with the decision. A success code of a held operation (a
+# proposal, whose success is MISSING_EXPLICIT_CONSENT) or a winning violation marked
+# `"hold": true` (SG-GATE held_as_proposal) holds; any other success allows; the rest refuse.
+default _outcome := "refuse"
+
+_outcome := "allow" if {
+	count(violations) == 0
+	startswith(_stop_reason, "SUCCESS_")
+}
+
+_outcome := "hold" if {
+	count(violations) == 0
+	not startswith(_stop_reason, "SUCCESS_")
+}
+
+_outcome := "hold" if {
+	count(violations) > 0
+	some v in violations
+	v.stop_reason == _stop_reason
+	object.get(v, "hold", false) == true
+}
+
 # METADATA
 # entrypoint: true
 # description: C19-STOP exactly one stop reason for every operation
 default decision := {
+	"outcome": "refuse",
 	"stop_reason": "INTERNAL_INCONSISTENCY",
 	"explanations": ["C19-FAIL: no_decision"],
 	"contract_version": "unknown",
 }
 
 decision := {
+	"outcome": _outcome,
 	"stop_reason": _stop_reason,
 	"explanations": _explanations,
 	"contract_version": contract.version,

@@ -1,6 +1,6 @@
 import { Field, Float, Int, ObjectType } from "type-graphql";
 import type { AgentItem, AgentResponse, DynamicPair, DynamicView } from "../../agent/response";
-import type { Outcome } from "../../contracts/outcome";
+import type { Outcome } from "../../kernel/outcome";
 import { DecisionFields } from "./decision";
 
 @ObjectType({ description: "IF1-VALID: one offending place of a document." })

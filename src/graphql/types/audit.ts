@@ -4,7 +4,7 @@ import type { CheckpointList } from "../../audit/audit.service";
 import type { Checkpoint } from "../../audit/checkpoints";
 import type { ErasureResult } from "../../audit/erasure.service";
 import type { ChainVerification as Verification } from "../../audit/verify";
-import type { Outcome } from "../../contracts/outcome";
+import type { Outcome } from "../../kernel/outcome";
 import type { MemoryEvent as StoredEvent } from "../../store/event-log";
 import { DecisionFields } from "./decision";
 

@@ -1,7 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import type { FactResult } from "../../contracts/companion.service";
 import type { Envelope, EnvelopeFact } from "../../companion/envelope";
-import type { Outcome } from "../../contracts/outcome";
+import type { Outcome } from "../../kernel/outcome";
 import type { FactRecord } from "../../store/fact-repository";
 import { DecisionFields } from "./decision";
 

@@ -1,5 +1,5 @@
 import { Field, ID, InterfaceType, ObjectType } from "type-graphql";
-import type { Outcome } from "../../contracts/outcome";
+import type { Outcome } from "../../kernel/outcome";
 import type { MemoryPage } from "../../contracts/governed.service";
 import type { MemoryRecord } from "../../store/memory-repository";
 import { Memory } from "./memory";

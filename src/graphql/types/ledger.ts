@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from "type-graphql";
 import type { LedgerData, SelectedMemoryContext } from "../../contracts/ledger.service";
-import type { Outcome } from "../../contracts/outcome";
+import type { Outcome } from "../../kernel/outcome";
 import type { LedgerItemRecord, ProposalRecord } from "../../store/ledger-repository";
 import { DecisionFields } from "./decision";
 import { StopReason } from "./stop-reason";

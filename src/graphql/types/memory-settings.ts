@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import type { SettingsRequest } from "../../contracts/governed.service";
-import type { Outcome } from "../../contracts/outcome";
+import type { Outcome } from "../../kernel/outcome";
 import type { MemorySettingsRecord } from "../../store/memory-settings";
 import { DecisionFields } from "./decision";
 

@@ -1,5 +1,5 @@
 import { registerEnumType } from "type-graphql";
-import { STOP_REASONS, type StopReason as StopReasonCode } from "../../contracts/outcome";
+import { STOP_REASONS, type StopReason as StopReasonCode } from "../../kernel/outcome";
 
 /** The GraphQL enum of SPEC D3's codes; a test checks it against the policy's priority list. */
 export const StopReason = Object.fromEntries(STOP_REASONS.map((code) => [code, code])) as { [K in StopReasonCode]: K };

@@ -42,7 +42,7 @@ violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "SG-GROUND
 	not _grounded
 }
 
-violations contains {"stop_reason": "MISSING_EXPLICIT_CONSENT", "rule": "SG-GATE", "detail": "held_as_proposal"} if {
+violations contains {"stop_reason": "MISSING_EXPLICIT_CONSENT", "rule": "SG-GATE", "detail": "held_as_proposal", "hold": true} if {
 	_add
 	_grounded
 	effective >= cfg.gate.proposal_min

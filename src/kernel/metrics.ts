@@ -1,7 +1,10 @@
-import { Router } from "express";
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-/** The gateway's Prometheus metrics (SG-GATE, SG-ISOLATION, SG-LOAD). One registry per gateway. */
+/**
+ * The gateway's Prometheus metrics (SG-GATE, SG-ISOLATION, SG-LOAD). One registry per
+ * gateway, so two gateways in one process count apart. Decisions, latency and isolation
+ * are counted by the kernel for every contract; the Node process metrics come by default.
+ */
 export class Metrics {
   readonly registry = new Registry();
   readonly decisions = new Counter({ name: "memgate_decisions_total", help: "Decisions by contract, operation and stop reason", labelNames: ["contract", "operation", "stop_reason"], registers: [this.registry] });
@@ -11,17 +14,8 @@ export class Metrics {
   readonly latency = new Histogram({ name: "memgate_operation_seconds", help: "Service latency by contract and operation", labelNames: ["contract", "operation"], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [this.registry] });
   readonly envelopeCache = new Counter({ name: "memgate_envelope_cache_total", help: "SG-ENVELOPE cache hits and misses", labelNames: ["result"], registers: [this.registry] });
 
-  constructor(defaults = false) {
-    if (defaults) collectDefaultMetrics({ register: this.registry });
+  constructor(options: { processMetrics?: boolean } = {}) {
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 }
 
-/** GET /metrics in the Prometheus text format. */
-export function metricsRouter(metrics: Metrics): Router {
-  const router = Router();
-  router.get("/metrics", async (_req, res) => {
-    res.setHeader("content-type", metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
-  return router;
-}

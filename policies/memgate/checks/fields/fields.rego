@@ -1,0 +1,44 @@
+# METADATA
+# description: |
+#   C19-ITEM and SPEC D3a for every declared field of every operation. The kernel reports
+#   facts about each value (src/kernel/fields.ts); the bounds are data of the contract,
+#   policies/memgate/contracts/<name>/data.json "fields": one per declared field name.
+package memgate.checks.fields
+
+default _bounds := {}
+
+_bounds := data.memgate.contracts[input.contract].fields
+
+# SPEC D3a, issue 11: ill-formed UTF-16 (lone or reversed surrogates) would be stored as U+FFFD.
+violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_ill_formed_unicode", [f.field])} if {
+	some f in input.fields
+	f.ill_formed
+}
+
+violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_control_character", [f.field])} if {
+	some f in input.fields
+	f.control
+}
+
+violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_wrong_type", [f.field])} if {
+	some f in input.fields
+	f.wrong_type
+}
+
+violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_malformed_id", [f.field])} if {
+	some f in input.fields
+	f.pattern_mismatch
+}
+
+violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-ITEM", "detail": sprintf("%s_too_long", [f.field])} if {
+	some f in input.fields
+	f.length > _bounds[f.field]
+}
+
+# A declared field without a bound is a contract bug: fail closed rather than store it unbounded.
+violations contains {"stop_reason": "INTERNAL_INCONSISTENCY", "rule": "C19-ITEM", "detail": sprintf("%s_has_no_bound", [f.field])} if {
+	some f in input.fields
+	f.kind != "number"
+	f.kind != "boolean"
+	not _bounds[f.field]
+}

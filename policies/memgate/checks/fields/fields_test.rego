@@ -1,0 +1,27 @@
+package memgate.checks.fields_test
+
+import data.memgate.checks.fields
+
+_fact(field, length) := {"field": field, "path": field, "kind": "text", "length": length, "wrong_type": false, "ill_formed": false, "control": false, "pattern_mismatch": false}
+
+_bounds := {"c": {"fields": {"reason": 10}}}
+
+test_ill_formed_text_is_schema_invalid if {
+	f := object.union(_fact("reason", 3), {"ill_formed": true})
+	v := fields.violations with input as {"contract": "c", "fields": [f]} with data.memgate.contracts as _bounds
+	{x.stop_reason | some x in v} == {"SCHEMA_INVALID"}
+}
+
+test_too_long_is_bounds_exceeded if {
+	v := fields.violations with input as {"contract": "c", "fields": [_fact("reason", 11)]} with data.memgate.contracts as _bounds
+	{x.detail | some x in v} == {"reason_too_long"}
+}
+
+test_within_bound_passes if {
+	count(fields.violations) == 0 with input as {"contract": "c", "fields": [_fact("reason", 10)]} with data.memgate.contracts as _bounds
+}
+
+test_unbounded_field_fails_closed if {
+	v := fields.violations with input as {"contract": "c", "fields": [_fact("note", 1)]} with data.memgate.contracts as _bounds
+	{x.stop_reason | some x in v} == {"INTERNAL_INCONSISTENCY"}
+}

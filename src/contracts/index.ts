@@ -1,0 +1,12 @@
+import type { ContractDeps } from "../kernel/contract";
+
+/**
+ * Every contract of the gateway, one line each. The composition root builds them with the
+ * same dependencies; their stores are then reachable by repair and erasure, and the doors
+ * find their operations here (typed) to hand them to the kernel.
+ */
+export function createContracts(deps: ContractDeps) {
+  return {};
+}
+
+export type Contracts = ReturnType<typeof createContracts>;

@@ -1,0 +1,37 @@
+import type { Clock } from "../clock";
+import type { Config } from "../config";
+import type { DetectorSuite } from "../detectors/detector";
+import type { Logger } from "../logger";
+import type { PolicyEngine } from "../policy/policy-engine";
+import type { Database } from "../store/database";
+import type { EventLog } from "../store/event-log";
+import type { ContractStore } from "./contract-store";
+import type { Kernel } from "./execute";
+import type { Metrics } from "./metrics";
+
+/** What the composition root hands every contract module. */
+export interface ContractDeps {
+  db: Database;
+  kernel: Kernel;
+  policy: PolicyEngine;
+  events: EventLog;
+  clock: Clock;
+  logger: Logger;
+  config: Config;
+  metrics: Metrics;
+  detectors: DetectorSuite;
+  /** Every contract's stores, for operations that reach all of them (erasure). Filled before any operation runs. */
+  stores: readonly ContractStore[];
+}
+
+/**
+ * A contract as the gateway sees it: a name, its declared operations (which every door
+ * runs through the kernel) and its stores (which repair, erasure and integrity checks
+ * reach generically). A new contract is one folder in src/contracts/ exporting one of
+ * these, one folder in policies/memgate/, and one line in src/contracts/index.ts.
+ */
+export interface ContractModule<Ops extends object = object> {
+  readonly name: string;
+  readonly operations: Ops;
+  readonly stores: readonly ContractStore[];
+}

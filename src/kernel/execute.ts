@@ -1,0 +1,279 @@
+import { randomUUID } from "node:crypto";
+import { principalInput, subjectOf, type Principal } from "../auth/principal";
+import type { Clock } from "../clock";
+import type { DetectorSuite } from "../detectors/detector";
+import type { Logger } from "../logger";
+import type { PolicyEngine } from "../policy/policy-engine";
+import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
+import { IntegrityError } from "../store/provenance";
+import { isOutcome, type Decision, type GateDecision } from "./decision";
+import { parseFields, type FieldFact } from "./fields";
+import type { Metrics } from "./metrics";
+import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
+import { isStopReason, type CallContext, type Outcome } from "./outcome";
+import { Writes, type EventPart } from "./write-set";
+
+/** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/audit/integrity-guard.ts. */
+export interface IntegrityState {
+  inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null };
+}
+
+export interface KernelDeps {
+  policy: PolicyEngine;
+  events: EventLog;
+  clock: Clock;
+  logger: Logger;
+  detectors: DetectorSuite;
+  metrics: Metrics;
+}
+
+/** Internal; answered as INTERNAL_INCONSISTENCY (C19-FAIL). */
+export class KernelError extends Error {
+  readonly code = "KERNEL_INVARIANT" as const;
+  constructor(detail: string) {
+    super(`kernel: ${detail}`);
+    this.name = new.target.name;
+  }
+}
+
+/** The two names of an operation, all the lifecycle's bookkeeping needs. */
+type OperationName = Pick<Operation<unknown, unknown, unknown>, "contract" | "name">;
+
+const eventSubject = (subjectId: string): string | null => (subjectId && subjectId !== TENANT_SCOPE ? subjectId : null);
+
+/**
+ * The one lifecycle of every operation of every contract, whatever door it came through:
+ * subject -> declared fields -> gather -> detectors -> decide -> refuse (metadata-only event)
+ * | hold | allow (a write set, then its events in one group commit, then settle marks) ->
+ * metrics. Anything unexpected answers INTERNAL_INCONSISTENCY, undoes what was written and
+ * is recorded (INV-8). The policy decides; the kernel acts on its `outcome` only.
+ */
+export class Kernel {
+  private integrity: IntegrityState | undefined;
+
+  constructor(private readonly deps: KernelDeps) {}
+
+  get policy(): PolicyEngine {
+    return this.deps.policy;
+  }
+
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  get events(): EventLog {
+    return this.deps.events;
+  }
+
+  get metrics(): Metrics {
+    return this.deps.metrics;
+  }
+
+  /** Wired after construction by the composition root (the guard needs the log first). */
+  useIntegrity(integrity: IntegrityState): void {
+    this.integrity = integrity;
+  }
+
+  async run<Req, Gathered, Result>(op: Operation<Req, Gathered, Result>, principal: Principal, raw: unknown, call: CallContext): Promise<Outcome<Result>> {
+    const started = process.hrtime.bigint();
+    let subjectId = "";
+    let stopReason = "INTERNAL_INCONSISTENCY";
+    try {
+      const { policy, clock } = this.deps;
+      subjectId = await this.subjectOf(op, principal, raw);
+      const parsed = parseFields<Req>(op.fields, raw);
+      const req = parsed.value;
+      const ctx: OperationContext = {
+        principal,
+        tenantId: principal.tenant,
+        subjectId,
+        subjectHeld: this.holds(principal, subjectId),
+        requestId: call.requestId,
+        now: clock.now(),
+        clock,
+        policy,
+        texts: parsed.texts,
+      };
+      const [gathered, facts] = await Promise.all([
+        ctx.subjectHeld && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
+        this.deps.detectors.run(parsed.texts),
+      ]);
+      const inputOf = (g: Gathered | undefined) => ({
+        fields: parsed.facts,
+        texts: parsed.texts,
+        facts,
+        ...(op.input ? op.input(req, g, ctx) : {}),
+      });
+      let decision = this.decide(op, principal, subjectId, ctx.now, inputOf(gathered));
+      if (decision.outcome !== "refuse") {
+        const handler = decision.outcome === "allow" ? op.allow : op.hold;
+        if (!handler) throw new KernelError(`${op.contract}.${op.name} has no handler for outcome ${decision.outcome}`);
+        const writes = new Writes();
+        const value = await handler(req, gathered as Gathered, ctx, writes, decision);
+        if (!writes.isLost) {
+          await this.commit(writes, decision, op, principal, subjectId, call);
+          stopReason = decision.stopReason;
+          return this.outcome(decision, value);
+        }
+        // A concurrent write won the object: the policy judges it as it is now.
+        await writes.undo((error) => this.deps.logger.warn({ err: error }, "undo after a lost race failed"));
+        const now = op.gather ? await op.gather(req, ctx) : undefined;
+        decision = this.decide(op, principal, subjectId, ctx.now, inputOf(now));
+        if (decision.outcome !== "refuse") throw new KernelError("a conditional write lost a race but the policy still allows it");
+      }
+      await this.append([{ event_type: "refuse", metadata: this.refusalMetadata(op, req, ctx, parsed.facts) }], decision, op, principal, subjectId, call);
+      if (!ctx.subjectHeld) this.deps.metrics.isolation.inc({ operation: `${op.contract}.${op.name}`, kind: "foreign_subject" });
+      stopReason = decision.stopReason;
+      return this.outcome<Result>(decision);
+    } catch (error) {
+      return this.failClosed<Result>(error, op, principal, subjectId, call);
+    } finally {
+      const labels = { contract: op.contract, operation: op.name };
+      this.deps.metrics.decisions.inc({ ...labels, stop_reason: stopReason });
+      this.deps.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+
+  /** Asks the policy; the one place its answer is read. */
+  private decide(op: OperationName, principal: Principal, subjectId: string, now: Date, input: Record<string, unknown>): Decision {
+    const answer = this.deps.policy.decide({
+      operation: op.name,
+      contract: op.contract,
+      now_ms: now.getTime(),
+      principal: principalInput(principal),
+      subject_id: subjectId,
+      integrity: this.integrity?.inputFor(principal.tenant) ?? { chain_broken: false, broken_seq: null },
+      ...input,
+    });
+    if (!isStopReason(answer.stop_reason)) throw new KernelError(`the policy answered an unknown stop reason "${answer.stop_reason}"`);
+    const outcome = answer.outcome;
+    if (!isOutcome(outcome)) throw new KernelError(`the policy answered an unknown outcome "${String(outcome)}"`);
+    return {
+      decisionId: randomUUID(),
+      outcome,
+      stopReason: answer.stop_reason,
+      explanations: answer.explanations,
+      policyVersion: answer.policy_hash,
+      contractVersion: answer.contract_version,
+      gate: (answer.gate as GateDecision | undefined) ?? null,
+    };
+  }
+
+  private holds(principal: Principal, subjectId: string): boolean {
+    if (subjectId === TENANT_SCOPE || principal.subjects.includes(subjectId)) return true;
+    // Roles that may act for any subject of the tenant (an admin's override) need the target gathered too.
+    const anySubject = this.deps.policy.loaded ? (this.deps.policy.contract.any_subject_roles ?? []) : [];
+    return principal.roles.some((role) => anySubject.includes(role));
+  }
+
+  private async subjectOf<Req>(op: Operation<Req, unknown, unknown>, principal: Principal, raw: unknown): Promise<string> {
+    if (op.subject) return op.subject(raw as Req, { principal, tenantId: principal.tenant, policy: this.deps.policy });
+    const requested = raw !== null && typeof raw === "object" ? (raw as { subjectId?: unknown }).subjectId : undefined;
+    return typeof requested === "string" ? requested : subjectOf(principal);
+  }
+
+  /** Appends the write set's events in one group commit; if that fails, every step is undone. */
+  private async commit(writes: Writes, decision: Decision, op: OperationName, principal: Principal, subjectId: string, call: CallContext) {
+    let appended: MemoryEvent[];
+    try {
+      appended = await this.append(writes.events, decision, op, principal, subjectId, call);
+    } catch (error) {
+      await writes.undo((undoError) => this.deps.logger.error({ err: undoError }, "undo failed; the repair pass will settle the object"));
+      throw error;
+    }
+    // Settle marks are off the request path: a miss leaves an unsettled object the repair pass settles.
+    writes.events.forEach((part, i) => {
+      if (part.settle) part.settle(appended[i].seq).catch((error: unknown) => this.deps.logger.warn({ err: error, seq: appended[i].seq }, "settle mark not written; repair will set it"));
+    });
+  }
+
+  private append(parts: readonly EventPart[], decision: Decision, op: OperationName, principal: Principal, subjectId: string, call: CallContext): Promise<MemoryEvent[]> {
+    return Promise.all(
+      parts.map((part) =>
+        this.deps.events.append({
+          tenant_id: principal.tenant,
+          subject_id: part.subject_id === undefined ? eventSubject(subjectId) : part.subject_id,
+          event_type: part.event_type,
+          operation: op.name,
+          contract: op.contract,
+          memory_id: part.memory_id ?? null,
+          actor: actorOf(principal),
+          stop_reason: decision.stopReason,
+          decision_id: decision.decisionId,
+          policy_hash: decision.policyVersion,
+          contract_version: decision.contractVersion,
+          request_id: call.requestId,
+          content_digest: part.content_digest ?? null,
+          reason: part.reason ?? null,
+          metadata: { explanations: decision.explanations, ...part.metadata },
+        }),
+      ),
+    );
+  }
+
+  /** SPEC D4: what a refusal keeps is metadata: the operation's own, else field lengths. */
+  private refusalMetadata<Req>(op: Operation<Req, unknown, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[]): Record<string, unknown> {
+    const lengths = Object.fromEntries(facts.map((f) => [f.path, f.length]));
+    return { lengths, ...(op.refusal ? op.refusal(req, ctx) : {}) };
+  }
+
+  private outcome<T>(decision: Decision, value?: T): Outcome<T> {
+    return {
+      stopReason: decision.stopReason,
+      explanations: decision.explanations,
+      decisionId: decision.decisionId,
+      policyVersion: decision.policyVersion,
+      contractVersion: decision.contractVersion,
+      value,
+    };
+  }
+
+  /**
+   * INV-8: any unexpected error answers INTERNAL_INCONSISTENCY. The error is logged (without
+   * content) and, if the log is reachable, recorded so the failure is auditable; an object
+   * whose integrity hash no longer matches is a conformance break (MP-OBJECT, MP-BREAK).
+   */
+  private async failClosed<T>(error: unknown, op: OperationName, principal: Principal, subjectId: string, call: CallContext): Promise<Outcome<T>> {
+    const { policy, logger, events } = this.deps;
+    const decisionId = randomUUID();
+    const policyVersion = policy.hash ?? "none";
+    const contractVersion = policy.loaded ? policy.contract.version : "unknown";
+    logger.error({ err: error, requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "operation failed closed");
+    const broken = error instanceof IntegrityError ? error : undefined;
+    try {
+      await events.append({
+        tenant_id: principal.tenant,
+        subject_id: eventSubject(subjectId),
+        event_type: broken ? "conformance_break" : "refuse",
+        operation: op.name,
+        contract: op.contract,
+        memory_id: broken ? broken.memoryId : null,
+        actor: actorOf(principal),
+        stop_reason: "INTERNAL_INCONSISTENCY",
+        decision_id: decisionId,
+        policy_hash: policy.hash ?? null,
+        contract_version: policy.loaded ? contractVersion : null,
+        request_id: call.requestId,
+        content_digest: null,
+        reason: broken ? "integrity_hash_mismatch" : "internal_error",
+        metadata: broken
+          ? { error: broken.name, collection: broken.collection, object_subject_id: broken.subjectId }
+          : { error: error instanceof Error ? error.name : "unknown" },
+      });
+    } catch (logError) {
+      logger.error({ err: logError, requestId: call.requestId }, "could not record the failure in the event log");
+    }
+    return {
+      stopReason: "INTERNAL_INCONSISTENCY",
+      explanations: [broken ? "MP-OBJECT: integrity_hash_mismatch" : "C19-FAIL: internal_error"],
+      decisionId,
+      policyVersion,
+      contractVersion,
+    };
+  }
+}
+
+export function actorOf(principal: Principal): EventActor {
+  const automated = principal.roles.some((r) => r === "agent" || r === "adapter" || r === "job");
+  return { id: principal.id, roles: principal.roles, kind: automated ? "system" : "human" };
+}
