@@ -196,7 +196,15 @@ export class CompanionStore implements ContractStore {
   /** The fact, then its entry in the subject's index of active facts (the fact is the truth). */
   async insertFact(record: FactRecord): Promise<void> {
     await this.facts.insertOne(record);
-    if (record.status === "active") await this.index(record.tenant_id, record.subject_id, entryOf(record));
+    if (record.status !== "active") return;
+    // A new fact is in no index yet: one upsert (undo and restore use the idempotent `index`).
+    await upsert(() =>
+      this.subjects.updateOne(
+        { _id: subjectDocId(record.tenant_id, record.subject_id) },
+        { $push: { facts: entryOf(record) }, $inc: { rev: 1 }, $setOnInsert: { tenant_id: record.tenant_id, subject_id: record.subject_id } },
+        { upsert: true },
+      ),
+    );
   }
 
   /** Undo of insertFact: the fact was never acknowledged (INV-8). Idempotent. */
@@ -266,7 +274,7 @@ export class CompanionStore implements ContractStore {
     await this.proposals.updateOne({ _id: record._id, tenant_id: record.tenant_id, subject_id: record.subject_id }, { $set: { status } });
   }
 
-  /** Writes the head; returns the head it replaced (null: there was none), which is its undo. */
+  /** Writes the head (its undo is restoreHead with the head as it was read). */
   async putHead(head: HeadRecord): Promise<void> {
     await upsert(() => this.heads.replaceOne({ _id: head._id }, head, { upsert: true }));
   }
@@ -324,12 +332,11 @@ export class CompanionStore implements ContractStore {
   /** Undo of putPrivacy: the settings as they were (or the defaults); the generation moves on again, never back. */
   async restorePrivacy(tenant: string, subject: string, previous: PrivacyRecord | null, now: Date): Promise<void> {
     const _id = subjectDocId(tenant, subject);
-    if (!previous) {
-      const { generation: _g, ...fields } = { ...this.defaults(tenant, subject, now), generation: 0 };
-      await this.privacyRecords.updateOne({ _id }, { $set: fields, $inc: { generation: 1 } });
-      return;
+    let fields: Omit<PrivacyRecord, "_id" | "generation" | "head_key"> = this.defaults(tenant, subject, now);
+    if (previous) {
+      const { _id: _i, generation: _g, head_key: _k, ...stored } = previous;
+      fields = stored;
     }
-    const { _id: _i, generation: _g, head_key: _k, ...fields } = previous;
     await this.privacyRecords.updateOne({ _id }, { $set: fields, $inc: { generation: 1 } });
   }
 
