@@ -252,6 +252,10 @@ describe("the companion contract on the kernel (issue 11)", () => {
     await add(t.adapter, fact("ivo"));
     await db().collection("companion_subject_index").updateOne({ tenant_id: "tamper", subject_id: "ivo" }, { $set: { "facts.0.text": "User loves lasagne" } });
     expect(first(await gw.gql(t.adapter, ENVELOPE, { subject: "ivo" }))).toMatchObject({ stopReason: "INTERNAL_INCONSISTENCY", explanations: ["MP-OBJECT: integrity_hash_mismatch"] });
+
+    // a damaged record never keeps its content from being erased (D1)
+    expect(first(await gw.gql(await t.user("ida"), ERASE, {}))).toMatchObject({ stopReason: "SUCCESS_DELETED", erased: 1 });
+    expect(await facts().countDocuments({ tenant_id: "tamper", subject_id: "ida", text: { $ne: "" } })).toBe(0);
   });
 
   it("MP-LOG INV-8: the store lists an object whose settle mark is missing, with the event the repair pass would write, and settles it", async () => {

@@ -557,7 +557,7 @@ export function companionOperations(parts: CompanionParts) {
       const { tenantId, subjectId } = ctx;
       const { facts, proposals } = await store.subjectObjects(tenantId, subjectId);
       const mark = { at: ctx.now.toISOString(), by: ctx.principal.id, reason: "erasure_request", operation: "ERASE", decision_id: decision.decisionId };
-      const objects = [...facts.map((f) => ({ id: f.memory_id, kind: "fact" })), ...proposals.map((p) => ({ id: p.proposal_id, kind: "proposal" }))];
+      const objects = [...facts.map((id) => ({ id, kind: "fact" })), ...proposals.map((id) => ({ id, kind: "proposal" }))];
       for (const object of objects) {
         await store.eraseObject(tenantId, subjectId, object.id, mark, (snapshot) => writes.onUndo(() => store.restore(snapshot)));
         writes.event({

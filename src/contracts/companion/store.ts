@@ -352,13 +352,17 @@ export class CompanionStore implements ContractStore {
 
   // ---------------------------------------------------------------- erasure (SPEC D1)
 
-  /** Every fact and proposal of the subject that still holds content. */
-  async subjectObjects(tenant: string, subject: string): Promise<{ facts: FactRecord[]; proposals: ProposalRecord[] }> {
+  /**
+   * Ids of every fact and proposal of the subject that still holds content. Not checked
+   * against integrity hashes: a damaged record must not keep its content from being erased.
+   */
+  async subjectObjects(tenant: string, subject: string): Promise<{ facts: string[]; proposals: string[] }> {
+    const query = { tenant_id: tenant, subject_id: subject, status: { $ne: "erased" as const } };
     const [facts, proposals] = await Promise.all([
-      this.facts.find({ tenant_id: tenant, subject_id: subject, status: { $ne: "erased" } }).toArray(),
-      this.proposals.find({ tenant_id: tenant, subject_id: subject, status: { $ne: "erased" } }).toArray(),
+      this.facts.find(query, { projection: { memory_id: 1 } }).toArray(),
+      this.proposals.find(query, { projection: { proposal_id: 1 } }).toArray(),
     ]);
-    return { facts: facts.map((f) => this.checkedFact(f)!), proposals: proposals.map((p) => this.checkedProposal(p)!) };
+    return { facts: facts.map((f) => f.memory_id).sort(), proposals: proposals.map((p) => p.proposal_id).sort() };
   }
 
   /**
@@ -439,12 +443,8 @@ export class CompanionStore implements ContractStore {
   }
 
   async objectIds(tenantId: string, subjectId: string): Promise<string[]> {
-    const query = { tenant_id: tenantId, subject_id: subjectId, status: { $ne: "erased" as const } };
-    const [facts, proposals] = await Promise.all([
-      this.facts.find(query, { projection: { memory_id: 1 } }).toArray(),
-      this.proposals.find(query, { projection: { proposal_id: 1 } }).toArray(),
-    ]);
-    return [...facts.map((f) => f.memory_id), ...proposals.map((p) => p.proposal_id)].sort();
+    const { facts, proposals } = await this.subjectObjects(tenantId, subjectId);
+    return [...facts, ...proposals].sort();
   }
 
   async lookup(tenantId: string, subjectId: string, objectId: string): Promise<{ found: boolean; erased: boolean }> {
