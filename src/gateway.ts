@@ -10,9 +10,7 @@ import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
 import { AgentIndexCache } from "./agent/index-cache";
 import { AgentMemoryService } from "./contracts/agent.service";
-import { CompanionService } from "./contracts/companion.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
-import { createGroundingScorer } from "./companion/grounding";
 import { Governor } from "./contracts/governor";
 import { createContracts } from "./contracts";
 import type { ContractModule } from "./kernel/contract";
@@ -39,7 +37,6 @@ import { MemoryRepository } from "./store/memory-repository";
 import { MemoryCounters } from "./store/memory-counters";
 import { MemorySettingsRepository } from "./store/memory-settings";
 import { AgentMemoryRepository } from "./store/agent-memory-repository";
-import { FactRepository } from "./store/fact-repository";
 
 export interface GatewayOptions {
   config: Config;
@@ -94,7 +91,6 @@ export class Gateway {
       const { client, db } = await connectDatabase(databaseUri, config.dbName);
       startedClient = client;
       await ensureIndexes(db);
-      await FactRepository.ensureIndexes(db);
 
       const policy = new PolicyEngine(config.policyBundlePath, logger);
       await policy.reload();
@@ -114,6 +110,7 @@ export class Gateway {
       const stores: ContractStore[] = [];
       const contracts = createContracts({ db, kernel, policy, events, clock, logger, config, metrics, detectors, stores });
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
+      for (const store of stores) await store.ensureIndexes();
       const services: Services = {
         policy,
         kernel,
@@ -123,7 +120,6 @@ export class Gateway {
         audit: auditSystem.audit,
         erasure: auditSystem.erasure,
         agent: new AgentMemoryService(governor, new AgentMemoryRepository(db), new AgentIndexCache(new AgentMemoryRepository(db), events), detectors),
-        companion: new CompanionService(governor, new FactRepository(db), detectors, createGroundingScorer(process.env), metrics, logger, config.envelopeCacheSeconds),
         metrics,
       };
 

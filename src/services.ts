@@ -3,7 +3,6 @@ import type { ErasureService } from "./audit/erasure.service";
 import type { AgentMemoryService } from "./contracts/agent.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { LedgerService } from "./contracts/ledger.service";
-import type { CompanionService } from "./contracts/companion.service";
 import type { Metrics } from "./kernel/metrics";
 import type { PolicyEngine } from "./policy/policy-engine";
 import type { Contracts } from "./contracts";
@@ -21,6 +20,5 @@ export interface Services {
   audit: AuditService;
   erasure: ErasureService;
   agent: AgentMemoryService;
-  companion: CompanionService;
   metrics: Metrics;
 }

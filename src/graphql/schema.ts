@@ -3,7 +3,7 @@ import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
 import { AuditResolver } from "./resolvers/audit.resolver";
 import { AgentResolver } from "./resolvers/agent.resolver";
-import { CompanionResolver } from "./resolvers/companion.resolver";
+import { CompanionResolver } from "../contracts/companion/resolvers";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "./resolvers/governed.resolver";
 import { LedgerResolver } from "./resolvers/ledger.resolver";

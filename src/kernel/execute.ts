@@ -7,7 +7,7 @@ import type { PolicyEngine } from "../policy/policy-engine";
 import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
 import { IntegrityError } from "../store/provenance";
 import { isOutcome, type Decision, type GateDecision } from "./decision";
-import { parseFields, type FieldFact } from "./fields";
+import { parseFields, wellFormed, type FieldFact } from "./fields";
 import type { Metrics } from "./metrics";
 import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
 import { isStopReason, type CallContext, type Outcome } from "./outcome";
@@ -98,18 +98,25 @@ export class Kernel {
         ctx.subjectHeld && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
         this.deps.detectors.run(parsed.texts),
       ]);
-      const inputOf = (g: Gathered | undefined) => ({
-        fields: parsed.facts,
-        texts: parsed.texts,
-        facts,
-        ...(op.input ? op.input(req, g, ctx) : {}),
-      });
+      const illFormed = parsed.facts.some((f) => f.ill_formed);
+      const inputOf = (g: Gathered | undefined) => {
+        const input = { fields: parsed.facts, texts: parsed.texts, facts, ...(op.input ? op.input(req, g, ctx) : {}) };
+        return illFormed ? wellFormed(input) : input;
+      };
       let decision = this.decide(op, principal, subjectId, ctx.now, inputOf(gathered));
+      let judged = gathered;
       if (decision.outcome !== "refuse") {
         const handler = decision.outcome === "allow" ? op.allow : op.hold;
         if (!handler) throw new KernelError(`${op.contract}.${op.name} has no handler for outcome ${decision.outcome}`);
         const writes = new Writes();
-        const value = await handler(req, gathered as Gathered, ctx, writes, decision);
+        let value: Result;
+        try {
+          value = await handler(req, gathered as Gathered, ctx, writes, decision);
+        } catch (error) {
+          // A step failed halfway: what the handler already wrote is undone before failing closed (INV-8).
+          await writes.undo((undoError) => this.deps.logger.error({ err: undoError }, "undo failed; the repair pass will settle the object"));
+          throw error;
+        }
         if (!writes.isLost) {
           await this.commit(writes, decision, op, principal, subjectId, call);
           stopReason = decision.stopReason;
@@ -118,10 +125,11 @@ export class Kernel {
         // A concurrent write won the object: the policy judges it as it is now.
         await writes.undo((error) => this.deps.logger.warn({ err: error }, "undo after a lost race failed"));
         const now = op.gather ? await op.gather(req, ctx) : undefined;
+        judged = now;
         decision = this.decide(op, principal, subjectId, ctx.now, inputOf(now));
         if (decision.outcome !== "refuse") throw new KernelError("a conditional write lost a race but the policy still allows it");
       }
-      await this.append([{ event_type: "refuse", metadata: this.refusalMetadata(op, req, ctx, parsed.facts) }], decision, op, principal, subjectId, call);
+      await this.append([{ event_type: "refuse", metadata: this.refusalMetadata(op, req, ctx, parsed.facts, decision, judged) }], decision, op, principal, subjectId, call);
       if (!ctx.subjectHeld) this.deps.metrics.isolation.inc({ operation: `${op.contract}.${op.name}`, kind: "foreign_subject" });
       stopReason = decision.stopReason;
       return this.outcome<Result>(decision);
@@ -212,9 +220,9 @@ export class Kernel {
   }
 
   /** SPEC D4: what a refusal keeps is metadata: the operation's own, else field lengths. */
-  private refusalMetadata<Req>(op: Operation<Req, unknown, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[]): Record<string, unknown> {
+  private refusalMetadata<Req, Gathered>(op: Operation<Req, Gathered, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[], decision: Decision, gathered: Gathered | undefined): Record<string, unknown> {
     const lengths = Object.fromEntries(facts.map((f) => [f.path, f.length]));
-    return { lengths, ...(op.refusal ? op.refusal(req, ctx) : {}) };
+    return { lengths, ...(op.refusal ? op.refusal(req, ctx, decision, gathered) : {}) };
   }
 
   private outcome<T>(decision: Decision, value?: T): Outcome<T> {

@@ -46,8 +46,11 @@ export interface Operation<Req, Gathered = undefined, Result = undefined> {
   gather?(req: Req, ctx: OperationContext): Promise<Gathered>;
   /** The operation's part of the policy input (item, target, settings ...). No memory content (SPEC D7). */
   input?(req: Req, gathered: Gathered | undefined, ctx: OperationContext): Record<string, unknown>;
-  /** Metadata of the `refuse` event: lengths, known values, never content (SPEC D4). */
-  refusal?(req: Req, ctx: OperationContext): Record<string, unknown>;
+  /**
+   * Metadata of the `refuse` event: lengths, known values, never content (SPEC D4). Gets the
+   * decision (what a gate decided) and what was gathered (undefined for a foreign subject).
+   */
+  refusal?(req: Req, ctx: OperationContext, decision: Decision, gathered: Gathered | undefined): Record<string, unknown>;
   /**
    * On `allow`: a write goes through `writes` (each step with its undo, each event named);
    * a read returns its answer. Returning `writes.lost()` means a concurrent write won: the

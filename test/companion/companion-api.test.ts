@@ -44,8 +44,8 @@ describe("companion memory (seed 002)", () => {
     expect((await add(fact({ text: "User loves fettuccini" }))).stopReason).toBe("SUCCESS_STORED");
     expect((await add(fact({ text: "User enjoys Italian food" }))).stopReason).toBe("SUCCESS_STORED");
     expect(await dumpDatabase(gw.gateway.db)).not.toContain("expert musician");
-    const refused = (await events({ event_type: "refuse", reason: "ungrounded" }))[0];
-    expect(refused.metadata).toMatchObject({ validation_status: "failed", type: "USER_FACT" });
+    const refused = (await events({ event_type: "refuse", "metadata.gate_reason": "ungrounded" }))[0];
+    expect(refused.metadata).toMatchObject({ validation_status: "failed", type: "USER_FACT", gate: "ungrounded", explanations: ["SG-GROUND: ungrounded"] });
   });
 
   it("SG-GATE: every boundary of the gate answers as seed 002 says", async () => {
@@ -137,7 +137,7 @@ describe("companion memory (seed 002)", () => {
       const asked = await env({ subject: "erin", purpose, narr: true });
       expect(asked).toMatchObject({ stopReason: "POLICY_DISABLED", explanations: ["SG-WARMTH: warmth_in_power"], envelope: null });
     }
-    expect(await events({ event_type: "refuse", reason: "warmth_in_power" })).toHaveLength(4);
+    expect(await events({ event_type: "refuse", "metadata.explanations": "SG-WARMTH: warmth_in_power" })).toHaveLength(4);
   });
 
   it("SG-DECAY: past its window a fact leaves the envelope at once (even a cached one); a decay pass deactivates and deletes nothing", async () => {
@@ -201,7 +201,7 @@ describe("companion memory (seed 002)", () => {
     const foreign = await env({ subject: "alice", skip: true }, globex);
     expect(foreign.envelope.userFacts).toEqual([]);
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
-    expect(metrics).toMatch(/memgate_cross_tenant_attempts_total\{operation="ENVELOPE",kind="subject_not_in_token"\} [1-9]/);
+    expect(metrics).toMatch(/memgate_cross_tenant_attempts_total\{operation="companion.ENVELOPE",kind="foreign_subject"\} [1-9]/);
     expect(metrics).toMatch(/memgate_decisions_total\{contract="companion",operation="ADD_FACT",stop_reason="SUCCESS_STORED"\} \d+/);
     expect(metrics).toMatch(/memgate_operation_seconds_bucket/);
   });
@@ -243,7 +243,8 @@ describe("companion memory (seed 002)", () => {
     expect(erased).toEqual({ stopReason: "SUCCESS_DELETED", erased: 1 });
     expect((await env({ subject: s }, ad)).envelope.userFacts).toEqual([]);
     expect(await dumpDatabase(gw.gateway.db)).not.toContain("Zorblax");
-    expect(await events({ subject_id: s, event_type: "erase" })).toHaveLength(1);
+    // one erase event per object that lost its content: the fact and the held proposal
+    expect((await events({ subject_id: s, event_type: "erase" })).map((e) => e.metadata.object).sort()).toEqual(["fact", "proposal"]);
   });
 
   it("SG-TYPED: bad input of any shape gets a typed answer and stores nothing", async () => {

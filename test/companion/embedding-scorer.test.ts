@@ -1,5 +1,5 @@
-import { EmbeddingGroundingScorer, cosineOf } from "../../src/companion/grounding/embedding-scorer";
-import { LexicalGroundingScorer } from "../../src/companion/grounding/lexical-scorer";
+import { EmbeddingGroundingScorer, cosineOf } from "../../src/contracts/companion/grounding/embedding-scorer";
+import { LexicalGroundingScorer } from "../../src/contracts/companion/grounding/lexical-scorer";
 
 describe("pluggable embeddings scorer (SG-GROUND)", () => {
   it("SG-GROUND: calls an OpenAI-compatible /v1/embeddings endpoint and caps the cosine by the lexical guard", async () => {

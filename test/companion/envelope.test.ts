@@ -1,5 +1,5 @@
-import { buildEnvelope, DAY_MS, live } from "../../src/companion/envelope";
-import type { ActiveEntry } from "../../src/store/fact-repository";
+import { buildEnvelope, DAY_MS, live } from "../../src/contracts/companion/envelope";
+import type { ActiveEntry } from "../../src/contracts/companion/records";
 
 const now = new Date("2026-05-01T12:00:00.000Z");
 const entry = (over: Partial<ActiveEntry>): ActiveEntry => ({

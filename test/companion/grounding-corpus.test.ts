@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { evaluate, loadTriples } from "../../src/companion/grounding/corpus";
-import { LexicalGroundingScorer } from "../../src/companion/grounding/lexical-scorer";
+import { evaluate, loadTriples } from "../../src/contracts/companion/grounding/corpus";
+import { LexicalGroundingScorer } from "../../src/contracts/companion/grounding/lexical-scorer";
 
 const root = path.resolve(__dirname, "..", "..");
-const threshold = (JSON.parse(readFileSync(path.join(root, "policies/memgate/companion/data.json"), "utf8")) as { grounding_min: number }).grounding_min;
+const threshold = (JSON.parse(readFileSync(path.join(root, "policies/memgate/contracts/companion/data.json"), "utf8")) as { grounding_min: number }).grounding_min;
 const triples = loadTriples(path.join(root, "test/corpus/grounding"));
 
 describe("grounding corpus (SG-GROUND)", () => {

@@ -33,6 +33,8 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   /** Another database server than the run's shared FerretDB. */
   mongodbUri?: string;
+  /** The database to use (another gateway's `dbName`, to run two gateways on one database); default: a fresh one. */
+  dbName?: string;
   /** A logger of the test's own, to assert on what is (and is not) logged. */
   logger?: Logger;
   /** Replaces the default detectors (GatewayOptions.detectors). */
@@ -45,7 +47,7 @@ export interface TestGatewayOptions {
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const uri = options.mongodbUri ?? process.env.MEMGATE_TEST_MONGODB_URI;
   if (!uri) throw new Error("MEMGATE_TEST_MONGODB_URI is not set: run the tests with jest's globalSetup");
-  const dbName = `t_${randomBytes(6).toString("hex")}`;
+  const dbName = options.dbName ?? `t_${randomBytes(6).toString("hex")}`;
   const config = loadConfig({
     MONGODB_URI: uri,
     MEMGATE_DB_NAME: dbName,

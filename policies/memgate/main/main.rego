@@ -66,6 +66,12 @@ _outcome := "hold" if {
 	object.get(v, "hold", false) == true
 }
 
+# SG-GATE: what a contract's confidence gate decided, when one applied
+# (data.memgate.contracts[<contract>].decision_gate); null otherwise.
+default _gate := null
+
+_gate := data.memgate.contracts[input.contract].decision_gate
+
 # METADATA
 # entrypoint: true
 # description: C19-STOP exactly one stop reason for every operation
@@ -81,4 +87,5 @@ decision := {
 	"stop_reason": _stop_reason,
 	"explanations": _explanations,
 	"contract_version": contract.version,
+	"gate": _gate,
 }

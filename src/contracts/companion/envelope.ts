@@ -1,4 +1,4 @@
-import type { ActiveEntry } from "../store/fact-repository";
+import type { ActiveEntry } from "./records";
 
 export const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
-import { newSalt } from "../store/canonical";
-import { factDocId, type FactRecord } from "../store/fact-repository";
+import { newSalt } from "../../store/canonical";
+import { objectDocId, sealFact, type FactRecord } from "./records";
 
 export interface MergeInput {
   tenant: string;
@@ -20,8 +20,8 @@ export interface MergeInput {
 export function mergeFacts(originals: FactRecord[], m: MergeInput): FactRecord {
   const bounded = originals.map((f) => f.valid_to).filter((d): d is Date => d !== null);
   const validTo = bounded.length > 0 ? new Date(Math.min(...bounded.map((d) => d.getTime()))) : null;
-  return {
-    _id: factDocId(m.tenant, m.subjectId, m.memoryId),
+  return sealFact({
+    _id: objectDocId(m.tenant, m.subjectId, m.memoryId),
     tenant_id: m.tenant,
     subject_id: m.subjectId,
     memory_id: m.memoryId,
@@ -43,5 +43,6 @@ export function mergeFacts(originals: FactRecord[], m: MergeInput): FactRecord {
     created_by: { id: m.invoker.id, roles: m.invoker.roles },
     grounding_score: m.groundingScore,
     content_salt: newSalt(),
-  };
+    logged: null,
+  });
 }

@@ -1,9 +1,9 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import type { FactResult } from "../../contracts/companion.service";
-import type { Envelope, EnvelopeFact } from "../../companion/envelope";
+import { DecisionFields } from "../../graphql/types/decision";
 import type { Outcome } from "../../kernel/outcome";
-import type { FactRecord } from "../../store/fact-repository";
-import { DecisionFields } from "./decision";
+import type { Envelope, EnvelopeFact } from "./envelope";
+import type { FactResult } from "./operations";
+import type { FactRecord } from "./records";
 
 export enum EnvelopePurpose {
   RESPONSE = "RESPONSE",

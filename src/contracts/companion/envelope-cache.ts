@@ -1,4 +1,4 @@
-import type { Clock } from "../clock";
+import type { Clock } from "../../clock";
 
 /** SG-ENVELOPE: envelopes cached per (tenant, subject, purpose, reader) for up to `ttlMs`. */
 export class EnvelopeCache<T> {
