@@ -221,7 +221,9 @@ export class Kernel {
 
   /** SPEC D4: what a refusal keeps is metadata: the operation's own, else field lengths. */
   private refusalMetadata<Req, Gathered>(op: Operation<Req, Gathered, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[], decision: Decision, gathered: Gathered | undefined): Record<string, unknown> {
-    const lengths = Object.fromEntries(facts.map((f) => [f.path, f.length]));
+    // Keyed by declared field name, never by path: a JSON value's keys come from the client and may carry content.
+    const lengths: Record<string, number> = {};
+    for (const f of facts) lengths[f.field] = Math.max(lengths[f.field] ?? 0, f.length);
     return { lengths, ...(op.refusal ? op.refusal(req, ctx, decision, gathered) : {}) };
   }
 
