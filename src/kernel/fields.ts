@@ -66,6 +66,23 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
 /** A lone high or low surrogate (String.prototype.isWellFormed, without needing es2024 typings). */
 const ILL_FORMED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const MAX_JSON_DEPTH = 32;
+const ILL_FORMED_ALL = new RegExp(ILL_FORMED.source, "g");
+
+/**
+ * The policy input with every lone surrogate replaced by U+FFFD: the wasm host's JSON parser
+ * rejects a lone high surrogate, and the field facts already say the request was ill-formed
+ * (SCHEMA_INVALID by checks/fields). Only plain objects and arrays are walked.
+ */
+export function wellFormed<T>(value: T): T {
+  if (typeof value === "string") return value.replace(ILL_FORMED_ALL, "\uFFFD") as T;
+  if (Array.isArray(value)) return value.map(wellFormed) as T;
+  if (value !== null && typeof value === "object") {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) return value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v)])) as T;
+  }
+  return value;
+}
 
 /** Keeps the declared fields of `raw` and reports facts about each value present. */
 export function parseFields<T>(fields: Fields, raw: unknown): ParsedFields<T> {
