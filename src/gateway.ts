@@ -116,7 +116,7 @@ export class Gateway {
       const contracts = createContracts({ db, kernel, policy, events, clock, logger, config, metrics, detectors, stores, auditLog: auditSystem });
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
       // TEMPORARY (k-audit, issue 11): governed items reach erasure and repair through an adapter, and get their
-      // settle mark from a log hook, until the governed contract brings its own store. At merge, delete these three lines.
+      // settle mark from a log hook, until the governed contract brings its own store. At merge, delete these three lines and the import.
       const governedStore = new GovernedStoreAdapter(db);
       stores.push(governedStore);
       events.afterAppend(temporaryGovernedSettleHook(governedStore));
