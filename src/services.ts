@@ -1,5 +1,3 @@
-import type { AuditService } from "./audit/audit.service";
-import type { ErasureService } from "./audit/erasure.service";
 import type { AgentMemoryService } from "./contracts/agent.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { LedgerService } from "./contracts/ledger.service";
@@ -17,8 +15,6 @@ export interface Services {
   contracts: Contracts;
   governed: GovernedMemoryService;
   ledger: LedgerService;
-  audit: AuditService;
-  erasure: ErasureService;
   agent: AgentMemoryService;
   metrics: Metrics;
 }

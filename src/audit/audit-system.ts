@@ -1,52 +1,64 @@
 import type { Db } from "mongodb";
 import { ensureDevKeyPair } from "../auth/dev-keys";
-import type { Clock } from "../clock";
 import type { Config } from "../config";
-import type { Governor } from "../contracts/governor";
+import type { ContractStore } from "../kernel/contract-store";
+import type { Kernel } from "../kernel/execute";
 import type { Logger } from "../logger";
-import type { PolicyChange, PolicyEngine } from "../policy/policy-engine";
+import type { PolicyChange } from "../policy/policy-engine";
 import type { EventLog } from "../store/event-log";
-import { AuditService } from "./audit.service";
 import { ChainAuditor } from "./chain-auditor";
 import { Checkpointer, checkpointKey } from "./checkpoints";
-import { ErasureRegistry, GovernedErasableStore } from "./erasure";
-import { ErasureService } from "./erasure.service";
 import { createEventSource, type EventSource } from "./event-source";
 import { IntegrityGuard } from "./integrity-guard";
 import { PolicyVersionWatch } from "./policy-watch";
-import { GovernedItemSettler, GovernedRepair, type RepairReport } from "./repair";
+import { Repair, type RepairReport } from "./repair";
 
 export interface AuditSystemDeps {
   db: Db;
   config: Config;
-  clock: Clock;
   logger: Logger;
-  policy: PolicyEngine;
-  events: EventLog;
-  governor: Governor;
+  /** The kernel of the gateway: its log, clock and policy; the guard becomes its integrity state. */
+  kernel: Kernel;
+  /** Every contract's stores (ContractDeps.stores): filled by the composition root before `start()`. */
+  stores: readonly ContractStore[];
 }
 
+/** What the audit contract's operations read and act on (ContractDeps.auditLog). */
+export interface AuditLog {
+  readonly events: EventLog;
+  readonly auditor: ChainAuditor;
+  readonly checkpointer: Checkpointer;
+  readonly guard: IntegrityGuard;
+  readonly source: EventSource;
+}
+
+const NO_REPAIR: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 };
+
 /**
- * Wires the tamper-evident log's parts (issue 5) and runs the start-up duties in order:
- * settle hooks, policy version check (MP-BREAK), repair of unsettled items, verification
- * of every chain (MP-BREAK), then the checkpoint timer and the integrity refresh.
+ * Wires the tamper-evident log's parts (issue 5) and runs its duties over every contract's
+ * store (issue 11). `create` builds the parts, so the contracts can be built with them;
+ * `start`, once every store is listed, runs the start-up duties in order: policy version
+ * check (MP-BREAK), repair of unsettled objects of every store, verification of every
+ * chain (MP-BREAK), then the checkpoint timer and the integrity refresh. Settle marks come
+ * from the kernel's write sets, not from a hook on the log.
  */
-export class AuditSystem {
+export class AuditSystem implements AuditLog {
+  private detach: () => void = () => undefined;
+  private report: RepairReport = NO_REPAIR;
+
   private constructor(
-    readonly audit: AuditService,
-    readonly erasure: ErasureService,
-    readonly erasables: ErasureRegistry,
+    private readonly deps: AuditSystemDeps,
+    readonly events: EventLog,
     readonly checkpointer: Checkpointer,
     readonly guard: IntegrityGuard,
     readonly auditor: ChainAuditor,
     readonly source: EventSource,
     readonly policyWatch: PolicyVersionWatch,
-    readonly repairReport: RepairReport,
-    private readonly detach: () => void,
   ) {}
 
-  static async start(deps: AuditSystemDeps): Promise<AuditSystem> {
-    const { db, config, clock, logger, policy, events, governor } = deps;
+  static async create(deps: AuditSystemDeps): Promise<AuditSystem> {
+    const { db, config, logger, kernel } = deps;
+    const { events, clock } = kernel;
     const privateKeyPem = config.audit.checkpointPrivateKeyPem ?? (await ensureDevKeyPair(config.dataDir, "checkpoint")).privateKeyPem;
     const checkpointer = new Checkpointer(
       db,
@@ -57,39 +69,37 @@ export class AuditSystem {
       logger,
     );
     events.onHookError = (error, event) => logger.error({ err: error, tenant: event.tenant_id, seq: event.seq }, "after-append hook failed (repaired at next start)");
-    events.afterAppend(new GovernedItemSettler(db).settle);
     events.afterAppend(checkpointer.onAppended);
-
-    const policyWatch = new PolicyVersionWatch(db, events, clock, logger);
-    const onChanged = (change: PolicyChange) => void policyWatch.observe(change).catch(() => undefined);
-    policy.on("changed", onChanged);
-    if (policy.loaded) await policyWatch.observe({ previous: undefined, current: { hash: policy.hash!, version: policy.contract.version } });
-
-    const repairReport = await new GovernedRepair(db, events, clock, logger, config.audit.repairMinAgeMs).run();
 
     const auditor = new ChainAuditor(events, checkpointer);
     const guard = new IntegrityGuard(db, events, auditor, clock, logger, config.audit.integrityRefreshMs);
-    if (config.audit.verifyOnStart) await guard.verifyAll();
-    else await guard.refresh();
-    guard.start();
-    governor.useIntegrity(guard);
-    checkpointer.start();
-
+    kernel.useIntegrity(guard);
     const source = await createEventSource(db, events, { mode: config.audit.eventSource, pollMs: config.audit.pollMs }, logger);
-    const erasables = new ErasureRegistry();
-    erasables.register(new GovernedErasableStore(db));
-    return new AuditSystem(
-      new AuditService(governor, events, auditor, checkpointer, source, guard),
-      new ErasureService(governor, erasables),
-      erasables,
-      checkpointer,
-      guard,
-      auditor,
-      source,
-      policyWatch,
-      repairReport,
-      () => policy.off("changed", onChanged),
-    );
+    const policyWatch = new PolicyVersionWatch(db, events, clock, logger);
+    return new AuditSystem(deps, events, checkpointer, guard, auditor, source, policyWatch);
+  }
+
+  /** The start-up duties, in order; resolves when the gateway may serve. */
+  async start(): Promise<RepairReport> {
+    const { db, config, logger, kernel, stores } = this.deps;
+    const policy = kernel.policy;
+    const onChanged = (change: PolicyChange) => void this.policyWatch.observe(change).catch(() => undefined);
+    policy.on("changed", onChanged);
+    this.detach = () => policy.off("changed", onChanged);
+    if (policy.loaded) await this.policyWatch.observe({ previous: undefined, current: { hash: policy.hash!, version: policy.contract.version } });
+
+    this.report = await new Repair(db, this.events, stores, kernel.clock, logger, config.audit.repairMinAgeMs).run();
+
+    if (config.audit.verifyOnStart) await this.guard.verifyAll();
+    else await this.guard.refresh();
+    this.guard.start();
+    this.checkpointer.start();
+    return this.report;
+  }
+
+  /** What the start-up repair did. */
+  get repairReport(): RepairReport {
+    return this.report;
   }
 
   async stop(): Promise<void> {

@@ -1,8 +1,9 @@
 import { Router } from "express";
 import type { Principal } from "../auth/principal";
 import type { TokenVerifier } from "../auth/token-verifier";
+import type { AuditOperations } from "../contracts/audit";
+import type { Kernel } from "../kernel/execute";
 import type { Logger } from "../logger";
-import type { AuditService } from "./audit.service";
 
 /** One event per line, as stored minus the storage `_id`: what docs/AUDIT.md hashes. */
 export function ndjsonLine(event: object): string {
@@ -12,9 +13,11 @@ export function ndjsonLine(event: object): string {
 
 /**
  * GET /audit/export.ndjson?afterSeq=N with an auditor's Bearer token: the tenant's events
- * after N, one per line. Refusals answer JSON with the stop reason (403, or 400 for bad input).
+ * after N, one per line. A door: it parses, runs the audit contract's EXPORT_EVENTS through
+ * the kernel and shapes the answer. Refusals answer JSON with the stop reason (403, or 400
+ * for bad input).
  */
-export function auditExportRouter(audit: AuditService, verifier: TokenVerifier, logger: Logger): Router {
+export function auditExportRouter(kernel: Kernel, exportEvents: AuditOperations["exportEvents"], verifier: TokenVerifier, logger: Logger): Router {
   const router = Router();
   router.get("/audit/export.ndjson", async (req, res) => {
     let principal: Principal;
@@ -26,7 +29,7 @@ export function auditExportRouter(audit: AuditService, verifier: TokenVerifier, 
     }
     const raw = req.query.afterSeq;
     const afterSeq = raw === undefined ? 0 : typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : -1;
-    const outcome = await audit.export(principal, afterSeq, { requestId: req.requestId });
+    const outcome = await kernel.run(exportEvents, principal, { afterSeq }, { requestId: req.requestId });
     if (!outcome.value) {
       const status = outcome.stopReason === "SCHEMA_INVALID" || outcome.stopReason === "BOUNDS_EXCEEDED" ? 400 : outcome.stopReason === "INTERNAL_INCONSISTENCY" ? 500 : 403;
       res.status(status).json({ stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations });

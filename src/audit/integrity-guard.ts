@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import type { Clock } from "../clock";
-import type { IntegrityState } from "../contracts/governor";
+import type { IntegrityState } from "../kernel/execute";
 import type { Logger } from "../logger";
 import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
 import type { ChainAuditor } from "./chain-auditor";
@@ -132,5 +132,14 @@ export class IntegrityGuard implements IntegrityState {
     );
     await this.refresh();
     return seq;
+  }
+
+  /** Undoes an acknowledgement whose event could not be written (INV-8): the break stands again. */
+  async unacknowledge(tenantId: string, seq: number): Promise<void> {
+    const doc = await this.docs.findOne({ _id: tenantId });
+    if (!doc) return;
+    const acknowledged = (doc.acknowledged ?? []).filter((a) => a.seq !== seq);
+    await this.docs.updateOne({ _id: tenantId }, { $set: { broken: true, broken_seq: seq, acknowledged } });
+    await this.refresh();
   }
 }

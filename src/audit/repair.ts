@@ -1,161 +1,139 @@
 import type { Collection, Db } from "mongodb";
 import type { Clock } from "../clock";
+import type { ContractStore, UnsettledObject } from "../kernel/contract-store";
 import type { Logger } from "../logger";
-import { saltedDigest } from "../store/canonical";
 import { COLLECTIONS } from "../store/database";
 import type { EventLog, EventType, MemoryEvent } from "../store/event-log";
-import { memoryDocId } from "../store/ids";
-import type { MemoryRecord } from "../store/memory-repository";
 import { SYSTEM_ACTOR } from "./system-actor";
 
 /**
- * Crash consistency without transactions (issue 5 §3), docs/AUDIT.md "Item and event":
+ * Crash consistency without transactions (issue 5 §3, issue 11), docs/AUDIT.md "Object and
+ * event", for every contract's store alike:
  *
- * 1. the item is written first, without a `logged` mark;
- * 2. its event is appended to the chain;
- * 3. the EventLog hook `settle` marks the item `logged: {seq, version}`.
+ * 1. the object is written first, without a settle mark;
+ * 2. its event is appended to the chain (the kernel's group commit);
+ * 3. the write set's `settle` callback marks the object settled, off the request path.
  *
- * The client is answered only after 2 (and 3). A crash between 1 and 2 leaves an item with
- * no event; between 2 and 3 an item whose event exists but is not marked. The repair pass
- * at start finds unmarked items older than `minAgeMs` by the injected clock (younger ones
- * may belong to a live process that is mid-write), looks for their event and marks them,
- * or, when there is none, completes the write by appending the missing event itself,
- * as the system actor, with a reason. Erasures follow the same three steps with
- * `erasure.logged_seq`. An event is never written before its item exists, so after repair
- * every event has its item and every item its event.
+ * A crash between 1 and 2 leaves an object with no event; between 2 and 3 an object whose
+ * event exists but is not marked. At start, this pass asks every ContractStore for its
+ * unsettled objects and, for those older than `minAgeMs` by the injected clock (younger
+ * ones may belong to a live process that is mid-write), finds their event and marks them,
+ * or, when there is none, completes the write by appending the missing event itself, as
+ * the system actor, with a reason. Erasures follow the same three steps. An event is never
+ * written before its object exists, so after repair every event has its object and every
+ * object its event.
  */
-export type Settler = (event: MemoryEvent) => Promise<void>;
-
-const CONTENT_EVENTS: readonly EventType[] = ["create", "update", "consolidate"];
-
-export class GovernedItemSettler {
-  private readonly memories: Collection<MemoryRecord>;
-
-  constructor(db: Db) {
-    this.memories = db.collection<MemoryRecord>(COLLECTIONS.memories);
-  }
-
-  /** EventLog hook. Only the governed contract's items live in `memories`. */
-  readonly settle: Settler = async (event) => {
-    if ((event.contract ?? "governed") !== "governed" || !event.memory_id || !event.subject_id) return;
-    const _id = memoryDocId(event.tenant_id, event.subject_id, event.memory_id);
-    if (CONTENT_EVENTS.includes(event.event_type)) {
-      const version = typeof event.metadata.version === "number" ? event.metadata.version : null;
-      await this.memories.updateOne({ _id }, { $set: { logged: { seq: event.seq, version } } });
-    }
-  };
-}
-
 export interface RepairReport {
+  /** Objects whose event was in the log: only the mark was missing. */
   settled: number;
+  /** Writes whose event was missing: appended by the repair. */
   completed: number;
+  /** Erasures whose event was missing: appended by the repair. */
   erasuresCompleted: number;
+  /** Unsettled objects too young to judge (a live process may still be writing them). */
   skippedYoung: number;
 }
 
-export class GovernedRepair {
-  private readonly memories: Collection<MemoryRecord & { erasure?: ErasureMark }>;
+/** Event types that record a write of content (a create, a new version, a consolidation). */
+const CONTENT_EVENTS: readonly EventType[] = ["create", "update", "consolidate"];
+/** The contract whose operations erase (SPEC D1): an erasure's event is recorded as its. */
+export const ERASURE_CONTRACT = "audit";
+const BATCH = 500;
+
+export class Repair {
   private readonly events: Collection<MemoryEvent>;
 
   constructor(
     db: Db,
     private readonly log: EventLog,
+    private readonly stores: readonly ContractStore[],
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly minAgeMs: number,
   ) {
-    this.memories = db.collection(COLLECTIONS.memories);
     this.events = db.collection<MemoryEvent>(COLLECTIONS.events);
   }
 
   async run(): Promise<RepairReport> {
     const report: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 };
     const cutoff = this.clock.now().getTime() - this.minAgeMs;
-    const unsettled = await this.memories
-      .find({ $or: [{ logged: { $exists: false } }, { erasure: { $exists: true }, "erasure.logged_seq": { $exists: false } }] })
-      .toArray();
-    for (const item of unsettled) {
-      if (item.erasure && item.erasure.logged_seq === undefined) {
-        if (new Date(item.erasure.at).getTime() > cutoff) {
-          report.skippedYoung++;
-          continue;
-        }
-        await this.completeErasure(item);
-        report.erasuresCompleted++;
-        continue;
-      }
-      if (item.logged) continue;
-      if (item.updated_at.getTime() > cutoff) {
-        report.skippedYoung++;
-        continue;
-      }
-      const existing = await this.events
-        .find({ tenant_id: item.tenant_id, memory_id: item.memory_id, event_type: { $in: [...CONTENT_EVENTS] } })
-        .toArray();
-      const own = existing.find((e) => e.subject_id === item.subject_id && (e.metadata.version ?? item.version) === item.version);
-      if (own) {
-        await this.memories.updateOne({ _id: item._id }, { $set: { logged: { seq: own.seq, version: item.version } } });
-        report.settled++;
-        continue;
-      }
-      const event = await this.log.append({
-        tenant_id: item.tenant_id,
-        subject_id: item.subject_id,
-        event_type: item.version > 1 ? "update" : "create",
-        operation: item.version > 1 ? "UPDATE" : "STORE",
-        contract: "governed",
-        memory_id: item.memory_id,
-        actor: SYSTEM_ACTOR,
-        stop_reason: item.version > 1 ? "SUCCESS_UPDATED" : "SUCCESS_STORED",
-        decision_id: null,
-        policy_hash: null,
-        contract_version: null,
-        request_id: null,
-        content_digest: item.status === "erased" ? null : saltedDigest(item.content_salt, { key: item.key, value: item.value }),
-        reason: "repair: the item was stored but its event was not written before the process stopped",
-        metadata: { repaired: true, category: item.category, version: item.version, created_by: item.created_by?.id ?? null },
-      });
-      await this.memories.updateOne({ _id: item._id }, { $set: { logged: { seq: event.seq, version: item.version } } });
-      report.completed++;
-    }
-    if (report.settled + report.completed + report.erasuresCompleted > 0) this.logger.warn({ repair: report }, "repaired items left unsettled by a stopped process");
+    for (const store of this.stores) await this.repairStore(store, cutoff, report);
+    if (report.settled + report.completed + report.erasuresCompleted > 0) this.logger.warn({ repair: report }, "repaired objects left unsettled by a stopped process");
     return report;
   }
 
-  private async completeErasure(item: MemoryRecord & { erasure?: ErasureMark }): Promise<void> {
-    const mark = item.erasure!;
-    const already = await this.events.findOne({ tenant_id: item.tenant_id, memory_id: item.memory_id, event_type: "erase", subject_id: item.subject_id });
-    const seq =
-      already?.seq ??
-      (
-        await this.log.append({
-          tenant_id: item.tenant_id,
-          subject_id: item.subject_id,
-          event_type: "erase",
-          operation: mark.operation,
-          contract: "audit",
-          memory_id: item.memory_id,
-          actor: SYSTEM_ACTOR,
-          stop_reason: "SUCCESS_DELETED",
-          decision_id: mark.decision_id,
-          policy_hash: null,
-          contract_version: null,
-          request_id: null,
-          content_digest: null,
-          reason: `repair: ${mark.reason}`,
-          metadata: { repaired: true, requested_by: mark.by },
-        })
-      ).seq;
-    await this.memories.updateOne({ _id: item._id }, { $set: { "erasure.logged_seq": seq } });
+  /** Oldest first, batch by batch, until the store has nothing old enough left (or only objects seen already). */
+  private async repairStore(store: ContractStore, cutoff: number, report: RepairReport): Promise<void> {
+    const seen = new Set<string>();
+    for (;;) {
+      const batch = await store.unsettled(BATCH);
+      let progressed = false;
+      for (const object of batch) {
+        const key = `${object.kind}\u0000${object.tenantId}\u0000${object.subjectId}\u0000${object.objectId}\u0000${object.version ?? ""}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (object.writtenAt.getTime() > cutoff) {
+          report.skippedYoung++;
+          continue;
+        }
+        progressed = true;
+        const existing = await this.findEvent(store, object);
+        if (existing) {
+          await store.settle(object, existing.seq);
+          report.settled++;
+          continue;
+        }
+        const appended = await this.appendMissing(store, object);
+        await store.settle(object, appended.seq);
+        if (object.kind === "erasure") report.erasuresCompleted++;
+        else report.completed++;
+      }
+      if (!progressed || batch.length < BATCH) return;
+    }
   }
-}
 
-/** What an erased item keeps about its erasure (no content). */
-export interface ErasureMark {
-  at: string;
-  by: string;
-  reason: string;
-  operation: string;
-  decision_id: string | null;
-  logged_seq?: number;
+  /** The object's own event, if the process got as far as appending it. */
+  private async findEvent(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent | null> {
+    const types = object.kind === "erasure" ? ["erase"] : [...new Set([...CONTENT_EVENTS, object.missing.event_type])];
+    const candidates = await this.events
+      .find({ tenant_id: object.tenantId, memory_id: object.objectId, event_type: { $in: types as EventType[] } })
+      .sort({ seq: 1 })
+      .toArray();
+    const own = candidates.filter((event) => {
+      if (event.subject_id !== object.subjectId) return false;
+      if (object.kind === "erasure") {
+        const of = event.metadata.object_contract;
+        return of === undefined || of === store.contract;
+      }
+      if (event.contract && event.contract !== store.contract) return false;
+      return object.version === null || (event.metadata.version ?? object.version) === object.version;
+    });
+    return own.at(-1) ?? null;
+  }
+
+  private appendMissing(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent> {
+    const { missing } = object;
+    const why =
+      missing.reason ??
+      (object.kind === "erasure"
+        ? "the object was erased but its event was not written before the process stopped"
+        : "the object was stored but its event was not written before the process stopped");
+    return this.log.append({
+      tenant_id: object.tenantId,
+      subject_id: object.subjectId,
+      event_type: missing.event_type,
+      operation: missing.operation,
+      contract: object.kind === "erasure" ? ERASURE_CONTRACT : store.contract,
+      memory_id: object.objectId,
+      actor: SYSTEM_ACTOR,
+      stop_reason: missing.stop_reason,
+      decision_id: missing.decision_id ?? null,
+      policy_hash: null,
+      contract_version: null,
+      request_id: null,
+      content_digest: missing.content_digest,
+      reason: `repair: ${why}`,
+      metadata: { ...missing.metadata, repaired: true, object_contract: store.contract, ...(object.version !== null ? { version: object.version } : {}) },
+    });
+  }
 }

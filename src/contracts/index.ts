@@ -1,4 +1,5 @@
 import type { ContractDeps } from "../kernel/contract";
+import { auditContract } from "./audit";
 import { companionContract } from "./companion";
 
 /**
@@ -9,6 +10,7 @@ import { companionContract } from "./companion";
 export function createContracts(deps: ContractDeps) {
   return {
     companion: companionContract(deps),
+    audit: auditContract(deps),
   };
 }
 

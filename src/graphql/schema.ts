@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
-import { AuditResolver } from "./resolvers/audit.resolver";
+import { AuditResolver } from "../contracts/audit/resolvers";
 import { AgentResolver } from "./resolvers/agent.resolver";
 import { CompanionResolver } from "../contracts/companion/resolvers";
 import { ContractResolver } from "./resolvers/contract.resolver";

@@ -42,8 +42,20 @@ export interface UnsettledObject {
   kind: "write" | "erasure";
   /** The version the event must name (metadata.version), when the contract versions objects. */
   version: number | null;
-  /** What the repair appends when no event is found (as the system actor, with a reason). */
-  missing: { event_type: "create" | "update" | "consolidate" | "erase"; operation: string; stop_reason: string; content_digest: string | null; metadata: Record<string, unknown> };
+  /**
+   * What the repair appends when no event is found (as the system actor, with a reason).
+   * `reason`: what the event's reason should carry after "repair: " (an erasure's own reason);
+   * `decision_id`: the decision the write belonged to, when the store kept it.
+   */
+  missing: {
+    event_type: "create" | "update" | "consolidate" | "erase";
+    operation: string;
+    stop_reason: string;
+    content_digest: string | null;
+    metadata: Record<string, unknown>;
+    reason?: string | null;
+    decision_id?: string | null;
+  };
 }
 
 /** What an erased object keeps about its erasure (no content). */

@@ -1,3 +1,4 @@
+import type { AuditLog } from "../audit/audit-system";
 import type { Clock } from "../clock";
 import type { Config } from "../config";
 import type { DetectorSuite } from "../detectors/detector";
@@ -22,6 +23,8 @@ export interface ContractDeps {
   detectors: DetectorSuite;
   /** Every contract's stores, for operations that reach all of them (erasure). Filled before any operation runs. */
   stores: readonly ContractStore[];
+  /** The log's parts the audit contract reads and acts on: verification, checkpoints, the live stream, the integrity guard. */
+  auditLog: AuditLog;
 }
 
 /**

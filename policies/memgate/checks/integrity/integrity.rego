@@ -5,7 +5,7 @@
 #   acknowledgement (input.integrity comes from the gateway's integrity guard).
 package memgate.checks.integrity
 
-import data.memgate.audit
+import data.memgate.contracts.audit
 
 violations contains {"stop_reason": "INTERNAL_INCONSISTENCY", "rule": "MP-BREAK", "detail": "event_chain_unverified"} if {
 	input.integrity.chain_broken

@@ -1,12 +1,11 @@
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, Int, ObjectType } from "type-graphql";
-import type { CheckpointList } from "../../audit/audit.service";
 import type { Checkpoint } from "../../audit/checkpoints";
-import type { ErasureResult } from "../../audit/erasure.service";
 import type { ChainVerification as Verification } from "../../audit/verify";
+import { DecisionFields } from "../../graphql/types/decision";
 import type { Outcome } from "../../kernel/outcome";
 import type { MemoryEvent as StoredEvent } from "../../store/event-log";
-import { DecisionFields } from "./decision";
+import type { CheckpointList, ErasureResult } from "./operations";
 
 @ObjectType("EventActor", { description: "Who acted: principal id, token roles, and seed 004's kind (system | human | policy-engine)." })
 export class EventActorView {

@@ -1,29 +1,19 @@
 # METADATA
 # description: |
-#   The audit contract's own rules (issue 5): a reason is mandatory for erasure and for
-#   acknowledging a conformance break (MP-LOG, MP-FORGET, SPEC D1); ranges and cursors
-#   over the log are non-negative and bounded; only an existing, not yet erased memory
-#   can be erased (anything else is NOT_FOUND, so existence never leaks).
-package memgate.checks.audit
-
-import data.memgate.audit
+#   The audit contract's own rules (issue 5, issue 11): a reason is mandatory for erasure
+#   and for acknowledging a conformance break (MP-LOG, MP-FORGET, SPEC D1); ranges and
+#   cursors over the log are non-negative and bounded; only an existing, not yet erased
+#   object can be erased (anything else is NOT_FOUND, so existence never leaks).
+#   Hygiene and bounds of every declared field (the reason's length and control characters
+#   included) are the generic fields check's, from "fields" in data.json; what a reason says
+#   meets every content check (forbidden classes, injection) because the operations are
+#   declared `"texts": true`.
+package memgate.contracts.audit
 
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "MP-LOG", "detail": "reason_required"} if {
 	input.contract == "audit"
-	input.operation in audit.reason_required
+	input.operation in data.memgate.contracts.audit.reason_required
 	_blank(_reason)
-}
-
-violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "MP-LOG", "detail": "reason_too_long"} if {
-	input.contract == "audit"
-	input.operation in audit.reason_required
-	count(_reason) > audit.reason_max
-}
-
-violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "MP-LOG", "detail": "reason_control_character"} if {
-	input.contract == "audit"
-	input.operation in audit.reason_required
-	regex.match(`[\x00-\x08\x0B-\x1F\x7F]`, _reason)
 }
 
 violations contains {"stop_reason": "NOT_FOUND", "rule": "C19-STOP", "detail": "no_such_memory"} if {
@@ -67,16 +57,16 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "MP-LOG", "detail"
 violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "MP-LOG", "detail": "limit_too_large"} if {
 	input.contract == "audit"
 	input.operation == "LIST_CHECKPOINTS"
-	input.list.limit > audit.list_limit_max
+	input.list.limit > data.memgate.contracts.audit.list_limit_max
 }
 
+# The reason as declared: a text field, so the kernel hands it over in input.texts.
+default _reason := ""
+
 _reason := r if {
-	r := input.erasure.reason
+	r := input.texts.reason
 	is_string(r)
-} else := r if {
-	r := input.reason
-	is_string(r)
-} else := ""
+}
 
 _erasable if {
 	input.erasure.found

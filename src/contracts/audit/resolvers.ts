@@ -1,9 +1,9 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
-import type { MemoryEvent } from "../../store/event-log";
-import type { GatewayContext } from "../context";
 import { GraphQLError } from "graphql";
-import { ErrorCode } from "../errors";
-import { AcknowledgementDecision, AuditCheckpointList, ChainVerification, ErasureDecision, MemoryEventView } from "../types/audit";
+import type { GatewayContext } from "../../graphql/context";
+import { ErrorCode } from "../../graphql/errors";
+import type { MemoryEvent } from "../../store/event-log";
+import { AcknowledgementDecision, AuditCheckpointList, ChainVerification, ErasureDecision, MemoryEventView } from "./types";
 
 /**
  * An async iterator whose `return()` (the client unsubscribed or went away) aborts the
@@ -24,18 +24,19 @@ function abortable<T>(iterable: AsyncIterable<T>, controller: AbortController): 
 }
 
 async function subscribeToEvents({ args, context }: SubscribeResolverData<unknown, { afterSeq?: number | null }, GatewayContext>): Promise<AsyncIterable<MemoryEvent>> {
-  const controller = new AbortController();
-  const outcome = await context.services.audit.subscribe(context.principal, args.afterSeq, controller.signal, context);
+  const { kernel, contracts } = context.services;
+  const outcome = await kernel.run(contracts.audit.operations.subscribeEvents, context.principal, { afterSeq: args.afterSeq }, context);
   if (!outcome.value) {
     // A subscription has no result to carry a refusal: it ends with the stop reason in the error.
     throw new GraphQLError(`memoryEvents refused: ${outcome.stopReason}`, {
       extensions: { code: ErrorCode.FORBIDDEN, stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations },
     });
   }
-  return abortable(outcome.value, controller);
+  const controller = new AbortController();
+  return abortable(outcome.value(controller.signal), controller);
 }
 
-/** The auditor's and the subject's doors to the log (issue 5). Each method is one service call. */
+/** The auditor's and the subject's doors to the log (issue 5). Each method is one kernel run of an audit operation. */
 @Resolver()
 export class AuditResolver {
   @Query(() => ChainVerification, { description: "Recomputes the token tenant's chain (auditor). MP-LOG." })
@@ -44,7 +45,7 @@ export class AuditResolver {
     @Arg("toSeq", () => Int, { nullable: true }) toSeq: number | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<ChainVerification> {
-    return ChainVerification.from(await ctx.services.audit.verify(ctx.principal, { fromSeq, toSeq }, ctx));
+    return ChainVerification.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.verifyChain, ctx.principal, { fromSeq, toSeq }, ctx));
   }
 
   @Query(() => AuditCheckpointList, { description: "The tenant's signed checkpoints and the public key (auditor)." })
@@ -53,7 +54,7 @@ export class AuditResolver {
     @Arg("limit", () => Int, { nullable: true }) limit: number | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<AuditCheckpointList> {
-    return AuditCheckpointList.from(await ctx.services.audit.checkpoints(ctx.principal, { afterSeq, limit }, ctx));
+    return AuditCheckpointList.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.listCheckpoints, ctx.principal, { afterSeq, limit }, ctx));
   }
 
   @Subscription(() => MemoryEventView, {
@@ -71,7 +72,7 @@ export class AuditResolver {
     @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<ErasureDecision> {
-    return ErasureDecision.from(await ctx.services.erasure.eraseMemory(ctx.principal, { memoryId, subjectId, reason }, ctx));
+    return ErasureDecision.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseMemory, ctx.principal, { memoryId, subjectId, reason }, ctx));
   }
 
   @Mutation(() => ErasureDecision, { description: "SPEC D1: erases every memory of a subject (subject or admin; reason required)." })
@@ -80,11 +81,11 @@ export class AuditResolver {
     @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<ErasureDecision> {
-    return ErasureDecision.from(await ctx.services.erasure.eraseSubject(ctx.principal, { subjectId, reason }, ctx));
+    return ErasureDecision.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseSubject, ctx.principal, { subjectId, reason }, ctx));
   }
 
   @Mutation(() => AcknowledgementDecision, { description: "MP-BREAK: an admin acknowledges the tenant's conformance break; writes resume." })
   async acknowledgeConformanceBreak(@Arg("reason", () => String) reason: string, @Ctx() ctx: GatewayContext): Promise<AcknowledgementDecision> {
-    return AcknowledgementDecision.from(await ctx.services.audit.acknowledgeBreak(ctx.principal, { reason }, ctx));
+    return AcknowledgementDecision.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.acknowledgeBreak, ctx.principal, { reason }, ctx));
   }
 }
