@@ -18,8 +18,7 @@ import path from "node:path";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { loadConfig } from "../src/config";
-import { agentMemoryDocId, repoSpace, type AgentMemoryRecord } from "../src/store/agent-memory-repository";
-import { COLLECTIONS } from "../src/store/database";
+import { AGENT_COLLECTIONS, agentMemoryDocId, repoSpace, sealMemory, type AgentMemoryRecord, type UnsealedMemory } from "../src/contracts/agent/records";
 import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
 
 const MEMORIES = Number(process.env.BENCH_AGENT_MEMORIES ?? 10_000);
@@ -102,7 +101,7 @@ function row(s: Stats): string {
 
 /** The repository as records: 40 % problems, facts, preferences; then linked memories and changes. */
 function seedRecords(count: number): { records: AgentMemoryRecord[]; problems: string[] } {
-  const records: AgentMemoryRecord[] = [];
+  const records: UnsealedMemory[] = [];
   const problems: string[] = [];
   const facts: string[] = [];
   const base = Math.floor(count * 0.4);
@@ -125,6 +124,8 @@ function seedRecords(count: number): { records: AgentMemoryRecord[]; problems: s
       space: repoSpace(REPO),
       repo_id: REPO,
       memory_id: memoryId,
+      subject_id: repoSpace(REPO),
+      author_id: "bench-seed",
       scope: "repo",
       kind,
       text: text(kind),
@@ -146,13 +147,14 @@ function seedRecords(count: number): { records: AgentMemoryRecord[]; problems: s
   }
   const byId = new Map(records.map((r) => [r.memory_id, r]));
   for (const r of records) for (const target of r.links.change_targets) byId.get(target)!.invalidated_by = r.memory_id;
-  return { records, problems };
+  // MP-OBJECT: sealed as the contract's store seals them, so the gateway reads them back checked.
+  return { records: records.map((r) => sealMemory(r)), problems };
 }
 
 async function seedDatabase(uri: string, dbName: string, records: AgentMemoryRecord[]): Promise<void> {
   const client = await MongoClient.connect(uri);
   try {
-    const collection = client.db(dbName).collection<AgentMemoryRecord>(COLLECTIONS.agentMemories);
+    const collection = client.db(dbName).collection<AgentMemoryRecord>(AGENT_COLLECTIONS.memories);
     for (let i = 0; i < records.length; i += 1000) await collection.insertMany(records.slice(i, i + 1000));
   } finally {
     await client.close();

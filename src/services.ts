@@ -1,4 +1,3 @@
-import type { AgentMemoryService } from "./contracts/agent.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { LedgerService } from "./contracts/ledger.service";
 import type { Metrics } from "./kernel/metrics";
@@ -15,6 +14,5 @@ export interface Services {
   contracts: Contracts;
   governed: GovernedMemoryService;
   ledger: LedgerService;
-  agent: AgentMemoryService;
   metrics: Metrics;
 }

@@ -1,4 +1,5 @@
 import type { ContractDeps } from "../kernel/contract";
+import { agentContract } from "./agent";
 import { auditContract } from "./audit";
 import { companionContract } from "./companion";
 
@@ -11,6 +12,7 @@ export function createContracts(deps: ContractDeps) {
   return {
     companion: companionContract(deps),
     audit: auditContract(deps),
+    agent: agentContract(deps),
   };
 }
 

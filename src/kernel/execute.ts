@@ -224,7 +224,11 @@ export class Kernel {
   private refusalMetadata<Req, Gathered>(op: Operation<Req, Gathered, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[], decision: Decision, gathered: Gathered | undefined): Record<string, unknown> {
     // Keyed by declared field name, never by path: a JSON value's keys come from the client and may carry content.
     const lengths: Record<string, number> = {};
-    for (const f of facts) lengths[f.field] = Math.max(lengths[f.field] ?? 0, f.length);
+    // A stored key may not contain "." (nested fields' names do): "memory.text" is kept as "memory/text".
+    for (const f of facts) {
+      const key = f.field.replace(/\./g, "/");
+      lengths[key] = Math.max(lengths[key] ?? 0, f.length);
+    }
     return { lengths, ...(op.refusal ? op.refusal(req, ctx, decision, gathered) : {}) };
   }
 

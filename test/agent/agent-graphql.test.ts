@@ -1,9 +1,9 @@
-import { AgentIndexCache } from "../../src/agent/index-cache";
 import { ManualClock } from "../../src/clock";
-import { AgentMemoryService } from "../../src/contracts/agent.service";
-import { Governor } from "../../src/contracts/governor";
+import { agentContract } from "../../src/contracts/agent";
+import { agentDoor } from "../../src/contracts/agent/door";
 import { createDetectorSuite } from "../../src/detectors";
-import { AgentMemoryRepository } from "../../src/store/agent-memory-repository";
+import { Kernel } from "../../src/kernel/execute";
+import { Metrics } from "../../src/kernel/metrics";
 import { EventLog } from "../../src/store/event-log";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { postMemory } from "./support";
@@ -79,16 +79,13 @@ describe("agent memory interface over GraphQL (seed 001)", () => {
 
   it("IF1-READ: a second process's service on the same database sees writes and invalidations at once (index kept fresh from the log)", async () => {
     // A second gateway process, as far as the agent interface goes: its own event log client,
-    // index cache and service over the same database. (A second Gateway.start on one FerretDB
+    // kernel, store and index cache over the same database. (A second Gateway.start on one FerretDB
     // database trips FerretDB's createIndexes, a foundation matter.)
     const { db, logger, services } = gw.gateway;
     const events = new EventLog(db, clock);
-    const second = new AgentMemoryService(
-      new Governor(services.policy, events, clock, logger),
-      new AgentMemoryRepository(db),
-      new AgentIndexCache(new AgentMemoryRepository(db), events),
-      createDetectorSuite(),
-    );
+    const kernel = new Kernel({ policy: services.policy, events, clock, logger, detectors: createDetectorSuite(), metrics: new Metrics({ processMetrics: false }) });
+    const handle = agentDoor(kernel, agentContract({ db, events }).operations);
+    const second = { handle };
     const principal = { id: "caller-2", tenant: "acme", subjects: [`repo:${REPO}`], roles: ["agent" as const], agentType: null, job: null };
     const ctx = { requestId: "second-process" };
     await second.handle(principal, { op: "read", repo_id: REPO, mode: "ambient", query: "warm" }, ctx); // its index is built now

@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
-import { validateDocument } from "../../src/agent/schema-validation";
+import { validateDocument } from "../../src/contracts/agent/schema-validation";
 
 const root = path.resolve(__dirname, "..", "..");
 /** The seed as shared with the project; a verbatim copy travels with the tests. */

@@ -1,8 +1,8 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import readSchema from "../../schema/json/memory.read.request.json";
-import updateSchema from "../../schema/json/memory.update.request.json";
-import writeSchema from "../../schema/json/memory.write.request.json";
-import type { AgentDocument } from "./types";
+import readSchema from "../../../schema/json/memory.read.request.json";
+import updateSchema from "../../../schema/json/memory.update.request.json";
+import writeSchema from "../../../schema/json/memory.write.request.json";
+import type { AgentDocument } from "./documents";
 
 /** The seed-001 schemas by `$id`, exactly as ratified (schema/json/). */
 export const SCHEMA_IDS = { read: "memory.read.request", write: "memory.write.request", update: "memory.update.request" } as const;
