@@ -238,7 +238,7 @@ describe("the agent contract on the operation kernel", () => {
       const { db, logger, services } = gw.gateway;
       const events2 = new EventLog(db, clock);
       const kernel2 = new Kernel({ policy: services.policy, events: events2, clock, logger, detectors: createDetectorSuite(), metrics: new Metrics({ processMetrics: false }) });
-      const second = agentDoor(kernel2, agentContract({ db, events: events2 }).operations);
+      const second = agentDoor(kernel2, agentContract({ db, events: events2, clock }).operations);
       const principal = { id: "agent-erase", tenant: "acme", subjects: [`repo:${ERASE_REPO}`], roles: ["agent" as const], agentType: null, job: null };
       const seen = await second(principal, readDoc(ERASE_REPO, "beaver memory"), { requestId: "second" });
       expect(seen.items!.map((i) => i.id).sort()).toEqual([bySubject, byAuthor].sort());
@@ -293,7 +293,7 @@ describe("the agent contract on the operation kernel", () => {
       const { db, logger, services } = gw.gateway;
       const events2 = new EventLog(db, clock);
       const kernel2 = new Kernel({ policy: services.policy, events: events2, clock, logger, detectors: createDetectorSuite(), metrics: new Metrics({ processMetrics: false }) });
-      const fresh = agentDoor(kernel2, agentContract({ db, events: events2 }).operations);
+      const fresh = agentDoor(kernel2, agentContract({ db, events: events2, clock }).operations);
       const principal = { id: "agent-7", tenant: "acme", subjects: [`repo:${REPO}`], roles: ["agent" as const], agentType: null, job: null };
       const res = await fresh(principal, readDoc(REPO, "lynx memory"), { requestId: "tampered" });
       expect(res).toMatchObject({ stop_reason: "INTERNAL_INCONSISTENCY", explanations: ["MP-OBJECT: integrity_hash_mismatch"] });
@@ -341,15 +341,16 @@ describe("the agent contract on the operation kernel", () => {
       expect(change.body).toMatchObject({ stop_reason: "SUCCESS_STORED", invalidated: [old] });
     });
 
-    it("MP-LOG INV-8: each write's due event is settled off the request path, and the generic repair completes an agent write whose event never came", async () => {
+    it("MP-LOG INV-8 SPEC-D1: each write's due event is settled off the request path; the generic repair completes an agent write whose event never came and an erasure left halfway, and owes nothing for a write that never landed", async () => {
       const db = gw.gateway.db;
       const due = db.collection(AGENT_COLLECTIONS.due);
       await write({ text: "Marten settled memory" });
+      const halfway = await write({ text: "Marten HALFWAYMARK memory" });
       for (let i = 0; i < 200 && (await due.countDocuments({})) > 0; i++) await new Promise((r) => setTimeout(r, 10)); // real I/O progress, not a clock wait
       expect(await due.countDocuments({})).toBe(0);
 
       // A crash between object and event: the memory and its due record are there, the event never written.
-      const store = new AgentStore(db);
+      const store = new AgentStore(db, clock);
       const memoryId = "am_repair_orphan";
       const space = repoSpace(REPO);
       const record = sealMemory({
@@ -377,10 +378,24 @@ describe("the agent contract on the operation kernel", () => {
         content_salt: "salt",
       });
       await store.insertMemory(record, dueEvent("acme", space, memoryId, "decision-orphan", "write", clock.now(), { event_type: "create", operation: "WRITE", stop_reason: "SUCCESS_STORED", content_digest: null, metadata: { contract: "agent", space } }));
+      // A crash between a due record and its object: the write never landed, so no event is owed.
+      await due.insertOne(dueEvent("acme", space, "am_never_landed", "decision-lost", "write", clock.now(), { event_type: "create", operation: "WRITE", stop_reason: "SUCCESS_STORED", content_digest: null, metadata: { space } }) as never);
+      // A crash inside an erasure: its due record is there, the memory still holds its text.
+      const mark = { at: clock.now().toISOString(), by: "root", reason: "erase me please", operation: "ERASE_MEMORY", decision_id: "decision-halfway" };
+      await due.insertOne({ ...dueEvent("acme", space, halfway, "decision-halfway", "erasure", clock.now(), { event_type: "erase", operation: "ERASE_MEMORY", stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: {}, reason: mark.reason }), mark } as never);
+
       const repair = () => new Repair(db, gw.gateway.services.kernel.events, [store], clock, gw.gateway.logger, 60_000).run();
-      expect(await repair()).toEqual({ settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 1 });
+      expect(await repair()).toEqual({ settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 2 });
       clock.advance(61_000);
-      expect(await repair()).toEqual({ settled: 0, completed: 1, erasuresCompleted: 0, skippedYoung: 0 });
+      expect(await repair()).toEqual({ settled: 0, completed: 1, erasuresCompleted: 1, skippedYoung: 0 });
+      expect(await dumpDatabase(db)).not.toContain("HALFWAYMARK");
+      expect((await events()).find((e) => e.memory_id === halfway && e.event_type === "erase")).toMatchObject({ contract: "audit", reason: "repair: erase me please", metadata: { object_contract: "agent" } });
+      expect((await events()).some((e) => e.memory_id === "am_never_landed")).toBe(false);
+      // Left for a live writer for a while, then dropped.
+      expect(await due.countDocuments({ object_id: "am_never_landed" })).toBe(1);
+      clock.advance(3_600_001);
+      expect(await repair()).toEqual({ settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 });
+      expect(await due.countDocuments({})).toBe(0);
       const orphan = (await events()).find((e) => e.memory_id === memoryId)!;
       expect(orphan).toMatchObject({ event_type: "create", contract: "agent", subject_id: space, actor: { kind: "system" }, reason: expect.stringMatching(/^repair: /), decision_id: "decision-orphan", metadata: { repaired: true, space } });
       expect(await store.unsettled(10)).toEqual([]);

@@ -10,8 +10,8 @@ import { AgentStore } from "./store";
  * GraphQL resolver beside this file and POST /v1/memory (src/http/agent-route.ts), both
  * through `runDocument` (./door.ts).
  */
-export function agentContract(deps: Pick<ContractDeps, "db" | "events">): ContractModule<AgentOperations> {
-  const store = new AgentStore(deps.db);
+export function agentContract(deps: Pick<ContractDeps, "db" | "events" | "clock">): ContractModule<AgentOperations> {
+  const store = new AgentStore(deps.db, deps.clock);
   const indexes = new AgentIndexCache(store, deps.events);
   return { name: "agent", operations: agentOperations({ store, indexes }), stores: [store] };
 }

@@ -1,4 +1,5 @@
 import type { Collection } from "mongodb";
+import type { Clock } from "../../clock";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
 import type { Database } from "../../store/database";
 import { ensureIndexes } from "../../store/database";
@@ -34,7 +35,12 @@ export interface DueEvent {
   kind: UnsettledObject["kind"];
   written_at: Date;
   missing: UnsettledObject["missing"];
+  /** An erasure's mark, so that the repair can complete an erasure a stopped process left halfway. */
+  mark?: ErasureMark;
 }
+
+/** A due record whose write never landed (a crash before it, or an undo that stopped halfway) is dropped after this long. */
+export const STALE_DUE_MS = 3_600_000;
 
 export function dueEvent(tenantId: string, subjectId: string, objectId: string, decisionId: string, kind: DueEvent["kind"], at: Date, missing: DueEvent["missing"]): DueEvent {
   return {
@@ -68,7 +74,10 @@ export class AgentStore implements ContractStore {
   private readonly due: Collection<DueEvent>;
   private readonly listeners: ErasureListener[] = [];
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {
     this.memories = db.collection<AgentMemoryRecord>(AGENT_COLLECTIONS.memories);
     this.updates = db.collection<AgentMemoryUpdateRecord>(AGENT_COLLECTIONS.updates);
     this.due = db.collection<DueEvent>(AGENT_COLLECTIONS.due);
@@ -194,8 +203,8 @@ export class AgentStore implements ContractStore {
    */
   async erase(tenantId: string, subjectId: string, objectId: string, mark: ErasureMark): Promise<boolean> {
     const at = new Date(mark.at);
-    const due = (memoryOrUpdate: string) =>
-      dueEvent(tenantId, subjectId, memoryOrUpdate, mark.decision_id ?? mark.at, "erasure", at, {
+    const due = (memoryOrUpdate: string): DueEvent => ({
+      ...dueEvent(tenantId, subjectId, memoryOrUpdate, mark.decision_id ?? mark.at, "erasure", at, {
         event_type: "erase",
         operation: mark.operation,
         stop_reason: "SUCCESS_DELETED",
@@ -203,7 +212,9 @@ export class AgentStore implements ContractStore {
         metadata: {},
         reason: mark.reason,
         decision_id: mark.decision_id,
-      });
+      }),
+      mark,
+    });
     if (isMemoryId(objectId)) {
       const memory = await this.memories.findOne({ tenant_id: tenantId, memory_id: objectId });
       if (!memory || !owns(memory, subjectId)) return false;
@@ -239,17 +250,56 @@ export class AgentStore implements ContractStore {
 
   // ---------------------------------------------------------------- settle and repair
 
+  /**
+   * Due events, oldest first, of writes that landed. A due record is written before its
+   * object, so one whose write is not there was never acknowledged (a crash in between, or an
+   * undo that stopped halfway): no event is owed; it is left for a live writer, then dropped
+   * once stale. An erasure that stopped halfway is completed here first: content that was
+   * asked to go never stays.
+   */
   async unsettled(limit: number): Promise<UnsettledObject[]> {
     const due = await this.due.find({}).sort({ written_at: 1 }).limit(limit).toArray();
-    return due.map((d) => ({
-      tenantId: d.tenant_id,
-      subjectId: d.subject_id,
-      objectId: d.object_id,
-      writtenAt: d.written_at,
-      kind: d.kind,
-      version: null,
-      missing: { ...d.missing, decision_id: d.missing.decision_id ?? null },
-    }));
+    const objects: UnsettledObject[] = [];
+    for (const d of due) {
+      if (!(await this.landed(d))) {
+        if (this.clock.now().getTime() - d.written_at.getTime() > STALE_DUE_MS) await this.due.deleteOne({ _id: d._id });
+        continue;
+      }
+      objects.push({
+        tenantId: d.tenant_id,
+        subjectId: d.subject_id,
+        objectId: d.object_id,
+        writtenAt: d.written_at,
+        kind: d.kind,
+        version: null,
+        missing: { ...d.missing, decision_id: d.missing.decision_id ?? null },
+      });
+    }
+    return objects;
+  }
+
+  /** Whether the write a due record announces is in the database (an erasure is completed if it is not). */
+  private async landed(d: DueEvent): Promise<boolean> {
+    const isUpdate = isUpdateId(d.object_id);
+    const find = (projection: Record<string, 1>) =>
+      isUpdate
+        ? this.updates.findOne({ tenant_id: d.tenant_id, update_id: d.object_id }, { projection })
+        : this.memories.findOne({ tenant_id: d.tenant_id, memory_id: d.object_id }, { projection });
+    if (d.kind === "erasure") {
+      const object = await find({ status: 1 });
+      if (!object) return false;
+      if (object.status !== "erased" && d.mark) await this.erase(d.tenant_id, d.subject_id, d.object_id, d.mark);
+      return true;
+    }
+    const metadata = d.missing.metadata as { update_id?: unknown; invalidated_by?: unknown };
+    switch (d.missing.event_type) {
+      case "update":
+        return (await this.updates.findOne({ tenant_id: d.tenant_id, update_id: String(metadata.update_id) }, { projection: { _id: 1 } })) !== null;
+      case "invalidate":
+        return (await this.memories.findOne({ tenant_id: d.tenant_id, memory_id: d.object_id }, { projection: { invalidated_by: 1 } }))?.invalidated_by === metadata.invalidated_by;
+      default:
+        return (await find({ _id: 1 })) !== null;
+    }
   }
 
   /** The event of `object` is in the log at `seq`: its due records go (a write's and an erasure's alike). */
