@@ -213,7 +213,8 @@ export class Kernel {
 
   /** SPEC D4: what a refusal keeps is metadata: the operation's own, else field lengths. */
   private refusalMetadata<Req>(op: Operation<Req, unknown, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[]): Record<string, unknown> {
-    const lengths = Object.fromEntries(facts.map((f) => [f.path, f.length]));
+    // A stored key may not contain "." (nested fields' paths do): "source.note" is kept as "source/note".
+    const lengths = Object.fromEntries(facts.map((f) => [f.path.replace(/\./g, "/"), f.length]));
     return { lengths, ...(op.refusal ? op.refusal(req, ctx) : {}) };
   }
 
