@@ -17,8 +17,8 @@ import { Governor } from "./contracts/governor";
 import { createContracts } from "./contracts";
 import type { ContractModule } from "./kernel/contract";
 import type { ContractStore } from "./kernel/contract-store";
+import type { ErasableStore } from "./audit/erasure";
 import { Kernel } from "./kernel/execute";
-import { LedgerService } from "./contracts/ledger.service";
 import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
@@ -34,7 +34,6 @@ import type { Services } from "./services";
 import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
-import { LedgerRepository } from "./store/ledger-repository";
 import { MemoryRepository } from "./store/memory-repository";
 import { MemoryCounters } from "./store/memory-counters";
 import { MemorySettingsRepository } from "./store/memory-settings";
@@ -114,12 +113,13 @@ export class Gateway {
       const stores: ContractStore[] = [];
       const contracts = createContracts({ db, kernel, policy, events, clock, logger, config, metrics, detectors, stores });
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
+      // Bridge until erasure runs over ContractStore itself (deps.stores): eraseMemory/eraseSubject reach every contract's store.
+      for (const store of stores) auditSystem.erasables.register(erasableOf(store));
       const services: Services = {
         policy,
         kernel,
         contracts,
         governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectors, new MemorySettingsRepository(db), new MemoryCounters(db), logger),
-        ledger: new LedgerService(governor, new LedgerRepository(db), detectors),
         audit: auditSystem.audit,
         erasure: auditSystem.erasure,
         agent: new AgentMemoryService(governor, new AgentMemoryRepository(db), new AgentIndexCache(new AgentMemoryRepository(db), events), detectors),
@@ -169,4 +169,19 @@ export class Gateway {
     await this.client.close();
     await this.embedded?.stop();
   }
+}
+
+/** A contract store as the erasure registry sees it (a bridge: see Gateway.start). */
+function erasableOf(store: ContractStore): ErasableStore {
+  return {
+    name: store.contract,
+    lookup: (tenantId, subjectId, objectId) => store.lookup(tenantId, subjectId, objectId),
+    memoryIds: (tenantId, subjectId) => store.objectIds(tenantId, subjectId),
+    erase: (tenantId, subjectId, objectId, mark) => store.erase(tenantId, subjectId, objectId, mark),
+    settle: (tenantId, subjectId, objectId, seq) =>
+      store.settle(
+        { tenantId, subjectId, objectId, writtenAt: new Date(0), kind: "erasure", version: null, missing: { event_type: "erase", operation: "", stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: {} } },
+        seq,
+      ),
+  };
 }

@@ -43,7 +43,7 @@ export interface UnsettledObject {
   /** The version the event must name (metadata.version), when the contract versions objects. */
   version: number | null;
   /** What the repair appends when no event is found (as the system actor, with a reason). */
-  missing: { event_type: "create" | "update" | "consolidate" | "erase"; operation: string; stop_reason: string; content_digest: string | null; metadata: Record<string, unknown> };
+  missing: { event_type: "create" | "update" | "consolidate" | "erase" | "delete" | "invalidate"; operation: string; stop_reason: string; content_digest: string | null; metadata: Record<string, unknown> };
 }
 
 /** What an erased object keeps about its erasure (no content). */
