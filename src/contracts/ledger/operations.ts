@@ -14,7 +14,7 @@ import {
   type LedgerItemRecord,
   type LedgerStore,
   type ProposalRecord,
-  type Settling,
+  type DueEvent,
 } from "./store";
 
 const CONTRACT = "ledger";
@@ -152,7 +152,7 @@ export function ledgerOperations(store: LedgerStore) {
         source_type: source.source_type,
         lengths: { proposed_text: proposedText.length, note: source.note?.length ?? 0, source_id: source.source_id?.length ?? 0 },
       };
-      const settling: Settling = { event_type: "create", operation: "PROPOSE", stop_reason: decision.stopReason, at: ctx.now, content_digest: null, metadata };
+      const due: DueEvent = { event_type: "create", operation: "PROPOSE", stop_reason: decision.stopReason, decision_id: decision.decisionId, at: ctx.now, content_digest: null, metadata };
       const record = withProposalProvenance({
         _id: ledgerDocId(ctx.tenantId, ctx.subjectId, proposalId),
         tenant_id: ctx.tenantId,
@@ -167,18 +167,17 @@ export function ledgerOperations(store: LedgerStore) {
         decided_at: null,
         final_text: null,
         result_memory_id: null,
-        settling,
       });
       await writes.run(
-        () => store.insertProposal(record),
-        () => store.deleteProposal(record),
+        () => store.insertProposal(record, due),
+        () => store.deleteProposal(record, due),
       );
       writes.event({
         event_type: "create",
         memory_id: proposalId,
         reason: "proposal_held_for_owner",
         metadata,
-        settle: (seq) => store.settleWrite(ctx.tenantId, ctx.subjectId, proposalId, "create", seq),
+        settle: () => store.settled({ tenantId: ctx.tenantId, subjectId: ctx.subjectId, objectId: proposalId, due }),
       });
       return record;
     },
@@ -210,6 +209,7 @@ export function ledgerOperations(store: LedgerStore) {
       const salt = newSalt();
       const digest = saltedDigest(salt, { text: finalText });
       const metadata = { proposal_id: proposal.proposal_id, kind: proposal.kind, source_type: proposal.source.source_type, edited: finalText !== proposal.proposed_text };
+      const due: DueEvent = { event_type: "create", operation: "APPROVE", stop_reason: decision.stopReason, decision_id: decision.decisionId, at: ctx.now, content_digest: digest, metadata };
       const item = withItemProvenance({
         _id: ledgerDocId(ctx.tenantId, ctx.subjectId, memoryId),
         tenant_id: ctx.tenantId,
@@ -226,13 +226,12 @@ export function ledgerOperations(store: LedgerStore) {
         deleted_at: null,
         approved_by: actor(ctx.principal),
         content_salt: salt,
-        settling: { event_type: "create", operation: "APPROVE", stop_reason: decision.stopReason, at: ctx.now, content_digest: digest, metadata },
       });
       // The item's _id derives from the proposal's, so the unique _id admits exactly one item per
       // proposal even where a conditional update is not atomic (FerretDB): the insert claims it.
       const claimed = await writes.run(
-        () => store.claimItem(item),
-        async (won) => (won ? store.deleteItem(item) : undefined),
+        () => store.claimItem(item, due),
+        async (won) => (won ? store.deleteItem(item, due) : undefined),
       );
       if (!claimed) return writes.lost();
       const approved = await writes.run(
@@ -245,7 +244,7 @@ export function ledgerOperations(store: LedgerStore) {
         memory_id: memoryId,
         content_digest: digest,
         metadata,
-        settle: (seq) => store.settleWrite(ctx.tenantId, ctx.subjectId, memoryId, "create", seq),
+        settle: () => store.settled({ tenantId: ctx.tenantId, subjectId: ctx.subjectId, objectId: memoryId, due }),
       });
       return item;
     },
@@ -271,10 +270,10 @@ export function ledgerOperations(store: LedgerStore) {
         source_type: proposal.source.source_type,
         lengths: { proposed_text: proposal.proposed_text?.length ?? 0 },
       };
-      const settling: Settling = { event_type: "delete", operation: "DECLINE", stop_reason: decision.stopReason, at: ctx.now, content_digest: null, metadata };
+      const due: DueEvent = { event_type: "delete", operation: "DECLINE", stop_reason: decision.stopReason, decision_id: decision.decisionId, at: ctx.now, content_digest: null, metadata };
       const declined = await writes.run(
-        () => store.markDeclined(proposal, ctx.now, settling),
-        async (done) => (done ? store.restoreDeclined(proposal) : undefined),
+        () => store.markDeclined(proposal, ctx.now, due),
+        async (done) => (done ? store.restoreDeclined(proposal, due) : undefined),
       );
       if (!declined) return writes.lost();
       writes.event({
@@ -282,7 +281,7 @@ export function ledgerOperations(store: LedgerStore) {
         memory_id: proposal.proposal_id,
         reason: "proposal_declined",
         metadata,
-        settle: (seq) => store.settleWrite(ctx.tenantId, ctx.subjectId, proposal.proposal_id, "delete", seq),
+        settle: () => store.settled({ tenantId: ctx.tenantId, subjectId: ctx.subjectId, objectId: proposal.proposal_id, due }),
       });
       return { proposalId: proposal.proposal_id };
     },
@@ -307,10 +306,10 @@ export function ledgerOperations(store: LedgerStore) {
     async allow(_req, gathered, ctx, writes, decision) {
       const item = required(gathered, "ledger item");
       const metadata = { proposal_id: item.proposal_id, kind: item.kind };
-      const settling: Settling = { event_type: "invalidate", operation: "FORGET", stop_reason: decision.stopReason, at: ctx.now, content_digest: null, metadata };
+      const due: DueEvent = { event_type: "invalidate", operation: "FORGET", stop_reason: decision.stopReason, decision_id: decision.decisionId, at: ctx.now, content_digest: null, metadata };
       const forgotten = await writes.run(
-        () => store.markDeleted(item, ctx.now, settling),
-        async (done) => (done ? store.revertDeleted(item) : undefined),
+        () => store.markDeleted(item, ctx.now, due),
+        async (done) => (done ? store.revertDeleted(item, due) : undefined),
       );
       if (!forgotten) return writes.lost();
       writes.event({
@@ -318,7 +317,7 @@ export function ledgerOperations(store: LedgerStore) {
         memory_id: item.memory_id,
         reason: "forgotten_by_owner",
         metadata,
-        settle: (seq) => store.settleWrite(ctx.tenantId, ctx.subjectId, item.memory_id, "invalidate", seq),
+        settle: () => store.settled({ tenantId: ctx.tenantId, subjectId: ctx.subjectId, objectId: item.memory_id, due }),
       });
       return { memoryId: item.memory_id };
     },

@@ -14,22 +14,32 @@ export interface LedgerSource {
 export type ProposalDecisionState = "pending" | "approved" | "declined" | "erased";
 
 /**
- * The event a write waits for (SPEC D1, docs/AUDIT.md "Object and event"): set with the write,
- * replaced by `logged` once the event is in the log, so the repair pass can find or complete it.
+ * The event a write waits for (docs/AUDIT.md "Object and event"). It is recorded beside the
+ * write, in its own collection, and removed once the event is in the log (off the request
+ * path), so the repair pass can find or complete it. It never lives in the object itself:
+ * FerretDB applies an update as read-modify-write, so a settle mark written into the object
+ * while its owner forgets or declines it could put the old state back (a lost update).
  */
-export interface Settling {
+export interface DueEvent {
   event_type: "create" | "delete" | "invalidate";
   operation: string;
   stop_reason: string;
+  /** Tells apart the marks of two concurrent attempts (only one of them writes). */
+  decision_id: string;
   at: Date;
   content_digest: string | null;
   /** Metadata only (kind, source type, lengths): what the event carries. */
   metadata: Record<string, unknown>;
 }
 
+interface DueMark extends DueEvent {
+  _id: string;
+  tenant_id: string;
+  subject_id: string;
+  object_id: string;
+}
+
 interface Lifecycle {
-  settling?: Settling;
-  logged?: { seq: number; event_type: string };
   erasure?: ErasureMark & { via?: string };
 }
 
@@ -142,10 +152,24 @@ export function isDuplicateKey(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
 }
 
+/** Writes of the ledger whose event is not in the log yet (see DueEvent). */
+export const LEDGER_DUE_EVENTS = "ledger_due_events";
+
 const LEDGER_INDEXES = {
   [COLLECTIONS.ledgerProposals]: [{ key: { tenant_id: 1, subject_id: 1, decision: 1, created_at: -1 }, name: "tenant_subject_decision_created" }],
   [COLLECTIONS.ledgerItems]: [{ key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" }],
+  [LEDGER_DUE_EVENTS]: [{ key: { at: 1 }, name: "at" }],
 };
+
+/** Where a write stands: the object it is about and the event it waits for. */
+export interface DueAt {
+  tenantId: string;
+  subjectId: string;
+  objectId: string;
+  due: DueEvent;
+}
+
+const dueMarkId = (at: DueAt): string => `${memoryDocId(at.tenantId, at.subjectId, at.objectId)}|${at.due.event_type}|${at.due.decision_id}`;
 
 /**
  * Proposals and ledger items of seed 003, in their own collections: nothing else in memgate
@@ -158,24 +182,57 @@ export class LedgerStore implements ContractStore {
   readonly contract = "ledger";
   private readonly proposals: Collection<ProposalRecord>;
   private readonly items: Collection<LedgerItemRecord>;
+  private readonly dueEvents: Collection<DueMark>;
 
   constructor(private readonly db: Db) {
     this.proposals = db.collection<ProposalRecord>(COLLECTIONS.ledgerProposals);
     this.items = db.collection<LedgerItemRecord>(COLLECTIONS.ledgerItems);
+    this.dueEvents = db.collection<DueMark>(LEDGER_DUE_EVENTS);
   }
 
   ensureIndexes(): Promise<void> {
     return ensureIndexes(this.db, LEDGER_INDEXES);
   }
 
-  // ---- proposals
-
-  async insertProposal(record: ProposalRecord): Promise<void> {
-    await this.proposals.insertOne(record);
+  /**
+   * Runs a write and records its due event beside it, in parallel (one round trip of latency).
+   * A mark stays only beside a write that was applied, and an applied write only with its
+   * mark: when one half fails, the other is undone before the error is thrown.
+   */
+  private async withDue<T>(at: DueAt, write: () => Promise<T>, applied: (result: T) => boolean, undo: () => Promise<void>): Promise<T> {
+    const mark: DueMark = { _id: dueMarkId(at), tenant_id: at.tenantId, subject_id: at.subjectId, object_id: at.objectId, ...at.due };
+    const [marked, wrote] = await Promise.allSettled([this.dueEvents.insertOne(mark), write()]);
+    const done = wrote.status === "fulfilled" && applied(wrote.value);
+    if (marked.status === "rejected") {
+      if (done) await undo();
+      throw marked.reason;
+    }
+    if (!done) await this.dueEvents.deleteOne({ _id: mark._id });
+    if (wrote.status === "rejected") throw wrote.reason;
+    return wrote.value;
   }
 
-  async deleteProposal(record: ProposalRecord): Promise<void> {
-    await this.proposals.deleteOne({ _id: record._id });
+  /** The write's event is in the log: its due mark goes (off the request path). */
+  async settled(at: DueAt): Promise<void> {
+    await this.dueEvents.deleteOne({ _id: dueMarkId(at) });
+  }
+
+  // ---- proposals
+
+  /** PROPOSE: the proposal, with its due `create` event. */
+  async insertProposal(record: ProposalRecord, due: DueEvent): Promise<void> {
+    const at = { tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due };
+    await this.withDue(
+      at,
+      () => this.proposals.insertOne(record),
+      () => true,
+      () => this.deleteProposal(record, due),
+    );
+  }
+
+  /** Undoes insertProposal. */
+  async deleteProposal(record: ProposalRecord, due: DueEvent): Promise<void> {
+    await Promise.all([this.proposals.deleteOne({ _id: record._id }), this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due })]);
   }
 
   async getProposal(tenantId: string, subjectId: string, proposalId: string): Promise<ProposalRecord | null> {
@@ -204,7 +261,7 @@ export class LedgerStore implements ContractStore {
     return records.map((r) => this.checkedProposal(r));
   }
 
-  /** Marks a pending proposal approved; false when it was no longer pending (a concurrent decision). */
+  /** Marks a pending proposal approved (its item carries the event); false when it was no longer pending. */
   async markApproved(record: ProposalRecord, finalText: string, memoryId: string, at: Date): Promise<boolean> {
     const approved = withProposalProvenance({ ...record, decision: "approved" as const, decided_at: at, final_text: finalText, result_memory_id: memoryId });
     const result = await this.proposals.updateOne(
@@ -226,40 +283,54 @@ export class LedgerStore implements ContractStore {
    * P54-D: the proposed text and the free-text note leave the record; only decision metadata
    * stays. False when the proposal was no longer pending. `restoreDeclined` undoes it.
    */
-  async markDeclined(record: ProposalRecord, at: Date, settling: Settling): Promise<boolean> {
+  async markDeclined(record: ProposalRecord, at: Date, due: DueEvent): Promise<boolean> {
     const declined = withProposalProvenance({
-      ...without(record, "proposed_text", "settling", "logged", "provenance", "integrity_hash"),
+      ...without(record, "proposed_text", "provenance", "integrity_hash"),
       source: { source_type: record.source.source_type, source_id: record.source.source_id },
       decision: "declined" as const,
       decided_at: at,
       final_text: null,
       result_memory_id: null,
-      settling,
     });
-    const result = await this.proposals.replaceOne({ _id: record._id, decision: "pending" }, declined);
-    return result.modifiedCount === 1;
+    return this.withDue(
+      { tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due },
+      async () => (await this.proposals.replaceOne({ _id: record._id, decision: "pending" }, declined)).modifiedCount === 1,
+      (done) => done,
+      () => this.restoreDeclined(record, due),
+    );
   }
 
   /** Puts a declined proposal back as it was read (the decline's event could not be written). */
-  async restoreDeclined(record: ProposalRecord): Promise<void> {
-    await this.proposals.replaceOne({ _id: record._id, decision: "declined" }, record);
+  async restoreDeclined(record: ProposalRecord, due: DueEvent): Promise<void> {
+    await Promise.all([
+      this.proposals.replaceOne({ _id: record._id, decision: "declined" }, record),
+      this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due }),
+    ]);
   }
 
   // ---- items
 
-  /** Inserts the item; false when another approval of the same proposal inserted it first. */
-  async claimItem(record: LedgerItemRecord): Promise<boolean> {
-    try {
-      await this.items.insertOne(record);
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  /** Inserts the item with its due `create` event; false when another approval of the same proposal inserted it first. */
+  async claimItem(record: LedgerItemRecord, due: DueEvent): Promise<boolean> {
+    return this.withDue(
+      { tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.memory_id, due },
+      async () => {
+        try {
+          await this.items.insertOne(record);
+          return true;
+        } catch (error) {
+          if (isDuplicateKey(error)) return false;
+          throw error;
+        }
+      },
+      (claimed) => claimed,
+      () => this.deleteItem(record, due),
+    );
   }
 
-  async deleteItem(record: LedgerItemRecord): Promise<void> {
-    await this.items.deleteOne({ _id: record._id });
+  /** Undoes claimItem (never called for a claim that lost: the item is the winner's). */
+  async deleteItem(record: LedgerItemRecord, due: DueEvent): Promise<void> {
+    await Promise.all([this.items.deleteOne({ _id: record._id }), this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.memory_id, due })]);
   }
 
   async getItem(tenantId: string, subjectId: string, memoryId: string): Promise<LedgerItemRecord | null> {
@@ -285,43 +356,48 @@ export class LedgerStore implements ContractStore {
     return records.map((r) => this.checkedItem(r));
   }
 
-  /** Logical forgetting (SPEC D1): false when the item was not active. */
-  async markDeleted(record: LedgerItemRecord, at: Date, settling: Settling): Promise<boolean> {
-    const result = await this.items.updateOne({ _id: record._id, status: "active" }, { $set: { status: "deleted", deleted_at: at, updated_at: at, settling } });
-    return result.modifiedCount === 1;
-  }
-
-  async revertDeleted(record: LedgerItemRecord): Promise<void> {
-    await this.items.updateOne(
-      { _id: record._id, status: "deleted" },
-      { $set: { status: "active", deleted_at: null, updated_at: record.updated_at }, $unset: { settling: "" } },
+  /** Logical forgetting (SPEC D1) with its due `invalidate` event: false when the item was not active. */
+  async markDeleted(record: LedgerItemRecord, at: Date, due: DueEvent): Promise<boolean> {
+    return this.withDue(
+      { tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.memory_id, due },
+      async () => (await this.items.updateOne({ _id: record._id, status: "active" }, { $set: { status: "deleted", deleted_at: at, updated_at: at } })).modifiedCount === 1,
+      (done) => done,
+      () => this.revertDeleted(record, due),
     );
   }
 
-  // ---- ContractStore: settle, repair, erasure
-
-  /** The write's event is in the log at `seq`: its settling mark becomes `logged` (off the request path). */
-  async settleWrite(tenantId: string, subjectId: string, objectId: string, eventType: Settling["event_type"], seq: number): Promise<void> {
-    await this.collectionOf(objectId).updateOne(
-      { _id: memoryDocId(tenantId, subjectId, objectId), "settling.event_type": eventType },
-      { $set: { logged: { seq, event_type: eventType } }, $unset: { settling: "" } },
-    );
-  }
-
-  async unsettled(limit: number): Promise<UnsettledObject[]> {
-    const filter = { $or: [{ settling: { $exists: true } }, { erasure: { $exists: true }, "erasure.logged_seq": { $exists: false } }] };
-    const [proposals, items] = await Promise.all([
-      this.proposals.find(filter).limit(limit).toArray(),
-      this.items.find(filter).limit(limit).toArray(),
+  async revertDeleted(record: LedgerItemRecord, due: DueEvent): Promise<void> {
+    await Promise.all([
+      this.items.updateOne({ _id: record._id, status: "deleted" }, { $set: { status: "active", deleted_at: null, updated_at: record.updated_at } }),
+      this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.memory_id, due }),
     ]);
-    const objects = [...proposals.map((p) => unsettledOf(p, p.proposal_id)), ...items.map((i) => unsettledOf(i, i.memory_id))];
-    return objects.sort((a, b) => a.writtenAt.getTime() - b.writtenAt.getTime()).slice(0, limit);
+  }
+
+  // ---- ContractStore: repair and erasure
+
+  /**
+   * Writes whose event is still due (a mark beside a write the object shows; a mark whose
+   * write never landed is not one) and erasures whose event is not marked, oldest first.
+   */
+  async unsettled(limit: number): Promise<UnsettledObject[]> {
+    const erasing = { erasure: { $exists: true }, "erasure.logged_seq": { $exists: false } };
+    const [marks, proposals, items] = await Promise.all([
+      this.dueEvents.find({}).sort({ at: 1 }).limit(limit).toArray(),
+      this.proposals.find(erasing).limit(limit).toArray(),
+      this.items.find(erasing).limit(limit).toArray(),
+    ]);
+    const writes: UnsettledObject[] = [];
+    for (const mark of marks) {
+      if (await this.landed(mark)) writes.push(dueObject(mark));
+    }
+    const erasures = [...proposals.map((p) => erasureObject(p, p.proposal_id)), ...items.map((i) => erasureObject(i, i.memory_id))];
+    return [...writes, ...erasures].sort((a, b) => a.writtenAt.getTime() - b.writtenAt.getTime()).slice(0, limit);
   }
 
   async settle(object: UnsettledObject, seq: number): Promise<void> {
     if (object.kind === "write") {
-      const eventType = object.missing.event_type as Settling["event_type"];
-      return this.settleWrite(object.tenantId, object.subjectId, object.objectId, eventType, seq);
+      await this.dueEvents.deleteMany({ tenant_id: object.tenantId, subject_id: object.subjectId, object_id: object.objectId, event_type: object.missing.event_type as DueEvent["event_type"] });
+      return;
     }
     const _id = memoryDocId(object.tenantId, object.subjectId, object.objectId);
     await this.collectionOf(object.objectId).updateOne({ _id, erasure: { $exists: true } }, { $set: { "erasure.logged_seq": seq } });
@@ -392,6 +468,17 @@ export class LedgerStore implements ContractStore {
     await this.proposals.replaceOne({ _id: proposal._id }, tombstone);
   }
 
+  /** Whether the object shows the write a due mark is for (else the write never landed). */
+  private async landed(mark: DueMark): Promise<boolean> {
+    const _id = memoryDocId(mark.tenant_id, mark.subject_id, mark.object_id);
+    if (mark.object_id.startsWith(PROPOSAL_PREFIX)) {
+      const proposal = await this.proposals.findOne({ _id }, { projection: { decision: 1 } });
+      return proposal !== null && (mark.event_type === "create" || proposal.decision !== "pending");
+    }
+    const item = await this.items.findOne({ _id }, { projection: { status: 1 } });
+    return item !== null && (mark.event_type === "create" || item.status !== "active");
+  }
+
   /** Proposal and item ids never collide: `prop_…` and `mem_…`. */
   private collectionOf(objectId: string): Collection<Lifecycle & { _id: string; subject_id: string }> {
     return (objectId.startsWith(PROPOSAL_PREFIX) ? this.proposals : this.items) as unknown as Collection<Lifecycle & { _id: string; subject_id: string }>;
@@ -416,22 +503,27 @@ export class LedgerStore implements ContractStore {
   }
 }
 
-function unsettledOf(record: Lifecycle & { tenant_id: string; subject_id: string }, objectId: string): UnsettledObject {
-  const base = { tenantId: record.tenant_id, subjectId: record.subject_id, objectId, version: null };
-  if (record.settling) {
-    const s = record.settling;
-    return {
-      ...base,
-      writtenAt: s.at,
-      kind: "write",
-      missing: { event_type: s.event_type, operation: s.operation, stop_reason: s.stop_reason, content_digest: s.content_digest, metadata: s.metadata },
-    };
-  }
+function dueObject(mark: DueMark): UnsettledObject {
+  return {
+    tenantId: mark.tenant_id,
+    subjectId: mark.subject_id,
+    objectId: mark.object_id,
+    writtenAt: mark.at,
+    kind: "write",
+    version: null,
+    missing: { event_type: mark.event_type, operation: mark.operation, stop_reason: mark.stop_reason, content_digest: mark.content_digest, metadata: mark.metadata },
+  };
+}
+
+function erasureObject(record: Lifecycle & { tenant_id: string; subject_id: string }, objectId: string): UnsettledObject {
   const mark = record.erasure!;
   return {
-    ...base,
+    tenantId: record.tenant_id,
+    subjectId: record.subject_id,
+    objectId,
     writtenAt: new Date(mark.at),
     kind: "erasure",
+    version: null,
     missing: { event_type: "erase", operation: mark.operation, stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: { requested_by: mark.by } },
   };
 }
