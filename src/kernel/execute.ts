@@ -7,7 +7,7 @@ import type { PolicyEngine } from "../policy/policy-engine";
 import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
 import { IntegrityError } from "../store/provenance";
 import { isOutcome, type Decision, type GateDecision } from "./decision";
-import { parseFields, type FieldFact } from "./fields";
+import { parseFields, wellFormed, type FieldFact } from "./fields";
 import type { Metrics } from "./metrics";
 import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
 import { isStopReason, type CallContext, type Outcome } from "./outcome";
@@ -98,12 +98,13 @@ export class Kernel {
         ctx.subjectHeld && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
         this.deps.detectors.run(parsed.texts),
       ]);
-      const inputOf = (g: Gathered | undefined) => ({
-        fields: parsed.facts,
-        texts: parsed.texts,
-        facts,
-        ...(op.input ? op.input(req, g, ctx) : {}),
-      });
+      // Ill-formed UTF-16 cannot cross into the wasm host (its JSON parser rejects a lone \u surrogate):
+      // the policy sees U+FFFD in its place, and answers SCHEMA_INVALID from the field facts.
+      const illFormed = parsed.facts.some((f) => f.ill_formed);
+      const inputOf = (g: Gathered | undefined) => {
+        const input = { fields: parsed.facts, texts: parsed.texts, facts, ...(op.input ? op.input(req, g, ctx) : {}) };
+        return illFormed ? wellFormed(input) : input;
+      };
       let decision = this.decide(op, principal, subjectId, ctx.now, inputOf(gathered));
       if (decision.outcome !== "refuse") {
         const handler = decision.outcome === "allow" ? op.allow : op.hold;
