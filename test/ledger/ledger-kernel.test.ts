@@ -79,7 +79,7 @@ describe("the ledger on the operation kernel (issue 11)", () => {
     expect(await dumpDatabase(gw.gateway.db)).not.toContain(CARD);
   });
 
-  it("SPEC-D5 issue-11: for a foreign user or tenant, approve, decline and forget answer identically for a real and a made-up id, and nothing changes", async () => {
+  it("SPEC-D5 SPEC-D3 issue-11: for a foreign user or tenant, and for a non-owner holding the subject, approve, decline and forget answer identically for a real and a made-up id, and nothing changes", async () => {
     const real = await propose(gw, agent, { proposedText: "oracle probe proposal" });
     const realItem = await approved(gw, agent, alice, "I want to swim more");
     const madeUp = `prop_${randomUUID()}`;
@@ -101,6 +101,18 @@ describe("the ledger on the operation kernel (issue 11)", () => {
       for (const [forReal, forMadeUp] of pairs) {
         expect(answer(forReal)).toEqual(answer(forMadeUp));
         expect(answer(forReal)).toEqual({ stopReason: "NOT_FOUND", explanations: ["C19-STOP: no_such_memory"] });
+      }
+    }
+    // Tokens that hold the subject but do not own the ledger (an agent, an admin) learn nothing either.
+    for (const token of [agent, await gw.token({ tenant: "acme", subjects: ["alice"], roles: ["admin"] })]) {
+      const pairs = [
+        [await gw.gql(token, APPROVE, { id: real, text: "hijack" }), await gw.gql(token, APPROVE, { id: madeUp, text: "hijack" })],
+        [await gw.gql(token, DECLINE, { id: real }), await gw.gql(token, DECLINE, { id: madeUp })],
+        [await gw.gql(token, FORGET, { id: realItem }), await gw.gql(token, FORGET, { id: madeUpItem })],
+      ];
+      for (const [forReal, forMadeUp] of pairs) {
+        expect(answer(forReal)).toEqual(answer(forMadeUp));
+        expect(answer(forReal).stopReason).toBe("NOT_FOUND");
       }
     }
     expect(await proposals().findOne({ proposal_id: real })).toMatchObject({ decision: "pending", proposed_text: "oracle probe proposal" });

@@ -68,6 +68,15 @@ violations contains {"stop_reason": "NOT_FOUND", "rule": "P54-OWNER", "detail": 
 	not _is_user
 }
 
+# ... and the answer never depends on whether it exists (SPEC D3, issue 11: no existence
+# oracle): anyone but a user gets the target check's own explanation too (the same object,
+# so a missing target adds nothing).
+violations contains {"stop_reason": "NOT_FOUND", "rule": "C19-STOP", "detail": "no_such_memory"} if {
+	some op in ["APPROVE", "DECLINE", "FORGET"]
+	_op(op)
+	not _is_user
+}
+
 # P54-B the approved text is the item: it must be there (its bound is a field bound).
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "P54-B", "detail": "final_text_required"} if {
 	_op("APPROVE")

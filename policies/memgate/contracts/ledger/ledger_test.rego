@@ -55,6 +55,17 @@ test_p54_owner_only_users_act_on_proposals if {
 	{"stop_reason": "NOT_FOUND", "rule": "P54-OWNER", "detail": "no_such_memory"} in ledger.violations with input as {"contract": "ledger", "operation": "FORGET", "principal": {"roles": ["agent"]}}
 }
 
+# No existence oracle: whether the target exists or not, a non-owner's answer is the same.
+test_p54_owner_answer_does_not_depend_on_existence[op] if {
+	some op in ["APPROVE", "DECLINE", "FORGET"]
+	base := {"contract": "ledger", "operation": op, "principal": {"roles": ["agent"], "subjects": ["alice"]}, "subject_id": "alice", "fields": [], "texts": {"finalText": "I prefer tea"}}
+	real := main.decision with input as object.union(base, {"target": {"found": true, "status": "active"}})
+	made_up := main.decision with input as object.union(base, {"target": {"found": false}})
+	real.explanations == made_up.explanations
+	real.stop_reason == "NOT_FOUND"
+	made_up.stop_reason == "NOT_FOUND"
+}
+
 test_p54_b_blank_final_text if {
 	{"stop_reason": "SCHEMA_INVALID", "rule": "P54-B", "detail": "final_text_required"} in ledger.violations with input as _approve(" \n ", [])
 }
