@@ -113,6 +113,7 @@ export class Gateway {
       const stores: ContractStore[] = [];
       const contracts = createContracts({ db, kernel, policy, events, clock, logger, config, metrics, detectors, stores });
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
+      for (const store of stores) await store.ensureIndexes();
       // Bridge until erasure runs over ContractStore itself (deps.stores): eraseMemory/eraseSubject reach every contract's store.
       for (const store of stores) auditSystem.erasables.register(erasableOf(store));
       const services: Services = {
