@@ -1,6 +1,5 @@
 import type { AgentMemoryService } from "./contracts/agent.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
-import type { LedgerService } from "./contracts/ledger.service";
 import type { Metrics } from "./kernel/metrics";
 import type { PolicyEngine } from "./policy/policy-engine";
 import type { Contracts } from "./contracts";
@@ -14,7 +13,6 @@ export interface Services {
   /** The contract modules by name; a door finds an operation here and hands it to the kernel. */
   contracts: Contracts;
   governed: GovernedMemoryService;
-  ledger: LedgerService;
   agent: AgentMemoryService;
   metrics: Metrics;
 }

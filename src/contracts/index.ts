@@ -1,6 +1,7 @@
 import type { ContractDeps } from "../kernel/contract";
 import { auditContract } from "./audit";
 import { companionContract } from "./companion";
+import { ledgerContract } from "./ledger";
 
 /**
  * Every contract of the gateway, one line each. The composition root builds them with the
@@ -11,6 +12,7 @@ export function createContracts(deps: ContractDeps) {
   return {
     companion: companionContract(deps),
     audit: auditContract(deps),
+    ledger: ledgerContract(deps),
   };
 }
 

@@ -20,6 +20,16 @@ export interface InjectionLexicon {
   patterns: Record<string, Entry[]>;
 }
 
+/**
+ * A contract's own lexicon (data.memgate.contracts.<contract>.lexicons.<name>): rules in groups,
+ * matched only against the declared fields it names (`finalText`, `source.note`). A match is a
+ * finding of class `<contract>:<name>` labelled `<group>:<rule id>`; the contract's rules decide.
+ */
+export interface ContractLexicon {
+  fields: string[];
+  groups: Record<string, { id: string; pattern: string; unless?: string; raw?: boolean }[]>;
+}
+
 /** Where the lexicons come from: the policy bundle in force (PolicyEngine satisfies this). */
 export interface LexiconSource {
   readonly hash: string | undefined;
@@ -36,6 +46,16 @@ interface Compiled {
 
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 
+/** A rule of a contract lexicon; `raw` ones match the text as written (case matters). */
+interface ScopedRule {
+  cls: string;
+  label: string;
+  fields: ReadonlySet<string>;
+  match: RegExp;
+  unless?: RegExp;
+  raw: boolean;
+}
+
 /**
  * The form every lexicon pattern is written against: lower case, invisible characters
  * dropped (the policy flags them on the raw text), `_` read as a space, curly quotes
@@ -49,6 +69,41 @@ export function normalize(text: string): string {
     .replace(/_+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/**
+ * The form a contract lexicon's patterns are written against: lower case, typographic
+ * apostrophes and the en dash folded; nothing else changes (patterns match runs of \s, `_`
+ * and `{}` themselves).
+ */
+export function foldForContractLexicon(text: string): string {
+  return text.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/\u2013/g, "-");
+}
+
+/** A list element's path (`refs[2]`) under its declared name (`refs[]`). */
+const declaredName = (path: string): string => path.replace(/\[\d+\]/g, "[]");
+
+function compileContractLexicons(source: LexiconSource): ScopedRule[] {
+  const contracts = source.data<Record<string, { lexicons?: Record<string, ContractLexicon> } | undefined> | undefined>("contracts");
+  const out: ScopedRule[] = [];
+  for (const [contract, data] of Object.entries(contracts ?? {})) {
+    for (const [name, lexicon] of Object.entries(data?.lexicons ?? {})) {
+      const fields = new Set(lexicon.fields);
+      for (const [group, rules] of Object.entries(lexicon.groups)) {
+        for (const rule of rules) {
+          out.push({
+            cls: `${contract}:${name}`,
+            label: `${group}:${rule.id}`,
+            fields,
+            match: new RegExp(rule.pattern),
+            unless: rule.unless ? new RegExp(rule.unless) : undefined,
+            raw: rule.raw === true,
+          });
+        }
+      }
+    }
+  }
+  return out;
 }
 
 function compile(cls: string, label: string, entry: Entry): Compiled {
@@ -85,7 +140,8 @@ function compileAll(source: LexiconSource): Compiled[] {
 
 /**
  * The phrase lexicons of the policy bundle (forbidden classes of seed 000 §4, category bans
- * of §3, injection phrasing), matched here because the wasm host recompiles every regex on
+ * of §3, injection phrasing, and each contract's own lexicons such as the ledger's P54-C
+ * final-text validator), matched here because the wasm host recompiles every regex on
  * every evaluation. The patterns stay policy data: a policy author edits policies/ and
  * rebuilds, the new bundle's hash recompiles them. Each text is also read together with the
  * others ("key: value") so that a pattern can see a key and its value at once.
@@ -93,12 +149,27 @@ function compileAll(source: LexiconSource): Compiled[] {
 export function createLexiconDetector(source: LexiconSource): Detector {
   let compiledFor: string | undefined;
   let compiled: Compiled[] = [];
+  let scoped: ScopedRule[] = [];
   const current = (): Compiled[] => {
     if (source.hash !== compiledFor || compiledFor === undefined) {
       compiled = compileAll(source);
+      scoped = compileContractLexicons(source);
       compiledFor = source.hash;
     }
     return compiled;
+  };
+  /** Every rule of a contract lexicon declared for this field that matches (each one names itself). */
+  const scanScoped = (field: string, text: string): Finding[] => {
+    const name = declaredName(field);
+    const findings: Finding[] = [];
+    let folded: string | undefined;
+    for (const rule of scoped) {
+      if (!rule.fields.has(name)) continue;
+      const subject = rule.raw ? text : (folded ??= foldForContractLexicon(text));
+      if (!rule.match.test(subject) || rule.unless?.test(subject)) continue;
+      findings.push({ field, class: rule.cls, label: rule.label });
+    }
+    return findings;
   };
   const scan = (field: string, text: string): Finding[] => {
     const normalized = normalize(text);
@@ -115,7 +186,10 @@ export function createLexiconDetector(source: LexiconSource): Detector {
   };
   return {
     name: "lexicon",
-    detect: scan,
+    detect: (field, text) => {
+      const findings = scan(field, text);
+      return scoped.length > 0 ? [...findings, ...scanScoped(field, text)] : findings;
+    },
     detectTogether(fields: Record<string, string>): Finding[] {
       const texts = Object.values(fields).filter(Boolean);
       return texts.length > 1 ? scan("entry", texts.join(": ")) : [];

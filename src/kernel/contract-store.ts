@@ -48,7 +48,7 @@ export interface UnsettledObject {
    * `decision_id`: the decision the write belonged to, when the store kept it.
    */
   missing: {
-    event_type: "create" | "update" | "consolidate" | "erase";
+    event_type: "create" | "update" | "consolidate" | "erase" | "delete" | "invalidate";
     operation: string;
     stop_reason: string;
     content_digest: string | null;

@@ -72,6 +72,17 @@ default _gate := null
 
 _gate := data.memgate.contracts[input.contract].decision_gate
 
+# Winning violations all marked `"partial": true` (a selection some of whose ids did not
+# resolve, P54-E) answer their stop reason with what the operation may still give: allow.
+_outcome := "allow" if {
+	count(violations) > 0
+	winning := [v | some v in violations; v.stop_reason == _stop_reason]
+	count(winning) > 0
+	every v in winning {
+		object.get(v, "partial", false) == true
+	}
+}
+
 # METADATA
 # entrypoint: true
 # description: C19-STOP exactly one stop reason for every operation
