@@ -172,7 +172,7 @@ describe("the ledger on the operation kernel (issue 11)", () => {
     // the erase event is settled on the item and on the proposal erased with it
     expect(tombstone!.erasure.logged_seq).toEqual(expect.any(Number));
     expect(proposalTombstone!.erasure.logged_seq).toBe(tombstone!.erasure.logged_seq);
-    expect(await events().findOne({ event_type: "erase", memory_id: memoryId })).toMatchObject({ metadata: { stores: ["ledger"] } });
+    expect(await events().findOne({ event_type: "erase", memory_id: memoryId })).toMatchObject({ metadata: { object_contract: "ledger" } });
     // tombstones verify and are never listed or selected
     const ledger = (await gw.gql(alice, LEDGER, {})).data!.ledger;
     expect(ledger.stopReason).toBe("SUCCESS_LISTED");
