@@ -39,7 +39,14 @@ interface Case {
 const NOW = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;
 
-const principal = (roles: Principal["roles"], subjects = ["alice"]): Principal => ({ id: `${roles[0]}-1`, tenant: "bench", subjects, roles, agentType: null, job: null });
+const principal = (roles: Principal["roles"], subjects = ["alice"]): Principal => ({
+  id: `${roles[0]}-1`,
+  tenant: "bench",
+  subjects,
+  roles,
+  agentType: null,
+  job: null,
+});
 
 const settings = { tenant: null, subject: null };
 
@@ -117,7 +124,10 @@ const CASES: Case[] = [
     principal: principal(["user"]),
     subjectId: "alice",
     fields: { proposalId: id(), finalText: text() },
-    request: { proposalId: "prop_0d7f3c1e-2b8a-4f4e-9c1d-7a6b5e4d3c2b", finalText: "I like to plan my week on Sunday evenings and keep Fridays free of meetings." },
+    request: {
+      proposalId: "prop_0d7f3c1e-2b8a-4f4e-9c1d-7a6b5e4d3c2b",
+      finalText: "I like to plan my week on Sunday evenings and keep Fridays free of meetings.",
+    },
     part: {
       approval: { final_text: "I like to plan my week on Sunday evenings and keep Fridays free of meetings.", kind: "preference" },
       target: { found: true, status: "active" },
@@ -217,7 +227,9 @@ async function main(): Promise<void> {
   if (!(await engine.reload())) throw new Error(`cannot load ${bundlePath} (npm run policy:build)`);
 
   const rows: string[] = [];
-  rows.push(`${"operation".padEnd(22)}${"answer".padEnd(32)}${"outcome".padEnd(9)}${"fields".padStart(7)}${"n".padStart(8)}${"p50 µs".padStart(9)}${"p99 µs".padStart(9)}`);
+  rows.push(
+    `${"operation".padEnd(22)}${"answer".padEnd(32)}${"outcome".padEnd(9)}${"fields".padStart(7)}${"n".padStart(8)}${"p50 µs".padStart(9)}${"p99 µs".padStart(9)}`,
+  );
   for (const c of CASES) {
     const input = await inputOf(c, engine);
     const dump = arg("--dump");
@@ -246,7 +258,7 @@ async function main(): Promise<void> {
   }
   engine.close();
   process.stdout.write(`policy evaluation in-process, ${path.relative(ROOT, bundlePath)} (${engine.hash?.slice(0, 12)})\n${rows.join("\n")}\n`);
-  process.stdout.write("fields: field facts sent (\"-\": the contract has no field bounds in this bundle yet, so none are sent)\n");
+  process.stdout.write('fields: field facts sent ("-": the contract has no field bounds in this bundle yet, so none are sent)\n');
 }
 
 main().catch((error: unknown) => {

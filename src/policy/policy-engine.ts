@@ -126,10 +126,7 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
       return true;
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
-      this.logger.error(
-        { err, bundle: this.bundlePath, kept: this.bundle?.hash ?? null },
-        "policy bundle failed to load; the previous one stays in force",
-      );
+      this.logger.error({ err, bundle: this.bundlePath, kept: this.bundle?.hash ?? null }, "policy bundle failed to load; the previous one stays in force");
       this.emit("reloadFailed", err);
       return false;
     }

@@ -73,7 +73,11 @@ describe("C19-ITEM C19-TOOL D3a: hygiene of every declared text field as facts o
     ["a byte order mark inside text", "hello\ufeffworld"],
     ["a tag character", "tag \u{E0041} hidden"],
   ])("C19-TOOL INV-4: %s in a text field is INJECTION_DETECTED, in a list element too", async (_name, hidden) => {
-    expect(await decide({ note: hidden })).toMatchObject({ outcome: "refuse", stop_reason: "INJECTION_DETECTED", explanations: ["C19-TOOL: hidden_characters_in_note"] });
+    expect(await decide({ note: hidden })).toMatchObject({
+      outcome: "refuse",
+      stop_reason: "INJECTION_DETECTED",
+      explanations: ["C19-TOOL: hidden_characters_in_note"],
+    });
     expect(await decide({ note: "fine", tags: ["ok", hidden] })).toMatchObject({
       stop_reason: "INJECTION_DETECTED",
       explanations: ["C19-TOOL: hidden_characters_in_tags[1]"],
@@ -91,7 +95,10 @@ describe("C19-ITEM C19-TOOL D3a: hygiene of every declared text field as facts o
     ["a next-line (C1)", "a\u0085b"],
   ])("C19-ITEM D3a: %s is SCHEMA_INVALID, in a list element too", async (_name, control) => {
     expect(await decide({ note: control })).toMatchObject({ stop_reason: "SCHEMA_INVALID", explanations: ["C19-ITEM: note_control_character"] });
-    expect(await decide({ note: "fine", tags: [control] })).toMatchObject({ stop_reason: "SCHEMA_INVALID", explanations: ["C19-ITEM: tags[]_control_character"] });
+    expect(await decide({ note: "fine", tags: [control] })).toMatchObject({
+      stop_reason: "SCHEMA_INVALID",
+      explanations: ["C19-ITEM: tags[]_control_character"],
+    });
   });
 
   it("C19-ITEM: a lone surrogate is SCHEMA_INVALID, not stored as U+FFFD", async () => {
