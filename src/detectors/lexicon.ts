@@ -18,6 +18,8 @@ export interface ForbiddenLexicon {
 /** data.memgate.injection of the bundle (policies/memgate/injection/data.json). */
 export interface InjectionLexicon {
   patterns: Record<string, Entry[]>;
+  /** One character class (RE2 syntax, `\x{HHHH}` escapes) of characters that hide text from a reviewer. */
+  hidden_characters?: string;
 }
 
 /**
@@ -42,6 +44,8 @@ interface Compiled {
   match: RegExp;
   unless?: RegExp;
   raw?: boolean;
+  /** Only in one field's own text, never in the texts read together. */
+  field?: boolean;
 }
 
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
@@ -111,6 +115,15 @@ function compile(cls: string, label: string, entry: Entry): Compiled {
   return { cls, label, match: new RegExp(entry.match), unless: entry.unless ? new RegExp(entry.unless) : undefined };
 }
 
+/**
+ * A character class written for RE2 (the policy's regex engine) as a JavaScript RegExp:
+ * `\x{HHHH}` code point escapes become `\u{HHHH}`, matched by code point (flag u), so a
+ * tag character (U+E0000..) is one character as it is in RE2.
+ */
+export function re2CharacterClass(pattern: string): RegExp {
+  return new RegExp(pattern.replace(/\\x\{([0-9A-Fa-f]{1,6})\}/g, "\\u{$1}"), "u");
+}
+
 function compileAll(source: LexiconSource): Compiled[] {
   const forbidden = source.data<ForbiddenLexicon | undefined>("forbidden");
   const injection = source.data<InjectionLexicon | undefined>("injection");
@@ -135,13 +148,17 @@ function compileAll(source: LexiconSource): Compiled[] {
   for (const [kind, entries] of Object.entries(injection?.patterns ?? {})) {
     entries.forEach((entry, i) => out.push(compile("injection", `${kind}#${i}`, entry)));
   }
+  if (injection?.hidden_characters) {
+    // Matched on the raw text: normalize() drops the very characters it looks for.
+    out.push({ cls: "hidden_characters", label: "hidden_characters", match: re2CharacterClass(injection.hidden_characters), raw: true, field: true });
+  }
   return out;
 }
 
 /**
  * The phrase lexicons of the policy bundle (forbidden classes of seed 000 §4, category bans
- * of §3, injection phrasing, and each contract's own lexicons such as the ledger's P54-C
- * final-text validator), matched here because the wasm host recompiles every regex on
+ * of §3, injection phrasing, hidden characters, and each contract's own lexicons such as the
+ * ledger's P54-C final-text validator), matched here because the wasm host recompiles every regex on
  * every evaluation. The patterns stay policy data: a policy author edits policies/ and
  * rebuilds, the new bundle's hash recompiles them. Each text is also read together with the
  * others ("key: value") so that a pattern can see a key and its value at once.
@@ -171,11 +188,12 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     }
     return findings;
   };
-  const scan = (field: string, text: string): Finding[] => {
+  const scan = (field: string, text: string, together = false): Finding[] => {
     const normalized = normalize(text);
     const seen = new Set<string>();
     const findings: Finding[] = [];
     for (const c of current()) {
+      if (together && c.field) continue;
       const subject = c.raw ? text : normalized;
       if (seen.has(c.cls) || !c.match.test(subject)) continue;
       if (c.unless?.test(subject)) continue;
@@ -192,7 +210,7 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     },
     detectTogether(fields: Record<string, string>): Finding[] {
       const texts = Object.values(fields).filter(Boolean);
-      return texts.length > 1 ? scan("entry", texts.join(": ")) : [];
+      return texts.length > 1 ? scan("entry", texts.join(": "), true) : [];
     },
   };
 }
