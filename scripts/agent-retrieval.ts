@@ -79,12 +79,7 @@ export interface ModeScore {
 }
 
 /** Reads every labelled query in `mode` ("labelled": the mode each query is labelled with). */
-export async function evaluate(
-  door: AgentDoor,
-  principal: Principal,
-  ids: Map<string, string>,
-  mode: "ambient" | "targeted" | "labelled",
-): Promise<ModeScore> {
+export async function evaluate(door: AgentDoor, principal: Principal, ids: Map<string, string>, mode: "ambient" | "targeted" | "labelled"): Promise<ModeScore> {
   const { repoId, queries } = readCorpus();
   const local = new Map([...ids].map(([l, s]) => [s, l]));
   let recall = 0;
@@ -109,7 +104,11 @@ export async function evaluate(
 }
 
 export function formatScores(scores: ModeScore[], memories: number): string {
-  const lines = [`retrieval quality over ${memories} memories, ${scores[0]?.queries ?? 0} labelled queries`, `${"mode".padEnd(12)}${"recall@5".padStart(10)}${"MRR".padStart(8)}${"misses".padStart(8)}`];
-  for (const s of scores) lines.push(`${s.mode.padEnd(12)}${s.recallAt5.toFixed(3).padStart(10)}${s.mrr.toFixed(3).padStart(8)}${String(s.misses.length).padStart(8)}`);
+  const lines = [
+    `retrieval quality over ${memories} memories, ${scores[0]?.queries ?? 0} labelled queries`,
+    `${"mode".padEnd(12)}${"recall@5".padStart(10)}${"MRR".padStart(8)}${"misses".padStart(8)}`,
+  ];
+  for (const s of scores)
+    lines.push(`${s.mode.padEnd(12)}${s.recallAt5.toFixed(3).padStart(10)}${s.mrr.toFixed(3).padStart(8)}${String(s.misses.length).padStart(8)}`);
   return lines.join("\n");
 }

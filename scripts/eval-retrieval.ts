@@ -20,7 +20,15 @@ async function main(): Promise<void> {
   const now = new Date();
   const clock = new ManualClock(now);
   const publicKeyPem = generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "pem" }).toString();
-  const config = loadConfig({ ...process.env, MONGODB_URI: ferret.uri, MEMGATE_DB_NAME: "eval_retrieval", MEMGATE_DATA_DIR: dir, JWT_PUBLIC_KEY: publicKeyPem, PORT: "0", LOG_LEVEL: "error" });
+  const config = loadConfig({
+    ...process.env,
+    MONGODB_URI: ferret.uri,
+    MEMGATE_DB_NAME: "eval_retrieval",
+    MEMGATE_DATA_DIR: dir,
+    JWT_PUBLIC_KEY: publicKeyPem,
+    PORT: "0",
+    LOG_LEVEL: "error",
+  });
   const gateway = await Gateway.start({ config, clock });
   try {
     const { repoId, memories } = readCorpus();
@@ -31,7 +39,8 @@ async function main(): Promise<void> {
     for (const mode of ["ambient", "targeted", "labelled"] as const) scores.push(await evaluate(door, principal, ids, mode));
     process.stdout.write(`\n${formatScores(scores, memories.length)}\n`);
     for (const s of scores) {
-      for (const miss of s.misses) process.stdout.write(`  ${s.mode} miss: "${miss.query}" expected ${miss.expected.join(", ")}; top 5: ${miss.got.join(", ")}\n`);
+      for (const miss of s.misses)
+        process.stdout.write(`  ${s.mode} miss: "${miss.query}" expected ${miss.expected.join(", ")}; top 5: ${miss.got.join(", ")}\n`);
     }
   } finally {
     await gateway.stop();

@@ -20,7 +20,9 @@ case "${1:-}" in
   build)
     mkdir -p build/policy
     # Written beside, then renamed: a running gateway watching the file never sees half a bundle.
-    "$opa" build -t wasm -e memgate/main/decision -o build/policy/bundle.tar.gz.tmp policies
+    # Tests are not part of the decision: they stay out of the wasm (smaller, and `with` in a test
+    # function is for opa test only).
+    "$opa" build -t wasm -e memgate/main/decision --ignore '*_test.rego' -o build/policy/bundle.tar.gz.tmp policies
     mv -f build/policy/bundle.tar.gz.tmp build/policy/bundle.tar.gz
     echo "policy: built build/policy/bundle.tar.gz ($(sha256sum build/policy/bundle.tar.gz | cut -c1-12))" >&2
     ;;

@@ -15,7 +15,6 @@ import { createContracts } from "./contracts";
 import type { ContractModule } from "./kernel/contract";
 import type { ContractStore } from "./kernel/contract-store";
 import { Kernel } from "./kernel/execute";
-import { LedgerService } from "./contracts/ledger.service";
 import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
@@ -31,7 +30,6 @@ import type { Services } from "./services";
 import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
-import { LedgerRepository } from "./store/ledger-repository";
 import { MemoryRepository } from "./store/memory-repository";
 import { MemoryCounters } from "./store/memory-counters";
 import { MemorySettingsRepository } from "./store/memory-settings";
@@ -121,7 +119,6 @@ export class Gateway {
         kernel,
         contracts,
         governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectors, new MemorySettingsRepository(db), new MemoryCounters(db), logger),
-        ledger: new LedgerService(governor, new LedgerRepository(db), detectors),
         metrics,
       };
 

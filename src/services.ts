@@ -1,5 +1,4 @@
 import type { GovernedMemoryService } from "./contracts/governed.service";
-import type { LedgerService } from "./contracts/ledger.service";
 import type { Metrics } from "./kernel/metrics";
 import type { PolicyEngine } from "./policy/policy-engine";
 import type { Contracts } from "./contracts";
@@ -13,6 +12,5 @@ export interface Services {
   /** The contract modules by name; a door finds an operation here and hands it to the kernel. */
   contracts: Contracts;
   governed: GovernedMemoryService;
-  ledger: LedgerService;
   metrics: Metrics;
 }

@@ -2,6 +2,7 @@ import type { ContractDeps } from "../kernel/contract";
 import { agentContract } from "./agent";
 import { auditContract } from "./audit";
 import { companionContract } from "./companion";
+import { ledgerContract } from "./ledger";
 
 /**
  * Every contract of the gateway, one line each. The composition root builds them with the
@@ -12,6 +13,7 @@ export function createContracts(deps: ContractDeps) {
   return {
     companion: companionContract(deps),
     audit: auditContract(deps),
+    ledger: ledgerContract(deps),
     agent: agentContract(deps),
   };
 }

@@ -18,6 +18,18 @@ export interface ForbiddenLexicon {
 /** data.memgate.injection of the bundle (policies/memgate/injection/data.json). */
 export interface InjectionLexicon {
   patterns: Record<string, Entry[]>;
+  /** One character class (RE2 syntax, `\x{HHHH}` escapes) of characters that hide text from a reviewer. */
+  hidden_characters?: string;
+}
+
+/**
+ * A contract's own lexicon (data.memgate.contracts.<contract>.lexicons.<name>): rules in groups,
+ * matched only against the declared fields it names (`finalText`, `source.note`). A match is a
+ * finding of class `<contract>:<name>` labelled `<group>:<rule id>`; the contract's rules decide.
+ */
+export interface ContractLexicon {
+  fields: string[];
+  groups: Record<string, { id: string; pattern: string; unless?: string; raw?: boolean }[]>;
 }
 
 /** Where the lexicons come from: the policy bundle in force (PolicyEngine satisfies this). */
@@ -32,9 +44,21 @@ interface Compiled {
   match: RegExp;
   unless?: RegExp;
   raw?: boolean;
+  /** Only in one field's own text, never in the texts read together. */
+  field?: boolean;
 }
 
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/** A rule of a contract lexicon; `raw` ones match the text as written (case matters). */
+interface ScopedRule {
+  cls: string;
+  label: string;
+  fields: ReadonlySet<string>;
+  match: RegExp;
+  unless?: RegExp;
+  raw: boolean;
+}
 
 /**
  * The form every lexicon pattern is written against: lower case, invisible characters
@@ -51,9 +75,53 @@ export function normalize(text: string): string {
     .trim();
 }
 
+/**
+ * The form a contract lexicon's patterns are written against: lower case, typographic
+ * apostrophes and the en dash folded; nothing else changes (patterns match runs of \s, `_`
+ * and `{}` themselves).
+ */
+export function foldForContractLexicon(text: string): string {
+  return text.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/\u2013/g, "-");
+}
+
+/** A list element's path (`refs[2]`) under its declared name (`refs[]`). */
+const declaredName = (path: string): string => path.replace(/\[\d+\]/g, "[]");
+
+function compileContractLexicons(source: LexiconSource): ScopedRule[] {
+  const contracts = source.data<Record<string, { lexicons?: Record<string, ContractLexicon> } | undefined> | undefined>("contracts");
+  const out: ScopedRule[] = [];
+  for (const [contract, data] of Object.entries(contracts ?? {})) {
+    for (const [name, lexicon] of Object.entries(data?.lexicons ?? {})) {
+      const fields = new Set(lexicon.fields);
+      for (const [group, rules] of Object.entries(lexicon.groups)) {
+        for (const rule of rules) {
+          out.push({
+            cls: `${contract}:${name}`,
+            label: `${group}:${rule.id}`,
+            fields,
+            match: new RegExp(rule.pattern),
+            unless: rule.unless ? new RegExp(rule.unless) : undefined,
+            raw: rule.raw === true,
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
 function compile(cls: string, label: string, entry: Entry): Compiled {
   if (typeof entry === "string") return { cls, label, match: new RegExp(entry) };
   return { cls, label, match: new RegExp(entry.match), unless: entry.unless ? new RegExp(entry.unless) : undefined };
+}
+
+/**
+ * A character class written for RE2 (the policy's regex engine) as a JavaScript RegExp:
+ * `\x{HHHH}` code point escapes become `\u{HHHH}`, matched by code point (flag u), so a
+ * tag character (U+E0000..) is one character as it is in RE2.
+ */
+export function re2CharacterClass(pattern: string): RegExp {
+  return new RegExp(pattern.replace(/\\x\{([0-9A-Fa-f]{1,6})\}/g, "\\u{$1}"), "u");
 }
 
 function compileAll(source: LexiconSource): Compiled[] {
@@ -80,12 +148,17 @@ function compileAll(source: LexiconSource): Compiled[] {
   for (const [kind, entries] of Object.entries(injection?.patterns ?? {})) {
     entries.forEach((entry, i) => out.push(compile("injection", `${kind}#${i}`, entry)));
   }
+  if (injection?.hidden_characters) {
+    // Matched on the raw text: normalize() drops the very characters it looks for.
+    out.push({ cls: "hidden_characters", label: "hidden_characters", match: re2CharacterClass(injection.hidden_characters), raw: true, field: true });
+  }
   return out;
 }
 
 /**
  * The phrase lexicons of the policy bundle (forbidden classes of seed 000 §4, category bans
- * of §3, injection phrasing), matched here because the wasm host recompiles every regex on
+ * of §3, injection phrasing, hidden characters, and each contract's own lexicons such as the
+ * ledger's P54-C final-text validator), matched here because the wasm host recompiles every regex on
  * every evaluation. The patterns stay policy data: a policy author edits policies/ and
  * rebuilds, the new bundle's hash recompiles them. Each text is also read together with the
  * others ("key: value") so that a pattern can see a key and its value at once.
@@ -93,18 +166,34 @@ function compileAll(source: LexiconSource): Compiled[] {
 export function createLexiconDetector(source: LexiconSource): Detector {
   let compiledFor: string | undefined;
   let compiled: Compiled[] = [];
+  let scoped: ScopedRule[] = [];
   const current = (): Compiled[] => {
     if (source.hash !== compiledFor || compiledFor === undefined) {
       compiled = compileAll(source);
+      scoped = compileContractLexicons(source);
       compiledFor = source.hash;
     }
     return compiled;
   };
-  const scan = (field: string, text: string): Finding[] => {
+  /** Every rule of a contract lexicon declared for this field that matches (each one names itself). */
+  const scanScoped = (field: string, text: string): Finding[] => {
+    const name = declaredName(field);
+    const findings: Finding[] = [];
+    let folded: string | undefined;
+    for (const rule of scoped) {
+      if (!rule.fields.has(name)) continue;
+      const subject = rule.raw ? text : (folded ??= foldForContractLexicon(text));
+      if (!rule.match.test(subject) || rule.unless?.test(subject)) continue;
+      findings.push({ field, class: rule.cls, label: rule.label });
+    }
+    return findings;
+  };
+  const scan = (field: string, text: string, together = false): Finding[] => {
     const normalized = normalize(text);
     const seen = new Set<string>();
     const findings: Finding[] = [];
     for (const c of current()) {
+      if (together && c.field) continue;
       const subject = c.raw ? text : normalized;
       if (seen.has(c.cls) || !c.match.test(subject)) continue;
       if (c.unless?.test(subject)) continue;
@@ -115,10 +204,13 @@ export function createLexiconDetector(source: LexiconSource): Detector {
   };
   return {
     name: "lexicon",
-    detect: scan,
+    detect: (field, text) => {
+      const findings = scan(field, text);
+      return scoped.length > 0 ? [...findings, ...scanScoped(field, text)] : findings;
+    },
     detectTogether(fields: Record<string, string>): Finding[] {
       const texts = Object.values(fields).filter(Boolean);
-      return texts.length > 1 ? scan("entry", texts.join(": ")) : [];
+      return texts.length > 1 ? scan("entry", texts.join(": "), true) : [];
     },
   };
 }

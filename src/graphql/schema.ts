@@ -6,7 +6,7 @@ import { AgentResolver } from "../contracts/agent/resolvers";
 import { CompanionResolver } from "../contracts/companion/resolvers";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "./resolvers/governed.resolver";
-import { LedgerResolver } from "./resolvers/ledger.resolver";
+import { LedgerResolver } from "../contracts/ledger/resolvers";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type

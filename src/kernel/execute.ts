@@ -98,6 +98,8 @@ export class Kernel {
         ctx.subjectHeld && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
         this.deps.detectors.run(parsed.texts),
       ]);
+      // Ill-formed UTF-16 cannot cross into the wasm host (its JSON parser rejects a lone \u surrogate):
+      // the policy sees U+FFFD in its place, and answers SCHEMA_INVALID from the field facts.
       const illFormed = parsed.facts.some((f) => f.ill_formed);
       const inputOf = (g: Gathered | undefined) => {
         const input = { fields: parsed.facts, texts: parsed.texts, facts, ...(op.input ? op.input(req, g, ctx) : {}) };
@@ -222,13 +224,10 @@ export class Kernel {
 
   /** SPEC D4: what a refusal keeps is metadata: the operation's own, else field lengths. */
   private refusalMetadata<Req, Gathered>(op: Operation<Req, Gathered, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[], decision: Decision, gathered: Gathered | undefined): Record<string, unknown> {
-    // Keyed by declared field name, never by path: a JSON value's keys come from the client and may carry content.
+    // Keyed by declared field name, never by path: a JSON value's keys come from the client and may carry
+    // content. A stored key may not contain ".": "source.note" is kept as "source/note".
     const lengths: Record<string, number> = {};
-    // A stored key may not contain "." (nested fields' names do): "memory.text" is kept as "memory/text".
-    for (const f of facts) {
-      const key = f.field.replace(/\./g, "/");
-      lengths[key] = Math.max(lengths[key] ?? 0, f.length);
-    }
+    for (const f of facts) lengths[f.field.replace(/\./g, "/")] = Math.max(lengths[f.field.replace(/\./g, "/")] ?? 0, f.length);
     return { lengths, ...(op.refusal ? op.refusal(req, ctx, decision, gathered) : {}) };
   }
 

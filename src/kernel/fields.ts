@@ -47,7 +47,7 @@ export interface FieldFact {
   wrong_type: boolean;
   /** Lone or reversed surrogates: the database would store U+FFFD instead. */
   ill_formed: boolean;
-  /** A control character other than tab and newline (SPEC D3a). */
+  /** A control character other than tab and newline: C0, DEL or C1 (SPEC D3a). */
   control: boolean;
   /** An id that does not match its declared pattern. */
   pattern_mismatch: boolean;
@@ -62,7 +62,7 @@ export interface ParsedFields<T> {
 }
 
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/;
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
 /** A lone high or low surrogate (String.prototype.isWellFormed, without needing es2024 typings). */
 const ILL_FORMED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const MAX_JSON_DEPTH = 32;

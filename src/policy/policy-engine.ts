@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Logger } from "../logger";
 import { loadBundle, type ContractData, type PolicyBundle } from "./bundle";
 import { PolicyEvaluationError } from "./errors";
+import { createEvaluator } from "./evaluator";
 
 export const ENTRYPOINT = "memgate/main/decision";
 
@@ -33,7 +34,8 @@ export interface PolicyChange {
  * force. With none loaded, `decide` throws, and the caller answers INTERNAL_INCONSISTENCY.
  */
 export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reloadFailed: [Error] }> {
-  private bundle: PolicyBundle | undefined;
+  /** The bundle in force with its evaluator of the entrypoint: replaced together, never one without the other. */
+  private bundle: (PolicyBundle & { evaluate: (input: unknown) => unknown }) | undefined;
   private watcher: FSWatcher | undefined;
   private reloadTimer: NodeJS.Timeout | undefined;
   private reloading: Promise<boolean> = Promise.resolve(true);
@@ -70,7 +72,7 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
     if (!bundle) throw new PolicyEvaluationError("no policy bundle is loaded");
     let result: unknown;
     try {
-      result = bundle.policy.evaluate(input, ENTRYPOINT);
+      result = bundle.evaluate(input);
     } catch (error) {
       // opa-wasm throws plain strings and objects as well as Errors
       const detail = error instanceof Error ? error.message : typeof error === "string" ? error : JSON.stringify(error);
@@ -112,9 +114,10 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
 
   private async load(): Promise<boolean> {
     try {
-      const next = await loadBundle(this.bundlePath);
+      const loaded = await loadBundle(this.bundlePath);
       const previous = this.bundle;
-      if (previous?.hash === next.hash) return true;
+      if (previous?.hash === loaded.hash) return true;
+      const next = { ...loaded, evaluate: createEvaluator(loaded.policy, ENTRYPOINT) };
       this.bundle = next;
       const change: PolicyChange = {
         previous: previous && { hash: previous.hash, version: previous.data.memgate.contract.version },
@@ -125,10 +128,7 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
       return true;
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
-      this.logger.error(
-        { err, bundle: this.bundlePath, kept: this.bundle?.hash ?? null },
-        "policy bundle failed to load; the previous one stays in force",
-      );
+      this.logger.error({ err, bundle: this.bundlePath, kept: this.bundle?.hash ?? null }, "policy bundle failed to load; the previous one stays in force");
       this.emit("reloadFailed", err);
       return false;
     }

@@ -20,8 +20,16 @@ const ERASE_SUBJECT = `mutation EraseAll($reason: String!, $subject: ID) { erase
 const VERIFY = `query Verify { verifyAuditChain { ok } }`;
 const WRITE = `mutation Write($input: AgentWriteInput!) { agentWrite(input: $input) { stopReason explanations errors { pointer message } memory { id } } }`;
 
-const update = (repo: string, memoryId: string, mode: "commit" | "dry_run", updates: Record<string, unknown>) => ({ op: "update", repo_id: repo, memory_id: memoryId, mode, updates });
-const truth = (extra: Record<string, unknown> = {}) => ({ truth: { target: 0.9, confidence: 0.8, rationale: "checked it", evidence_refs: ["ci:run/1"], ...extra } });
+const update = (repo: string, memoryId: string, mode: "commit" | "dry_run", updates: Record<string, unknown>) => ({
+  op: "update",
+  repo_id: repo,
+  memory_id: memoryId,
+  mode,
+  updates,
+});
+const truth = (extra: Record<string, unknown> = {}) => ({
+  truth: { target: 0.9, confidence: 0.8, rationale: "checked it", evidence_refs: ["ci:run/1"], ...extra },
+});
 const utility = (extra: Record<string, unknown> = {}) => ({ utility: { target: 0.7, confidence: 0.6, rationale: "saved time", ...extra } });
 
 /** The agent contract on the operation kernel (issue 11): text hygiene, content checks on every text field, no existence oracle, metrics, erasure, provenance. */
@@ -87,12 +95,18 @@ describe("the agent contract on the operation kernel", () => {
 
     it("C19-ITEM SPEC-D3a: a control character other than tab and newline is SCHEMA_INVALID at its pointer", async () => {
       const res = await postMemory(gw, agent, writeDoc(REPO, { text: "bell \u0007 here", rationale: "tab\tand\nnewline are fine" }));
-      expect(res.body).toMatchObject({ stop_reason: "SCHEMA_INVALID", errors: [{ pointer: "/memory/text", message: "must not contain control characters other than tab and newline" }] });
+      expect(res.body).toMatchObject({
+        stop_reason: "SCHEMA_INVALID",
+        errors: [{ pointer: "/memory/text", message: "must not contain control characters other than tab and newline" }],
+      });
     });
 
     it("C19-ITEM IF1-VALID: every list and string has a bound in policy data: too many evidence refs or link ids are BOUNDS_EXCEEDED at the list's pointer", async () => {
       const refs = await postMemory(gw, agent, writeDoc(REPO, { text: "many refs", evidence_refs: Array.from({ length: 51 }, (_, i) => `ref:${i}`) }));
-      expect(refs.body).toMatchObject({ stop_reason: "BOUNDS_EXCEEDED", errors: [{ pointer: "/memory/evidence_refs", message: "lists 51 items; at most 50 allowed" }] });
+      expect(refs.body).toMatchObject({
+        stop_reason: "BOUNDS_EXCEEDED",
+        errors: [{ pointer: "/memory/evidence_refs", message: "lists 51 items; at most 50 allowed" }],
+      });
       const long = await postMemory(gw, agent, readDoc(REPO, "q".repeat(2001)));
       expect(long.body).toMatchObject({ stop_reason: "BOUNDS_EXCEEDED", errors: [{ pointer: "/query", message: "is 2001 long; at most 2000 allowed" }] });
     });
@@ -172,10 +186,14 @@ describe("the agent contract on the operation kernel", () => {
       const madeUp = `am_${"1".repeat(real.length - 3)}`;
       const user = await gw.token({ tenant: "acme", subjects: [`repo:${REPO}`], roles: ["user"] });
       const answers = [];
-      for (const id of [real, madeUp]) answers.push((await gw.gql(user, ERASE_MEMORY, { id, subject: "repo:acme/vault", reason: "not mine" })).data!.eraseMemory);
+      for (const id of [real, madeUp])
+        answers.push((await gw.gql(user, ERASE_MEMORY, { id, subject: "repo:acme/vault", reason: "not mine" })).data!.eraseMemory);
       expect(answers[0]).toEqual(answers[1]);
       expect(answers[0].stopReason).toBe("NOT_FOUND");
-      expect(await gw.gateway.db.collection(AGENT_COLLECTIONS.memories).findOne({ memory_id: real })).toMatchObject({ status: "active", text: "Vault memory VAULTMARK" });
+      expect(await gw.gateway.db.collection(AGENT_COLLECTIONS.memories).findOne({ memory_id: real })).toMatchObject({
+        status: "active",
+        text: "Vault memory VAULTMARK",
+      });
     });
   });
 
@@ -190,10 +208,18 @@ describe("the agent contract on the operation kernel", () => {
     });
 
     it("SPEC-D1 MP-FORGET IF1-EXPAND: eraseSubject of a repository tombstones its memories and their update records: text, rationale and evidence gone from every collection, reads and link expansion", async () => {
-      const problem = await write({ text: "Otter ERASEMARK-TEXT cache stampede", kind: "problem", rationale: "ERASEMARK-RATIONALE", evidence_refs: ["ERASEMARK-EVIDENCE"] }, ERASE_REPO, writer);
+      const problem = await write(
+        { text: "Otter ERASEMARK-TEXT cache stampede", kind: "problem", rationale: "ERASEMARK-RATIONALE", evidence_refs: ["ERASEMARK-EVIDENCE"] },
+        ERASE_REPO,
+        writer,
+      );
       const solution = await write({ text: "Otter jitter fix ERASEMARK-SOLUTION", kind: "solution", links: { problem_id: problem } }, ERASE_REPO, writer);
       const global = await write({ text: "Otter global preference ERASEMARK-GLOBAL", kind: "preference", scope: "global" }, ERASE_REPO, writer);
-      const committed = await postMemory(gw, writer, update(ERASE_REPO, solution, "commit", truth({ rationale: "ERASEMARK-UPDATE", evidence_refs: ["ERASEMARK-UPDATE-REF"] })));
+      const committed = await postMemory(
+        gw,
+        writer,
+        update(ERASE_REPO, solution, "commit", truth({ rationale: "ERASEMARK-UPDATE", evidence_refs: ["ERASEMARK-UPDATE-REF"] })),
+      );
       expect(committed.body.stop_reason).toBe("SUCCESS_UPDATED");
       // One memory elsewhere that links into the repository: it stays, its link leads nowhere.
       const elsewhere = await write({ text: "Otter note in another repo", links: { related_memory_ids: [] } }, REPO, writer);
@@ -205,10 +231,22 @@ describe("the agent contract on the operation kernel", () => {
 
       const dump = await dumpDatabase(gw.gateway.db);
       expect(dump).not.toContain("ERASEMARK");
-      const tombstones = await gw.gateway.db.collection(AGENT_COLLECTIONS.memories).find({ memory_id: { $in: [problem, solution, global] } }).toArray();
+      const tombstones = await gw.gateway.db
+        .collection(AGENT_COLLECTIONS.memories)
+        .find({ memory_id: { $in: [problem, solution, global] } })
+        .toArray();
       expect(tombstones).toHaveLength(3);
       for (const t of tombstones) {
-        expect(t).toMatchObject({ status: "erased", text: "", rationale: null, evidence_refs: [], truth: null, utility: null, content_salt: "", erasure: { reason: "repository deleted", subject_id: `repo:${ERASE_REPO}` } });
+        expect(t).toMatchObject({
+          status: "erased",
+          text: "",
+          rationale: null,
+          evidence_refs: [],
+          truth: null,
+          utility: null,
+          content_salt: "",
+          erasure: { reason: "repository deleted", subject_id: `repo:${ERASE_REPO}` },
+        });
         expect(t.provenance.source_refs).toEqual([]);
       }
       const updateTombstone = await gw.gateway.db.collection(AGENT_COLLECTIONS.updates).findOne({ memory_id: solution });
@@ -237,7 +275,14 @@ describe("the agent contract on the operation kernel", () => {
       // A second process's index, built before the erasure.
       const { db, logger, services } = gw.gateway;
       const events2 = new EventLog(db, clock);
-      const kernel2 = new Kernel({ policy: services.policy, events: events2, clock, logger, detectors: createDetectorSuite(), metrics: new Metrics({ processMetrics: false }) });
+      const kernel2 = new Kernel({
+        policy: services.policy,
+        events: events2,
+        clock,
+        logger,
+        detectors: createDetectorSuite(),
+        metrics: new Metrics({ processMetrics: false }),
+      });
       const second = agentDoor(kernel2, agentContract({ db, events: events2, clock }).operations);
       const principal = { id: "agent-erase", tenant: "acme", subjects: [`repo:${ERASE_REPO}`], roles: ["agent" as const], agentType: null, job: null };
       const seen = await second(principal, readDoc(ERASE_REPO, "beaver memory"), { requestId: "second" });
@@ -249,7 +294,9 @@ describe("the agent contract on the operation kernel", () => {
       const two = (await gw.gql(admin, ERASE_MEMORY, { id: byAuthor, subject: "agent-erase", reason: "author asked" })).data!.eraseMemory;
       expect(two).toMatchObject({ stopReason: "SUCCESS_DELETED", erasedMemoryIds: [byAuthor] });
       // Erased already: nothing left to erase.
-      expect((await gw.gql(user, ERASE_MEMORY, { id: bySubject, subject: `repo:${ERASE_REPO}`, reason: "again" })).data!.eraseMemory.stopReason).toBe("NOT_FOUND");
+      expect((await gw.gql(user, ERASE_MEMORY, { id: bySubject, subject: `repo:${ERASE_REPO}`, reason: "again" })).data!.eraseMemory.stopReason).toBe(
+        "NOT_FOUND",
+      );
 
       expect((await postMemory(gw, writer, readDoc(ERASE_REPO, "beaver memory"))).body.items).toEqual([]);
       await logSettled(gw);
@@ -261,7 +308,11 @@ describe("the agent contract on the operation kernel", () => {
     it("SPEC-D1: erasing an update's author removes its rationale and evidence from the update record and from the memory's current value; the memory itself stays", async () => {
       const memory = await write({ text: "Heron shared memory kept" }, REPO);
       const helper = await gw.token({ tenant: "acme", subjects: [`repo:${REPO}`, "helper-9"], roles: ["agent"], sub: "helper-9" });
-      const res = await postMemory(gw, helper, update(REPO, memory, "commit", utility({ rationale: "HELPERMARK rationale", evidence_refs: ["HELPERMARK-ref"] })));
+      const res = await postMemory(
+        gw,
+        helper,
+        update(REPO, memory, "commit", utility({ rationale: "HELPERMARK rationale", evidence_refs: ["HELPERMARK-ref"] })),
+      );
       expect(res.body.stop_reason).toBe("SUCCESS_UPDATED");
       const erased = (await gw.gql(admin, ERASE_SUBJECT, { subject: "helper-9", reason: "helper left" })).data!.eraseSubject;
       expect(erased.stopReason).toBe("SUCCESS_DELETED");
@@ -281,18 +332,35 @@ describe("the agent contract on the operation kernel", () => {
       expect(stored).toMatchObject({
         subject_id: `repo:${REPO}`,
         author_id: "agent-7",
-        provenance: { statement_type: "SystemGeneratedStatement", verdict_type: "Inference", source_refs: ["pr:1"], temporal_scope: "unknown", applicability_scope: { level: "repo", subject_id: `repo:${REPO}` }, version: 1 },
+        provenance: {
+          statement_type: "SystemGeneratedStatement",
+          verdict_type: "Inference",
+          source_refs: ["pr:1"],
+          temporal_scope: "unknown",
+          applicability_scope: { level: "repo", subject_id: `repo:${REPO}` },
+          version: 1,
+        },
         integrity_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
         truth: { integrity_hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
       });
       const updateRecord = await gw.gateway.db.collection(AGENT_COLLECTIONS.updates).findOne({ memory_id: id });
-      expect(updateRecord).toMatchObject({ provenance: { statement_type: "DerivedStatement", source_refs: ["ci:run/1"] }, integrity_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(updateRecord).toMatchObject({
+        provenance: { statement_type: "DerivedStatement", source_refs: ["ci:run/1"] },
+        integrity_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      });
 
       // Tampered in the database: a fresh process reads it back checked and fails closed.
       await gw.gateway.db.collection(AGENT_COLLECTIONS.memories).updateOne({ memory_id: id }, { $set: { text: "Lynx TAMPERED memory" } });
       const { db, logger, services } = gw.gateway;
       const events2 = new EventLog(db, clock);
-      const kernel2 = new Kernel({ policy: services.policy, events: events2, clock, logger, detectors: createDetectorSuite(), metrics: new Metrics({ processMetrics: false }) });
+      const kernel2 = new Kernel({
+        policy: services.policy,
+        events: events2,
+        clock,
+        logger,
+        detectors: createDetectorSuite(),
+        metrics: new Metrics({ processMetrics: false }),
+      });
       const fresh = agentDoor(kernel2, agentContract({ db, events: events2, clock }).operations);
       const principal = { id: "agent-7", tenant: "acme", subjects: [`repo:${REPO}`], roles: ["agent" as const], agentType: null, job: null };
       const res = await fresh(principal, readDoc(REPO, "lynx memory"), { requestId: "tampered" });
@@ -311,12 +379,21 @@ describe("the agent contract on the operation kernel", () => {
       const token = await gw.token({ tenant, subjects: [`repo:${REPO}`], roles: ["agent"] });
       const old = (await postMemory(gw, token, writeDoc(REPO, { text: "Ibex build uses webpack" }))).body.memory.id as string;
       const state = async () => ({
-        memories: (await db.collection(AGENT_COLLECTIONS.memories).find({ tenant_id: tenant }).sort({ memory_id: 1 }).toArray()).map((m) => [m.memory_id, m.invalidated_by, m.truth, m.integrity_hash]),
+        memories: (await db.collection(AGENT_COLLECTIONS.memories).find({ tenant_id: tenant }).sort({ memory_id: 1 }).toArray()).map((m) => [
+          m.memory_id,
+          m.invalidated_by,
+          m.truth,
+          m.integrity_hash,
+        ]),
         updates: await db.collection(AGENT_COLLECTIONS.updates).countDocuments({ tenant_id: tenant }),
         due: await db.collection(AGENT_COLLECTIONS.due).countDocuments({ tenant_id: tenant }),
-        read: (await postMemory(gw, token, readDoc(REPO, "ibex build webpack vite"))).body.items.map((i: { id: string; invalidated: boolean }) => [i.id, i.invalidated]),
+        read: (await postMemory(gw, token, readDoc(REPO, "ibex build webpack vite"))).body.items.map((i: { id: string; invalidated: boolean }) => [
+          i.id,
+          i.invalidated,
+        ]),
       });
-      for (let i = 0; i < 200 && (await db.collection(AGENT_COLLECTIONS.due).countDocuments({ tenant_id: tenant })) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && (await db.collection(AGENT_COLLECTIONS.due).countDocuments({ tenant_id: tenant })) > 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
       const before = await state();
       expect(before.read).toEqual([[old, false]]);
       const attempts: unknown[] = [
@@ -330,7 +407,10 @@ describe("the agent contract on the operation kernel", () => {
         const blocker = { _id: `blocker:${tenant}`, tenant_id: tenant, seq: head.seq + 1 };
         await db.collection("memory_events").insertOne(blocker as never);
         try {
-          expect((await postMemory(gw, token, attempt)).body).toMatchObject({ stop_reason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: internal_error"] });
+          expect((await postMemory(gw, token, attempt)).body).toMatchObject({
+            stop_reason: "INTERNAL_INCONSISTENCY",
+            explanations: ["C19-FAIL: internal_error"],
+          });
         } finally {
           await db.collection("memory_events").deleteOne({ _id: blocker._id } as never);
         }
@@ -377,19 +457,50 @@ describe("the agent contract on the operation kernel", () => {
         created_by: { id: "agent-7", roles: ["agent"] },
         content_salt: "salt",
       });
-      await store.insertMemory(record, dueEvent("acme", space, memoryId, "decision-orphan", "write", clock.now(), { event_type: "create", operation: "WRITE", stop_reason: "SUCCESS_STORED", content_digest: null, metadata: { contract: "agent", space } }));
+      await store.insertMemory(
+        record,
+        dueEvent("acme", space, memoryId, "decision-orphan", "write", clock.now(), {
+          event_type: "create",
+          operation: "WRITE",
+          stop_reason: "SUCCESS_STORED",
+          content_digest: null,
+          metadata: { contract: "agent", space },
+        }),
+      );
       // A crash between a due record and its object: the write never landed, so no event is owed.
-      await due.insertOne(dueEvent("acme", space, "am_never_landed", "decision-lost", "write", clock.now(), { event_type: "create", operation: "WRITE", stop_reason: "SUCCESS_STORED", content_digest: null, metadata: { space } }) as never);
+      await due.insertOne(
+        dueEvent("acme", space, "am_never_landed", "decision-lost", "write", clock.now(), {
+          event_type: "create",
+          operation: "WRITE",
+          stop_reason: "SUCCESS_STORED",
+          content_digest: null,
+          metadata: { space },
+        }) as never,
+      );
       // A crash inside an erasure: its due record is there, the memory still holds its text.
       const mark = { at: clock.now().toISOString(), by: "root", reason: "erase me please", operation: "ERASE_MEMORY", decision_id: "decision-halfway" };
-      await due.insertOne({ ...dueEvent("acme", space, halfway, "decision-halfway", "erasure", clock.now(), { event_type: "erase", operation: "ERASE_MEMORY", stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: {}, reason: mark.reason }), mark } as never);
+      await due.insertOne({
+        ...dueEvent("acme", space, halfway, "decision-halfway", "erasure", clock.now(), {
+          event_type: "erase",
+          operation: "ERASE_MEMORY",
+          stop_reason: "SUCCESS_DELETED",
+          content_digest: null,
+          metadata: {},
+          reason: mark.reason,
+        }),
+        mark,
+      } as never);
 
       const repair = () => new Repair(db, gw.gateway.services.kernel.events, [store], clock, gw.gateway.logger, 60_000).run();
       expect(await repair()).toEqual({ settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 2 });
       clock.advance(61_000);
       expect(await repair()).toEqual({ settled: 0, completed: 1, erasuresCompleted: 1, skippedYoung: 0 });
       expect(await dumpDatabase(db)).not.toContain("HALFWAYMARK");
-      expect((await events()).find((e) => e.memory_id === halfway && e.event_type === "erase")).toMatchObject({ contract: "audit", reason: "repair: erase me please", metadata: { object_contract: "agent" } });
+      expect((await events()).find((e) => e.memory_id === halfway && e.event_type === "erase")).toMatchObject({
+        contract: "audit",
+        reason: "repair: erase me please",
+        metadata: { object_contract: "agent" },
+      });
       expect((await events()).some((e) => e.memory_id === "am_never_landed")).toBe(false);
       // Left for a live writer for a while, then dropped.
       expect(await due.countDocuments({ object_id: "am_never_landed" })).toBe(1);
@@ -397,7 +508,15 @@ describe("the agent contract on the operation kernel", () => {
       expect(await repair()).toEqual({ settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 });
       expect(await due.countDocuments({})).toBe(0);
       const orphan = (await events()).find((e) => e.memory_id === memoryId)!;
-      expect(orphan).toMatchObject({ event_type: "create", contract: "agent", subject_id: space, actor: { kind: "system" }, reason: expect.stringMatching(/^repair: /), decision_id: "decision-orphan", metadata: { repaired: true, space } });
+      expect(orphan).toMatchObject({
+        event_type: "create",
+        contract: "agent",
+        subject_id: space,
+        actor: { kind: "system" },
+        reason: expect.stringMatching(/^repair: /),
+        decision_id: "decision-orphan",
+        metadata: { repaired: true, space },
+      });
       expect(await store.unsettled(10)).toEqual([]);
       // Every process's index learns of it from the log.
       const read = await postMemory(gw, agent, readDoc(REPO, "marten orphan"));
@@ -414,7 +533,15 @@ describe("the agent contract on the operation kernel", () => {
     await postMemory(gw, agent, writeDoc("acme/not-mine", { text: "x" }));
     const text = await (await fetch(`${gw.url}/metrics`)).text();
     const count = (operation: string, stopReason: string) => {
-      const line = text.split("\n").find((l) => l.startsWith("memgate_decisions_total{") && l.includes('contract="agent"') && l.includes(`operation="${operation}"`) && l.includes(`stop_reason="${stopReason}"`));
+      const line = text
+        .split("\n")
+        .find(
+          (l) =>
+            l.startsWith("memgate_decisions_total{") &&
+            l.includes('contract="agent"') &&
+            l.includes(`operation="${operation}"`) &&
+            l.includes(`stop_reason="${stopReason}"`),
+        );
       return line ? Number(line.split(" ").pop()) : 0;
     };
     expect(count("WRITE", "SUCCESS_STORED")).toBeGreaterThanOrEqual(1);
@@ -424,7 +551,9 @@ describe("the agent contract on the operation kernel", () => {
     expect(count("DISPATCH", "SCHEMA_INVALID")).toBeGreaterThanOrEqual(1);
     expect(count("WRITE", "POLICY_DISABLED")).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/memgate_operation_seconds_count\{[^}]*contract="agent"[^}]*operation="READ"/);
-    const isolation = text.split("\n").find((l) => l.startsWith("memgate_cross_tenant_attempts_total{") && l.includes('operation="agent.WRITE"') && l.includes('kind="foreign_subject"'));
+    const isolation = text
+      .split("\n")
+      .find((l) => l.startsWith("memgate_cross_tenant_attempts_total{") && l.includes('operation="agent.WRITE"') && l.includes('kind="foreign_subject"'));
     expect(Number(isolation?.split(" ").pop())).toBeGreaterThanOrEqual(1);
   });
 });

@@ -29,7 +29,6 @@ describe("retrieval quality on the labelled corpus (IF1-READ)", () => {
 
   it.each(["ambient", "targeted", "labelled"])("IF1-READ: recall@5 is at least 0.8 in %s mode (recall@5 and MRR are printed)", (mode) => {
     const score = scores.find((s) => s.mode === mode)!;
-    // eslint-disable-next-line no-console
     console.log(`${mode}: recall@5 ${score.recallAt5.toFixed(3)}, MRR ${score.mrr.toFixed(3)}; misses ${JSON.stringify(score.misses)}`);
     expect(score.recallAt5).toBeGreaterThanOrEqual(0.8);
   });

@@ -162,7 +162,8 @@ describe("checkpoints, export and erasure", () => {
       [{ id: "x".repeat(65), reason: "r" }, "BOUNDS_EXCEEDED"],
       [{ id: "mem_1", reason: "r".repeat(257) }, "BOUNDS_EXCEEDED"],
       [{ id: "mem_1", reason: "bad\u0007bell" }, "SCHEMA_INVALID"],
-      [{ id: "mem_1", reason: "ok", subject: "" }, "SCHEMA_INVALID"],
+      // An empty subject is not one the token holds: only authz answers (SPEC D5, no existence oracle).
+      [{ id: "mem_1", reason: "ok", subject: "" }, "NOT_FOUND"],
     ];
     for (const [vars, expected] of cases) {
       const res = await gw.gql(user, ERASE_MEMORY, vars);

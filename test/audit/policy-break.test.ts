@@ -19,7 +19,7 @@ function buildVariant(name: string, file: string, edit: (data: Record<string, an
   edit(data);
   writeFileSync(target, JSON.stringify(data, null, 2));
   const out = path.join(dir, "bundle.tar.gz");
-  execFileSync(path.join(ROOT, ".tools", "bin", "opa"), ["build", "-t", "wasm", "-e", "memgate/main/decision", "-o", out, path.join(dir, "policies")]);
+  execFileSync(path.join(ROOT, ".tools", "bin", "opa"), ["build", "-t", "wasm", "--ignore", "*_test.rego", "-e", "memgate/main/decision", "-o", out, path.join(dir, "policies")]);
   return out;
 }
 

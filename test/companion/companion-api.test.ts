@@ -226,7 +226,10 @@ describe("companion memory (seed 002)", () => {
     expect(envelope.envelope.sharedNarrative).toHaveLength(1);
     expect(envelope.envelope.userFacts.map((f: { text: string }) => f.text).sort()).toEqual(["User enjoys Italian food", "User loves fettuccini and works on FL Studio"]);
     const consolidate = (await events({ event_type: "consolidate" }))[0];
-    expect(consolidate.metadata).toMatchObject({ justification: "same conversation", diff: { removed: [a, b], added: [merged.fact.memoryId] } });
+    // SPEC D1: the justification is content; the chain commits to its salted digest, the record keeps the text (erasable).
+    expect(consolidate.metadata).toMatchObject({ justification: { length: "same conversation".length }, diff: { removed: [a, b], added: [merged.fact.memoryId] } });
+    expect(consolidate.metadata.justification.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(consolidate)).not.toContain("same conversation");
   });
 
   it("SG-PRIVACY D1: erasure on the subject's request removes the text from every record at once; the chain keeps metadata", async () => {

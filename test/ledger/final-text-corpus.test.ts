@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Principal } from "../../src/auth/principal";
 import { principalInput } from "../../src/auth/principal";
-import { createDetectorSuite } from "../../src/detectors";
+import { APPROVE_FIELDS } from "../../src/contracts/ledger/operations";
+import { createDetectorSuite, defaultDetectors } from "../../src/detectors";
+import { parseFields } from "../../src/kernel/fields";
 import { createLogger } from "../../src/logger";
 import { PolicyEngine } from "../../src/policy/policy-engine";
 import { POLICY_BUNDLE } from "../support/gateway";
@@ -10,7 +12,8 @@ import { POLICY_BUNDLE } from "../support/gateway";
 /**
  * P54-C on a labelled set: test/corpus/ledger/pass.txt must be approved, refuse.txt must be
  * refused as FORBIDDEN_CATEGORY, each through the real compiled policy with the APPROVE input
- * the ledger service builds (and the real detector suite's facts). Below 95% on either half fails.
+ * the kernel builds (declared fields, and the facts of the real detector suite, whose lexicon
+ * detector matches the validator's patterns from policy data). Below 95% on either half fails.
  */
 const corpus = (name: string): string[] =>
   readFileSync(path.join(__dirname, "..", "corpus", "ledger", name), "utf8")
@@ -22,23 +25,24 @@ const owner: Principal = { id: "alice", tenant: "acme", subjects: ["alice"], rol
 
 describe("P54-C the final-text validator on a labelled corpus", () => {
   const policy = new PolicyEngine(POLICY_BUNDLE, createLogger("silent"));
-  const detectors = createDetectorSuite();
+  const detectors = createDetectorSuite(defaultDetectors(policy));
   beforeAll(async () => {
     expect(await policy.reload()).toBe(true);
   });
 
   async function decide(finalText: string) {
-    const texts = { final_text: finalText };
+    const parsed = parseFields(APPROVE_FIELDS, { proposalId: "prop_corpus", finalText });
     return policy.decide({
       operation: "APPROVE",
       contract: "ledger",
       now_ms: Date.parse("2026-05-04T09:00:00Z"),
       principal: principalInput(owner),
       subject_id: "alice",
-      approval: { final_text: finalText, kind: "SELF_OBSERVATION" },
+      integrity: { chain_broken: false, broken_seq: null },
+      fields: parsed.facts,
+      texts: parsed.texts,
+      facts: await detectors.run(parsed.texts),
       target: { found: true, status: "active" },
-      texts,
-      facts: await detectors.run(texts),
     });
   }
 

@@ -97,7 +97,7 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
     it("P54-A: an empty or oversized proposed text is refused and nothing is stored", async () => {
       expect((await gw.gql(agent, PROPOSE, { input: proposal({ proposedText: "   " }) })).data!.proposeMemory.stopReason).toBe("SCHEMA_INVALID");
       const res = await gw.gql(agent, PROPOSE, { input: proposal({ proposedText: "z".repeat(1025) }) });
-      expect(res.data!.proposeMemory).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: ["P54-A: proposed_text_too_long"] });
+      expect(res.data!.proposeMemory).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: ["C19-ITEM: proposedText_too_long"] });
       expect(await proposals().countDocuments({ proposed_text: "z".repeat(1025) })).toBe(0);
     });
 
@@ -186,7 +186,7 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
     it("P54-B: an empty or oversized final text is refused and the proposal stays pending", async () => {
       const id = await propose(gw, agent);
       expect((await gw.gql(alice, APPROVE, { id, text: " \n " })).data!.approveProposal).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: ["P54-B: final_text_required"] });
-      expect((await gw.gql(alice, APPROVE, { id, text: "w".repeat(1025) })).data!.approveProposal).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: ["P54-B: final_text_too_long"] });
+      expect((await gw.gql(alice, APPROVE, { id, text: "w".repeat(1025) })).data!.approveProposal).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: ["C19-ITEM: finalText_too_long"] });
       expect(await proposals().findOne({ proposal_id: id })).toMatchObject({ decision: "pending" });
     });
 

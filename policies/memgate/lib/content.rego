@@ -10,6 +10,15 @@ import data.memgate.lib.operation
 
 default checked := false
 
+# The kernel (src/kernel/) reports a fact for every declared field in input.fields, and runs
+# every detector over every text: control characters and ill-formed Unicode are then field
+# facts (checks/fields) and hidden characters a finding of the lexicon detector, so no check
+# compiles a regex per evaluation for them. A service not yet on the kernel sends no field
+# facts: for it the checks still match the texts here.
+default kernel := false
+
+kernel if is_array(input.fields)
+
 checked if operation.is_write
 
 checked if operation.spec.texts

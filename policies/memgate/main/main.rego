@@ -1,29 +1,38 @@
 # METADATA
 # title: memgate decision
 # description: |
-#   The one entrypoint. Every check package under memgate.checks contributes
-#   `violations` ({stop_reason, rule, detail}); the highest-priority stop reason of
-#   seed 000 §7 (extended by SPEC D3) answers. No violation: the operation's success code.
+#   The one entrypoint. Every check package under memgate.checks and every contract's
+#   package under memgate.contracts contributes `violations` ({stop_reason, rule, detail});
+#   the highest-priority stop reason of seed 000 §7 (extended by SPEC D3) answers. No
+#   violation: the operation's success code.
 package memgate.main
 
+import data.memgate.checks.authz
 import data.memgate.contract
 import data.memgate.lib.operation
 
-violations contains v if {
+_checked contains v if {
 	some name
 	some v in data.memgate.checks[name].violations
 }
 
-# A contract's own rules live beside its data in policies/memgate/contracts/<name>/.
-violations contains v if {
-	some name
-	some v in data.memgate.contracts[name].violations
+# A contract's own rules live beside its data in policies/memgate/contracts/<name>/: only the
+# rules of the contract asked are evaluated, so one contract's cost never grows with the others.
+_checked contains v if {
+	some v in data.memgate.contracts[input.contract].violations
 }
 
 # C19-FAIL an operation the policy does not know is an internal inconsistency, never a success.
-violations contains {"stop_reason": "INTERNAL_INCONSISTENCY", "rule": "C19-FAIL", "detail": "unknown_operation"} if {
+_fail_closed contains {"stop_reason": "INTERNAL_INCONSISTENCY", "rule": "C19-FAIL", "detail": "unknown_operation"} if {
 	not operation.spec
 }
+
+# SPEC D3, D5 no existence oracle: for a subject the token does not hold, only who may do what
+# (authz) answers. Targets, erasure, ownership, content: nothing else is even evaluated, so the
+# answer cannot depend on whether the target exists.
+violations := authz.violations | _fail_closed if {
+	authz.subject_refused
+} else := _checked | _fail_closed
 
 _rank(code) := i if contract.priority[i] == code
 
@@ -39,14 +48,19 @@ _stop_reason := operation.spec.success if count(violations) == 0
 
 # A violation whose code is not in the priority list, or an operation without a
 # success code, leaves _stop_reason undefined: the decision then fails closed.
-_explanations := sort([sprintf("%s: %s", [v.rule, v.detail]) |
+
+_winning contains v if {
 	some v in violations
 	v.stop_reason == _stop_reason
-])
+}
+
+# concat, not sprintf: sprintf is the one builtin the wasm host runs in JavaScript (a round trip).
+_explanations := sort([concat(": ", [v.rule, v.detail]) | some v in _winning])
 
 # What the gateway does with the decision. A success code of a held operation (a
-# proposal, whose success is MISSING_EXPLICIT_CONSENT) or a winning violation marked
-# `"hold": true` (SG-GATE held_as_proposal) holds; any other success allows; the rest refuse.
+# proposal, whose success is MISSING_EXPLICIT_CONSENT) holds, any other success allows; a
+# refusal holds only when every winning violation is marked `"hold": true` (SG-GATE
+# held_as_proposal); everything else refuses.
 default _outcome := "refuse"
 
 _outcome := "allow" if {
@@ -60,10 +74,10 @@ _outcome := "hold" if {
 }
 
 _outcome := "hold" if {
-	count(violations) > 0
-	some v in violations
-	v.stop_reason == _stop_reason
-	object.get(v, "hold", false) == true
+	count(_winning) > 0
+	every v in _winning {
+		v.hold == true
+	}
 }
 
 # SG-GATE: what a contract's confidence gate decided, when one applied
@@ -72,12 +86,20 @@ default _gate := null
 
 _gate := data.memgate.contracts[input.contract].decision_gate
 
+# Winning violations all marked `"partial": true` (a selection some of whose ids did not
+# resolve, P54-E) answer their stop reason with what the operation may still give: allow.
+_outcome := "allow" if {
+	count(_winning) > 0
+	every v in _winning {
+		v.partial == true
+	}
+}
+
 # IF1-VALID: where in the request each winning violation points, for violations that carry
 # a JSON pointer and a message (requests that are JSON documents: seed 001); sorted, once each.
 _errors := [{"pointer": p[0], "message": p[1]} |
 	some p in sort({[v.pointer, v.message] |
-		some v in violations
-		v.stop_reason == _stop_reason
+		some v in _winning
 		is_string(v.pointer)
 		is_string(v.message)
 	})

@@ -132,3 +132,15 @@ test_target_liveness[note] if {
 	}
 	d.stop_reason == c.want
 }
+
+# Only the rules of the contract asked answer (policies/memgate/contracts/<name>/): another
+# contract's violations are not even evaluated.
+test_c19_stop_only_the_asked_contracts_rules_answer if {
+	other := {{"stop_reason": "SCHEMA_INVALID", "rule": "TEST", "detail": "other_contract"}}
+	d := main.decision with input as _store({})
+		with data.memgate.contracts.someone_else.violations as other
+	d.stop_reason == "SUCCESS_STORED"
+	mine := main.decision with input as _store({})
+		with data.memgate.contracts.governed.violations as other
+	mine.stop_reason == "SCHEMA_INVALID"
+}

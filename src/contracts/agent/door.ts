@@ -12,7 +12,14 @@ import { isAgentOp, type AgentOp } from "./schema-validation";
  * operation (the typed GraphQL fields). A document that names none is DISPATCH, which the
  * policy refuses with the reason.
  */
-export async function runDocument(kernel: Kernel, operations: AgentOperations, principal: Principal, document: unknown, call: CallContext, expected?: AgentOp): Promise<AgentResponse> {
+export async function runDocument(
+  kernel: Kernel,
+  operations: AgentOperations,
+  principal: Principal,
+  document: unknown,
+  call: CallContext,
+  expected?: AgentOp,
+): Promise<AgentResponse> {
   const isObject = typeof document === "object" && document !== null && !Array.isArray(document);
   const claimed = expected ?? (isObject ? (document as { op?: unknown }).op : undefined);
   const op = isAgentOp(claimed) ? claimed : null;

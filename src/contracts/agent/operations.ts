@@ -184,7 +184,10 @@ export function agentOperations({ store, indexes }: AgentParts) {
       const { facts, result } = factsOf(req, "read", index);
       if (!result.ok) return { agent: facts };
       const document = result.document as ReadDocument;
-      return { agent: facts, read: { mode: document.mode, limit: document.limit, include_global: document.include_global, hops: document.expand?.semantic_hops ?? 0 } };
+      return {
+        agent: facts,
+        read: { mode: document.mode, limit: document.limit, include_global: document.include_global, hops: document.expand?.semantic_hops ?? 0 },
+      };
     },
     refusal,
     async allow(req, gathered, ctx) {
@@ -276,7 +279,11 @@ export function agentOperations({ store, indexes }: AgentParts) {
         content_digest: digest,
         metadata,
       });
-      await step(writes, () => store.insertMemory(record, due), () => store.removeMemory(record, due));
+      await step(
+        writes,
+        () => store.insertMemory(record, due),
+        () => store.removeMemory(record, due),
+      );
       index.upsert(record);
       writes.onUndo(async () => index.remove(memoryId));
       writes.event({ event_type: "create", memory_id: memoryId, content_digest: digest, metadata, settle: settleWith(tenant, due) });
@@ -297,7 +304,11 @@ export function agentOperations({ store, indexes }: AgentParts) {
           metadata: targetMetadata,
           reason: "IF1-CHANGE",
         });
-        await step(writes, () => store.setInvalidatedBy(target, memoryId, ctx.now, targetDue), () => store.restoreInvalidatedBy(target, targetDue));
+        await step(
+          writes,
+          () => store.setInvalidatedBy(target, memoryId, ctx.now, targetDue),
+          () => store.restoreInvalidatedBy(target, targetDue),
+        );
         index.upsert({ ...target, invalidated_by: memoryId, updated_at: ctx.now });
         writes.onUndo(async () => index.upsert(target));
         writes.event({
@@ -325,7 +336,10 @@ export function agentOperations({ store, indexes }: AgentParts) {
       input(req, index) {
         // The doors pick the operation by the document's mode; should another reach it, its mode is wrong here.
         const claimed = (req as { mode?: unknown }).mode;
-        const wrongMode: SchemaIssue[] = (claimed === "commit" || claimed === "dry_run") && claimed !== mode ? [{ pointer: "/mode", keyword: "const", message: `must be "${mode}" for this operation` }] : [];
+        const wrongMode: SchemaIssue[] =
+          (claimed === "commit" || claimed === "dry_run") && claimed !== mode
+            ? [{ pointer: "/mode", keyword: "const", message: `must be "${mode}" for this operation` }]
+            : [];
         const { facts, result } = factsOf(req, "update", index, wrongMode);
         if (!result.ok) return { agent: facts, target: { found: false } };
         const document = result.document as UpdateDocument;
@@ -384,15 +398,17 @@ export function agentOperations({ store, indexes }: AgentParts) {
           space: record.space,
           update_id: updateId,
           changed: Object.fromEntries(
-            (["truth", "utility"] as const)
-              .filter(changed)
-              .map((f) => [f, { before: numbers(record[f]), after: numbers(after[f]) }]),
+            (["truth", "utility"] as const).filter(changed).map((f) => [f, { before: numbers(record[f]), after: numbers(after[f]) }]),
           ),
           evidence_ref_count: (document.updates.truth?.evidence_refs.length ?? 0) + (document.updates.utility?.evidence_refs?.length ?? 0),
           rationale_length: (document.updates.truth?.rationale.length ?? 0) + (document.updates.utility?.rationale.length ?? 0),
         };
         // The rationale and evidence are kept verbatim in the update record; the event commits to them by digest (SPEC D1).
-        const digest = saltedDigest(record.content_salt, { update_id: updateId, truth: document.updates.truth ?? null, utility: document.updates.utility ?? null });
+        const digest = saltedDigest(record.content_salt, {
+          update_id: updateId,
+          truth: document.updates.truth ?? null,
+          utility: document.updates.utility ?? null,
+        });
         const due = dueEvent(tenant, record.subject_id, record.memory_id, decision.decisionId, "write", ctx.now, {
           event_type: "update",
           operation: "UPDATE",
@@ -408,7 +424,15 @@ export function agentOperations({ store, indexes }: AgentParts) {
         );
         index.upsert(after);
         writes.onUndo(async () => index.upsert(record));
-        writes.event({ event_type: "update", subject_id: record.subject_id, memory_id: record.memory_id, reason: "IF1-UPDATE", content_digest: digest, metadata, settle: settleWith(tenant, due) });
+        writes.event({
+          event_type: "update",
+          subject_id: record.subject_id,
+          memory_id: record.memory_id,
+          reason: "IF1-UPDATE",
+          content_digest: digest,
+          metadata,
+          settle: settleWith(tenant, due),
+        });
         return { ...result, committed: true };
       },
     });

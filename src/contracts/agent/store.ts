@@ -42,7 +42,15 @@ export interface DueEvent {
 /** A due record whose write never landed (a crash before it, or an undo that stopped halfway) is dropped after this long. */
 export const STALE_DUE_MS = 3_600_000;
 
-export function dueEvent(tenantId: string, subjectId: string, objectId: string, decisionId: string, kind: DueEvent["kind"], at: Date, missing: DueEvent["missing"]): DueEvent {
+export function dueEvent(
+  tenantId: string,
+  subjectId: string,
+  objectId: string,
+  decisionId: string,
+  kind: DueEvent["kind"],
+  at: Date,
+  missing: DueEvent["missing"],
+): DueEvent {
   return {
     _id: `${encodeURIComponent(tenantId)}:${encodeURIComponent(objectId)}:${encodeURIComponent(decisionId)}:${kind}`,
     tenant_id: tenantId,
@@ -144,20 +152,35 @@ export class AgentStore implements ContractStore {
   }
 
   async restoreInvalidatedBy(record: AgentMemoryRecord, due: DueEvent): Promise<void> {
-    await this.memories.updateOne({ _id: record._id, tenant_id: record.tenant_id, status: "active" }, { $set: { invalidated_by: record.invalidated_by, updated_at: record.updated_at } });
+    await this.memories.updateOne(
+      { _id: record._id, tenant_id: record.tenant_id, status: "active" },
+      { $set: { invalidated_by: record.invalidated_by, updated_at: record.updated_at } },
+    );
     await this.due.deleteOne({ _id: due._id });
   }
 
   /** IF1-UPDATE commit: the update record, then truth and/or utility in place (SPEC D2); text is never touched. */
-  async applyUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, values: { truth: DynamicValue | null; utility: DynamicValue | null }, now: Date, due: DueEvent): Promise<void> {
+  async applyUpdate(
+    record: AgentMemoryRecord,
+    update: AgentMemoryUpdateRecord,
+    values: { truth: DynamicValue | null; utility: DynamicValue | null },
+    now: Date,
+    due: DueEvent,
+  ): Promise<void> {
     await this.due.insertOne(due);
     await this.updates.insertOne(update);
-    await this.memories.updateOne({ _id: record._id, tenant_id: record.tenant_id, status: "active" }, { $set: { truth: values.truth, utility: values.utility, updated_at: now } });
+    await this.memories.updateOne(
+      { _id: record._id, tenant_id: record.tenant_id, status: "active" },
+      { $set: { truth: values.truth, utility: values.utility, updated_at: now } },
+    );
   }
 
   /** Undo of applyUpdate: the values as they were read, the update record gone. Idempotent. */
   async revertUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, due: DueEvent): Promise<void> {
-    await this.memories.updateOne({ _id: record._id, tenant_id: record.tenant_id, status: "active" }, { $set: { truth: record.truth, utility: record.utility, updated_at: record.updated_at } });
+    await this.memories.updateOne(
+      { _id: record._id, tenant_id: record.tenant_id, status: "active" },
+      { $set: { truth: record.truth, utility: record.utility, updated_at: record.updated_at } },
+    );
     await this.updates.deleteOne({ _id: update._id, tenant_id: update.tenant_id });
     await this.due.deleteOne({ _id: due._id });
   }
@@ -296,7 +319,10 @@ export class AgentStore implements ContractStore {
       case "update":
         return (await this.updates.findOne({ tenant_id: d.tenant_id, update_id: String(metadata.update_id) }, { projection: { _id: 1 } })) !== null;
       case "invalidate":
-        return (await this.memories.findOne({ tenant_id: d.tenant_id, memory_id: d.object_id }, { projection: { invalidated_by: 1 } }))?.invalidated_by === metadata.invalidated_by;
+        return (
+          (await this.memories.findOne({ tenant_id: d.tenant_id, memory_id: d.object_id }, { projection: { invalidated_by: 1 } }))?.invalidated_by ===
+          metadata.invalidated_by
+        );
       default:
         return (await find({ _id: 1 })) !== null;
     }

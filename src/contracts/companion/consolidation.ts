@@ -10,6 +10,7 @@ export interface MergeInput {
   now: Date;
   invoker: { id: string; roles: string[]; job: { id: string; kind: string } | null };
   groundingScore: number;
+  justification: string;
 }
 
 /**
@@ -36,6 +37,7 @@ export function mergeFacts(originals: FactRecord[], m: MergeInput): FactRecord {
     status_reason: null,
     supersedes: null,
     consolidated_from: originals.map((f) => f.memory_id),
+    justification: m.justification,
     created_at: m.now,
     expires_at: new Date(Math.min(...originals.map((f) => f.expires_at.getTime()))),
     valid_to: validTo,

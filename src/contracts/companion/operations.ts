@@ -6,7 +6,7 @@ import { operation, TENANT_SCOPE, type OperationContext } from "../../kernel/ope
 import type { Writes } from "../../kernel/write-set";
 import type { Logger } from "../../logger";
 import type { PolicyEngine } from "../../policy/policy-engine";
-import { newSalt } from "../../store/canonical";
+import { newSalt, saltedDigest } from "../../store/canonical";
 import { mergeFacts } from "./consolidation";
 import { buildEnvelope, DAY_MS, live, type Envelope } from "./envelope";
 import { EnvelopeCache } from "./envelope-cache";
@@ -650,6 +650,7 @@ export function companionOperations(parts: CompanionParts) {
         now: ctx.now,
         invoker: invoker(ctx),
         groundingScore: g.grounding.score,
+        justification: str(req.justification),
       });
       await step(writes, () => store.insertFact(record), () => store.removeFact(record));
       writes.event({
@@ -660,7 +661,8 @@ export function companionOperations(parts: CompanionParts) {
         metadata: {
           inputs: originals.map((f) => ({ memory_id: f.memory_id, statement_type: f.statement_type, digest: factDigest(f) })),
           output: { memory_id: memoryId, statement_type: "ConsolidatedStatement", source_refs: record.source_refs.length, valid_to: record.valid_to?.toISOString() ?? null },
-          justification: str(req.justification),
+          // The justification is content: the record keeps it (erasable), the chain commits to its salted digest.
+          justification: { digest: saltedDigest(record.content_salt ?? "", { justification: record.justification ?? "" }), length: str(req.justification).length },
           diff: { removed: originals.map((f) => f.memory_id), added: [memoryId] },
         },
         settle: (seq) => store.settleObject("write", ctx.tenantId, ctx.subjectId, memoryId, seq),

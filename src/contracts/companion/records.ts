@@ -27,6 +27,8 @@ export interface FactBody {
   job: { id: string; kind: string } | null;
   supersedes: string | null;
   consolidated_from: string[] | null;
+  /** MP-CONSOLIDATE: why facts were merged; content (erasable), so the event keeps only its digest. */
+  justification?: string | null;
   valid_to: Date | null;
   temporal_scope: "bounded" | "unknown";
   created_by: { id: string; roles: string[] };
@@ -152,6 +154,7 @@ export const FACT_CONTENT_FIELDS = [
   "job",
   "supersedes",
   "consolidated_from",
+  "justification",
   "created_at",
   "expires_at",
   "valid_to",
@@ -236,5 +239,5 @@ export function entryOf(record: FactRecord): StoredEntry {
 
 /** A fact's body with its content removed (SPEC D1): identity, type and lifecycle stay. */
 export function erasedBody<T extends FactBody>(body: T): T {
-  return { ...body, text: "", source_refs: [], content_salt: null, grounding_score: 0 };
+  return { ...body, text: "", source_refs: [], justification: null, content_salt: null, grounding_score: 0 };
 }

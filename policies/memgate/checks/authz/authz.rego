@@ -16,8 +16,13 @@ violations contains {"stop_reason": "POLICY_DISABLED", "rule": "AUTHZ-ROLE", "de
 
 # Refusing a foreign subject as NOT_FOUND for reads keeps existence from leaking.
 violations contains {"stop_reason": _subject_refusal, "rule": "AUTHZ-SUBJECT", "detail": "subject_not_in_token"} if {
-	not _subject_permitted
+	subject_refused
 }
+
+# SPEC D3, D5: the token does not hold the subject (nor is the operation tenant-wide, nor may
+# the role act for any subject). main.rego then answers from this package's violations only,
+# so nothing that depends on the target (found, live, erasable, owned) can show.
+subject_refused if not _subject_permitted
 
 _role_permits if {
 	some role in input.principal.roles

@@ -14,7 +14,16 @@ violations contains _violation(sprintf("%s_in_%s", [_kind(f.label), f.field])) i
 	f.class == "injection"
 }
 
-violations contains _violation(sprintf("hidden_characters_in_%s", [field])) if {
+# The lexicon detector matches data.memgate.injection.hidden_characters (compiled once per
+# bundle, not once per evaluation) and reports a finding of class hidden_characters.
+violations contains _violation(concat("", ["hidden_characters_in_", f.field])) if {
+	some f in content.findings
+	f.class == "hidden_characters"
+}
+
+# A service not yet on the kernel may not have run the detectors over every text.
+violations contains _violation(concat("", ["hidden_characters_in_", field])) if {
+	not content.kernel
 	some field, text in content.texts
 	regex.match(injection.hidden_characters, text)
 }

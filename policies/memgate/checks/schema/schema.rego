@@ -37,13 +37,15 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detai
 }
 
 # D3a: C0 controls other than tab and newline, DEL and C1 controls, in any text of any
-# write of any contract.
+# write of any contract. On the kernel every declared field reports them (checks/fields).
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_control_character", [field])} if {
+	not content.kernel
 	some field, text in content.texts
 	regex.match(`[\x00-\x08\x0B-\x1F\x7F\x{80}-\x{9F}]`, text)
 }
 
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_control_character", [field])} if {
+	not content.kernel
 	operation.governed_write
 	some field in ["key", "value", "source_ref", "category"]
 	value := object.get(input.item, field, "")

@@ -19,3 +19,11 @@ test_tenant_scope_settings_need_no_subject if {
 	inp := {"operation": "SET_SETTINGS", "contract": "governed", "subject_id": "", "settings_change": {"enabled": false}}
 	count(schema.violations) == 0 with input as inp
 }
+
+# On the kernel every declared field reports its control characters as a fact (checks/fields):
+# this check then compiles no regex.
+test_c19_item_on_the_kernel_control_characters_are_field_facts if {
+	inp := {"operation": "WRITE", "contract": "agent", "subject_id": "s", "texts": {"text": "a\u0007b"}, "fields": []}
+	count(schema.violations) == 0 with input as inp
+		with data.memgate.operations.agent as {"WRITE": {"success": "SUCCESS_STORED", "write": true}}
+}

@@ -36,7 +36,7 @@ violations contains _schema_invalid(ref.pointer, msg) if {
 	ref.found
 	count(ref.expected_kinds) > 0
 	not ref.kind in ref.expected_kinds
-	msg := sprintf("must name a memory of kind %s, but names one of kind \"%s\"", [concat(" or ", ref.expected_kinds), ref.kind])
+	msg := concat("", ["must name a memory of kind ", concat(" or ", ref.expected_kinds), ", but names one of kind \"", ref.kind, "\""])
 }
 
 # IF1-CHANGE only a change invalidates: change_targets on any other kind is a mistake.
@@ -93,9 +93,9 @@ _document_fields if {
 
 _schema_pointers contains issue.pointer if some issue in input.agent.schema_issues
 
-_too_long("list", size, limit) := sprintf("lists %d items; at most %d allowed", [size, limit])
+_too_long("list", size, limit) := concat("", ["lists ", format_int(size, 10), " items; at most ", format_int(limit, 10), " allowed"])
 
-_too_long(kind, size, limit) := sprintf("is %d long; at most %d allowed", [size, limit]) if kind != "list"
+_too_long(kind, size, limit) := concat("", ["is ", format_int(size, 10), " long; at most ", format_int(limit, 10), " allowed"]) if kind != "list"
 
 # A declared field's path ("memory.links.related_memory_ids[1]") as an RFC 6901 pointer.
 # Declared names never contain "/", "~", "." or brackets, so no escaping is needed.
@@ -105,10 +105,11 @@ _schema_invalid(pointer, message) := _at("SCHEMA_INVALID", pointer, message)
 
 _bounds_exceeded(pointer, message) := _at("BOUNDS_EXCEEDED", pointer, message)
 
+# concat, not sprintf: sprintf is the one builtin the wasm host runs in JavaScript.
 _at(stop_reason, pointer, message) := {
 	"stop_reason": stop_reason,
 	"rule": "IF1-VALID",
-	"detail": sprintf("#%s: %s", [pointer, message]),
+	"detail": concat("", ["#", pointer, ": ", message]),
 	"pointer": pointer,
 	"message": message,
 }

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
-import type { LedgerData } from "../../contracts/ledger.service";
-import type { GatewayContext } from "../context";
+import type { GatewayContext } from "../../graphql/context";
+import { ledgerData } from "./data";
 import {
   LedgerActionDecision,
   LedgerContractInfo,
@@ -8,21 +8,23 @@ import {
   LedgerItemDecision,
   ProposalDecision,
   ProposalListDecision,
+  ProposeMemoryInput,
   SelectedMemoryContextDecision,
-} from "../types/ledger";
-import { ProposeMemoryInput } from "../types/ledger-input";
+} from "./types";
 
-/** The person's ledger (seed 003). Each method is one service call; the stop reason passes through as-is. */
+/** The person's ledger (seed 003). Each method parses, runs one operation through the kernel and shapes its answer. */
 @Resolver()
 export class LedgerResolver {
   @Mutation(() => ProposalDecision, { description: "Offer a memory to a person (agents, adapters, the product). Stores nothing in the ledger (P54-A)." })
   async proposeMemory(@Arg("input", () => ProposeMemoryInput) input: ProposeMemoryInput, @Ctx() ctx: GatewayContext): Promise<ProposalDecision> {
-    return ProposalDecision.from(await ctx.services.ledger.propose(ctx.principal, input.toRequest(), ctx));
+    const { kernel, contracts } = ctx.services;
+    return ProposalDecision.from(await kernel.run(contracts.ledger.operations.propose, ctx.principal, input.toRequest(), ctx));
   }
 
   @Query(() => ProposalListDecision, { description: "The owner's pending proposals (user tokens)." })
   async pendingProposals(@Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null, @Ctx() ctx: GatewayContext): Promise<ProposalListDecision> {
-    return ProposalListDecision.from(await ctx.services.ledger.pending(ctx.principal, subjectId, ctx));
+    const { kernel, contracts } = ctx.services;
+    return ProposalListDecision.from(await kernel.run(contracts.ledger.operations.pending, ctx.principal, { subjectId }, ctx));
   }
 
   @Mutation(() => LedgerItemDecision, { description: "The owner approves, with their final wording (P54-A, P54-B, P54-C)." })
@@ -31,31 +33,36 @@ export class LedgerResolver {
     @Arg("finalText", () => String) finalText: string,
     @Ctx() ctx: GatewayContext,
   ): Promise<LedgerItemDecision> {
-    return LedgerItemDecision.from(await ctx.services.ledger.approve(ctx.principal, proposalId, finalText, ctx));
+    const { kernel, contracts } = ctx.services;
+    return LedgerItemDecision.from(await kernel.run(contracts.ledger.operations.approve, ctx.principal, { proposalId, finalText }, ctx));
   }
 
   @Mutation(() => LedgerActionDecision, { description: "The owner declines: nothing is stored and the proposed text is removed (P54-D)." })
   async declineProposal(@Arg("proposalId", () => ID) proposalId: string, @Ctx() ctx: GatewayContext): Promise<LedgerActionDecision> {
-    return LedgerActionDecision.from(await ctx.services.ledger.decline(ctx.principal, proposalId, ctx));
+    const { kernel, contracts } = ctx.services;
+    return LedgerActionDecision.from(await kernel.run(contracts.ledger.operations.decline, ctx.principal, { proposalId }, ctx));
   }
 
   @Query(() => LedgerDecision, { description: "The owner's active ledger items, verbatim, with provenance (P54-B)." })
   async ledger(@Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null, @Ctx() ctx: GatewayContext): Promise<LedgerDecision> {
-    return LedgerDecision.from(await ctx.services.ledger.list(ctx.principal, subjectId, ctx));
+    const { kernel, contracts } = ctx.services;
+    return LedgerDecision.from(await kernel.run(contracts.ledger.operations.list, ctx.principal, { subjectId }, ctx));
   }
 
   @Mutation(() => LedgerActionDecision, { description: "The owner forgets an item: never listed or used again (P54-E, MP-FORGET)." })
   async forgetMemory(@Arg("memoryId", () => ID) memoryId: string, @Ctx() ctx: GatewayContext): Promise<LedgerActionDecision> {
-    return LedgerActionDecision.from(await ctx.services.ledger.forget(ctx.principal, memoryId, ctx));
+    const { kernel, contracts } = ctx.services;
+    return LedgerActionDecision.from(await kernel.run(contracts.ledger.operations.forget, ctx.principal, { memoryId }, ctx));
   }
 
   @Query(() => SelectedMemoryContextDecision, { description: "The context an assistant gets from the items the person selected, and only those (P54-F)." })
   async selectedMemoryContext(@Arg("memoryIds", () => [ID]) memoryIds: string[], @Ctx() ctx: GatewayContext): Promise<SelectedMemoryContextDecision> {
-    return SelectedMemoryContextDecision.from(await ctx.services.ledger.selectedContext(ctx.principal, memoryIds, ctx));
+    const { kernel, contracts } = ctx.services;
+    return SelectedMemoryContextDecision.from(await kernel.run(contracts.ledger.operations.selectedContext, ctx.principal, { memoryIds }, ctx));
   }
 
   @Query(() => LedgerContractInfo, { description: "The ledger's kinds, source types and attribution line in force." })
   ledgerContract(@Ctx() ctx: GatewayContext): LedgerContractInfo {
-    return LedgerContractInfo.from(ctx.services.policy.data<LedgerData>("ledger"));
+    return LedgerContractInfo.from(ledgerData(ctx.services.policy));
   }
 }

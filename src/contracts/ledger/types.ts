@@ -1,9 +1,10 @@
-import { Field, ID, ObjectType } from "type-graphql";
-import type { LedgerData, SelectedMemoryContext } from "../../contracts/ledger.service";
+import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { DecisionFields } from "../../graphql/types/decision";
+import { StopReason } from "../../graphql/types/stop-reason";
 import type { Outcome } from "../../kernel/outcome";
-import type { LedgerItemRecord, ProposalRecord } from "../../store/ledger-repository";
-import { DecisionFields } from "./decision";
-import { StopReason } from "./stop-reason";
+import type { LedgerData } from "./data";
+import type { ProposeRequest, SelectedMemoryContext } from "./operations";
+import type { LedgerItemRecord, LedgerSource, ProposalRecord } from "./store";
 
 @ObjectType({ description: "Where a proposal or ledger item came from (seed 003 MemorySource)." })
 export class MemorySource {
@@ -11,7 +12,7 @@ export class MemorySource {
   @Field(() => String, { nullable: true }) sourceId!: string | null;
   @Field(() => String, { nullable: true }) note!: string | null;
 
-  static from(source: { source_type: string; source_id: string | null; note?: string | null }): MemorySource {
+  static from(source: LedgerSource): MemorySource {
     return Object.assign(new MemorySource(), { sourceType: source.source_type, sourceId: source.source_id, note: source.note ?? null });
   }
 }
@@ -163,5 +164,30 @@ export class LedgerContractInfo {
 
   static from(data: LedgerData): LedgerContractInfo {
     return Object.assign(new LedgerContractInfo(), { kinds: data.kinds, sourceTypes: data.source_types, attributionLine: data.attribution_line });
+  }
+}
+
+@InputType({ description: "Provenance of a proposal (seed 003 MemorySource): no signal names, scores or classifications (P54-SOURCE)." })
+export class ProposalSourceInput {
+  @Field({ description: "One of ledgerContract.sourceTypes (policy data)." }) sourceType!: string;
+  @Field(() => String, { nullable: true, description: "Pointer to the reflection or interpretation artifact." }) sourceId?: string | null;
+  @Field(() => String, { nullable: true, description: "Human-readable, e.g. \"After Phase 3 summary\"." }) note?: string | null;
+}
+
+/** kind and sourceType are strings so that every value gets a stop reason (SPEC D3a). */
+@InputType()
+export class ProposeMemoryInput {
+  @Field(() => ID, { description: "The person the proposal is for; one of the token's subjects." }) subjectId!: string;
+  @Field({ description: "The candidate text shown to the person verbatim." }) proposedText!: string;
+  @Field({ description: "PREFERENCE | CONSTRAINT | GOAL | SELF_OBSERVATION (P54-KIND)." }) kind!: string;
+  @Field(() => ProposalSourceInput) source!: ProposalSourceInput;
+
+  toRequest(): ProposeRequest {
+    return {
+      subjectId: this.subjectId,
+      proposedText: this.proposedText,
+      kind: this.kind,
+      source: { sourceType: this.source?.sourceType, sourceId: this.source?.sourceId, note: this.source?.note },
+    };
   }
 }

@@ -1,0 +1,47 @@
+// ESLint (flat config): the recommended rules of ESLint and typescript-eslint (not type-aware),
+// and the house rule that only the store layer knows MongoDB (issue 11 §8). Formatting is
+// Prettier's business (.prettierrc.json); `npm run lint` runs both.
+import js from "@eslint/js";
+import { defineConfig, globalIgnores } from "eslint/config";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const MONGODB_ONLY_IN_STORES =
+  "Only the store layer knows MongoDB: src/store/, a contract's store (src/contracts/<name>/store.ts or store/), scripts and tests.";
+
+export default defineConfig([
+  globalIgnores(["node_modules/", "dist/", "build/", "coverage/", "test-artifacts/", "data/", ".tools/"]),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // `_name` says "unused on purpose" (a parameter a signature needs, a destructured field left out).
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["test/**"],
+    languageOptions: { globals: { ...globals.jest } },
+  },
+  {
+    files: ["web/**"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Type imports too: a MongoDB type in a signature is MongoDB knowledge outside the store.
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "mongodb", message: MONGODB_ONLY_IN_STORES }],
+          patterns: [{ group: ["mongodb/*"], message: MONGODB_ONLY_IN_STORES }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/store/**", "src/contracts/*/store.ts", "src/contracts/*/store/**", "scripts/**", "test/**"],
+    rules: { "no-restricted-imports": "off" },
+  },
+]);

@@ -1,0 +1,95 @@
+/**
+ * What one ledger APPROVE decision costs in-process, as the kernel takes it: the declared
+ * fields parsed, every detector over the final text (the lexicon detector matches the P54-C
+ * validator's patterns from policy data), one evaluation of the compiled policy.
+ *   npx tsx scripts/bench-approve.ts [bundle]   (default: MEMGATE_POLICY_BUNDLE or build/policy/bundle.tar.gz)
+ *   BENCH_ROUNDS  passes over the final-text corpus (default 5; the first one warms up)
+ * Prints a table; numbers, not assertions.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { principalInput, type Principal } from "../src/auth/principal";
+import { APPROVE_FIELDS } from "../src/contracts/ledger/operations";
+import { createDetectorSuite, defaultDetectors } from "../src/detectors";
+import { parseFields } from "../src/kernel/fields";
+import { createLogger } from "../src/logger";
+import { PolicyEngine } from "../src/policy/policy-engine";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BUNDLE = process.argv[2] ?? process.env.MEMGATE_POLICY_BUNDLE ?? path.resolve(__dirname, "..", "build", "policy", "bundle.tar.gz");
+const CORPUS = path.resolve(__dirname, "..", "test", "corpus", "ledger");
+
+const owner: Principal = { id: "alice", tenant: "acme", subjects: ["alice"], roles: ["user"], agentType: null, job: null };
+
+const corpus = (name: string): string[] =>
+  readFileSync(path.join(CORPUS, name), "utf8")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+
+const micros = (from: bigint, to: bigint): number => Number(to - from) / 1e3;
+
+function row(name: string, samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const mean = samples.reduce((sum, x) => sum + x, 0) / samples.length;
+  return `| ${name.padEnd(36)} | ${String(samples.length).padStart(5)} | ${at(0.5).toFixed(1).padStart(8)} | ${at(0.99).toFixed(1).padStart(8)} | ${mean.toFixed(1).padStart(8)} |`;
+}
+
+async function main(): Promise<void> {
+  const policy = new PolicyEngine(BUNDLE, createLogger("silent"));
+  if (!(await policy.reload())) throw new Error(`cannot load ${BUNDLE}: run npm run policy:build`);
+  const detectors = createDetectorSuite(defaultDetectors(policy));
+  const texts = [...corpus("pass.txt"), ...corpus("refuse.txt")];
+  const inputOf = async (finalText: string) => {
+    const parsed = parseFields(APPROVE_FIELDS, { proposalId: "prop_bench", finalText });
+    return {
+      operation: "APPROVE",
+      contract: "ledger",
+      now_ms: Date.parse("2026-05-04T09:00:00Z"),
+      principal: principalInput(owner),
+      subject_id: "alice",
+      integrity: { chain_broken: false, broken_seq: null },
+      fields: parsed.facts,
+      texts: parsed.texts,
+      facts: await detectors.run(parsed.texts),
+      target: { found: true, status: "active" },
+    };
+  };
+  const evaluation: number[] = [];
+  const detection: number[] = [];
+  const decision: number[] = [];
+  // The first round warms up (JIT, the lexicon detector compiling the bundle's patterns).
+  for (let round = 0; round < ROUNDS; round++) {
+    const inputs = [];
+    for (const finalText of texts) {
+      const t0 = process.hrtime.bigint();
+      inputs.push(await inputOf(finalText));
+      if (round > 0) detection.push(micros(t0, process.hrtime.bigint()));
+    }
+    // One policy evaluation, alone, as the kernel makes it for each input.
+    for (const input of inputs) {
+      const t0 = process.hrtime.bigint();
+      policy.decide(input);
+      if (round > 0) evaluation.push(micros(t0, process.hrtime.bigint()));
+    }
+    // The whole decision, end to end.
+    for (const finalText of texts) {
+      const t0 = process.hrtime.bigint();
+      policy.decide(await inputOf(finalText));
+      if (round > 0) decision.push(micros(t0, process.hrtime.bigint()));
+    }
+  }
+  process.stdout.write(`APPROVE decisions over ${texts.length} final texts x ${ROUNDS - 1} rounds, bundle ${policy.hash?.slice(0, 12)}\n\n`);
+  process.stdout.write(`| ${"step (µs)".padEnd(36)} | ${"n".padStart(5)} | ${"p50".padStart(8)} | ${"p99".padStart(8)} | ${"mean".padStart(8)} |\n`);
+  process.stdout.write(`|${"-".repeat(38)}|${"-".repeat(7)}|${"-".repeat(10)}|${"-".repeat(10)}|${"-".repeat(10)}|\n`);
+  process.stdout.write(`${row("policy evaluation", evaluation)}\n`);
+  process.stdout.write(`${row("fields + detectors", detection)}\n`);
+  process.stdout.write(`${row("decision (fields, detectors, policy)", decision)}\n`);
+  policy.close();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,13 @@
+import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { ledgerOperations, type LedgerOperations } from "./operations";
+import { LedgerStore } from "./store";
+
+/**
+ * The person's ledger (seed 003, P54-*): proposals held for their owner, approved in the
+ * owner's words into a verbatim ledger, declined without a trace, forgotten, and selected
+ * explicitly into a context. Policy: policies/memgate/contracts/ledger/.
+ */
+export function ledgerContract(deps: ContractDeps): ContractModule<LedgerOperations> {
+  const store = new LedgerStore(deps.db);
+  return { name: "ledger", operations: ledgerOperations(store), stores: [store] };
+}
