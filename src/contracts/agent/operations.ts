@@ -419,7 +419,7 @@ export function agentOperations({ store, indexes }: AgentParts) {
         });
         await step(
           writes,
-          () => store.applyUpdate(record, updateRecord, { truth: after.truth, utility: after.utility }, ctx.now, due),
+          () => store.applyUpdate(record, updateRecord, ctx.now, due),
           () => store.revertUpdate(record, updateRecord, due),
         );
         index.upsert(after);

@@ -65,6 +65,20 @@ export function dueEvent(
 /** What erasure changed, so the in-process indexes can drop or refresh the memories at once. */
 export type ErasureListener = (tenantId: string, memoryIds: readonly string[]) => void;
 
+/**
+ * The dynamic values an update sets (its `after` holds null for what it left as it was), as
+ * `from` has them: an update of truth never writes utility back as it was read, nor the other
+ * way round, and its undo puts back only what it changed.
+ */
+function changedFields(
+  update: AgentMemoryUpdateRecord,
+  from: Pick<AgentMemoryRecord, "truth" | "utility">,
+): Partial<Record<"truth" | "utility", DynamicValue | null>> {
+  const set: Partial<Record<"truth" | "utility", DynamicValue | null>> = {};
+  for (const field of ["truth", "utility"] as const) if (update.after[field] !== null) set[field] = from[field];
+  return set;
+}
+
 const isMemoryId = (id: string) => id.startsWith(MEMORY_ID_PREFIX);
 const isUpdateId = (id: string) => id.startsWith(UPDATE_ID_PREFIX);
 const owns = (record: { subject_id: string; author_id: string }, subjectId: string) => record.subject_id === subjectId || record.author_id === subjectId;
@@ -145,9 +159,9 @@ export class AgentStore implements ContractStore {
     await this.due.deleteOne({ _id: due._id });
   }
 
-  /** IF1-CHANGE: an id set in place (SPEC D2); `previous` is what the undo puts back. */
-  async setInvalidatedBy(record: AgentMemoryRecord, changeId: string | null, now: Date, due: DueEvent | null): Promise<void> {
-    if (due) await this.due.insertOne(due);
+  /** IF1-CHANGE: an id set in place (SPEC D2); restoreInvalidatedBy puts back what `record` had. */
+  async setInvalidatedBy(record: AgentMemoryRecord, changeId: string, now: Date, due: DueEvent): Promise<void> {
+    await this.due.insertOne(due);
     await this.memories.updateOne({ _id: record._id, tenant_id: record.tenant_id, status: "active" }, { $set: { invalidated_by: changeId, updated_at: now } });
   }
 
@@ -159,19 +173,16 @@ export class AgentStore implements ContractStore {
     await this.due.deleteOne({ _id: due._id });
   }
 
-  /** IF1-UPDATE commit: the update record, then truth and/or utility in place (SPEC D2); text is never touched. */
-  async applyUpdate(
-    record: AgentMemoryRecord,
-    update: AgentMemoryUpdateRecord,
-    values: { truth: DynamicValue | null; utility: DynamicValue | null },
-    now: Date,
-    due: DueEvent,
-  ): Promise<void> {
+  /**
+   * IF1-UPDATE commit: the update record, then the values it sets (truth and/or utility, only
+   * those) in place (SPEC D2); text is never touched.
+   */
+  async applyUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, now: Date, due: DueEvent): Promise<void> {
     await this.due.insertOne(due);
     await this.updates.insertOne(update);
     await this.memories.updateOne(
       { _id: record._id, tenant_id: record.tenant_id, status: "active" },
-      { $set: { truth: values.truth, utility: values.utility, updated_at: now } },
+      { $set: { ...changedFields(update, update.after), updated_at: now } },
     );
   }
 
@@ -179,7 +190,7 @@ export class AgentStore implements ContractStore {
   async revertUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, due: DueEvent): Promise<void> {
     await this.memories.updateOne(
       { _id: record._id, tenant_id: record.tenant_id, status: "active" },
-      { $set: { truth: record.truth, utility: record.utility, updated_at: record.updated_at } },
+      { $set: { ...changedFields(update, record), updated_at: record.updated_at } },
     );
     await this.updates.deleteOne({ _id: update._id, tenant_id: update.tenant_id });
     await this.due.deleteOne({ _id: due._id });
