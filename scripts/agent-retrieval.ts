@@ -1,14 +1,14 @@
 /**
  * The retrieval-quality evaluation of the agent interface (IF1-READ), shared by
  * `npm run eval:retrieval` and test/agent/retrieval-quality.test.ts: the labelled corpus in
- * test/corpus/agent-retrieval/ is written through the real service (real policy, real
+ * test/corpus/agent-retrieval/ is written through the real kernel (real policy, real
  * database), then every query is read in both modes and scored by recall@5 and MRR.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Principal } from "../src/auth/principal";
 import type { ManualClock } from "../src/clock";
-import type { AgentMemoryService } from "../src/contracts/agent.service";
+import type { AgentDoor } from "../src/contracts/agent/door";
 
 const CORPUS = path.resolve(__dirname, "..", "..", "test", "corpus", "agent-retrieval");
 const corpusDir = (): string => {
@@ -46,8 +46,8 @@ export function readCorpus(): { repoId: string; memories: CorpusMemory[]; querie
   return { repoId: memories.repo_id, memories: memories.memories, queries: queries.queries };
 }
 
-/** Writes the corpus through the service; answers local id -> stored id. Clock set per memory to its age. */
-export async function loadCorpus(service: AgentMemoryService, principal: Principal, clock: ManualClock, now: Date): Promise<Map<string, string>> {
+/** Writes the corpus through the agent door; answers local id -> stored id. Clock set per memory to its age. */
+export async function loadCorpus(door: AgentDoor, principal: Principal, clock: ManualClock, now: Date): Promise<Map<string, string>> {
   const { repoId, memories } = readCorpus();
   const ids = new Map<string, string>();
   const map = (local: string) => ids.get(local) ?? local;
@@ -58,7 +58,7 @@ export async function loadCorpus(service: AgentMemoryService, principal: Princip
       ...(memory.links.related_memory_ids ? { related_memory_ids: memory.links.related_memory_ids.map(map) } : {}),
       ...(memory.links.change_targets ? { change_targets: memory.links.change_targets.map(map) } : {}),
     };
-    const res = await service.handle(
+    const res = await door(
       principal,
       { op: "write", repo_id: repoId, memory: { text: memory.text, scope: memory.scope, kind: memory.kind, confidence: memory.confidence, links } },
       { requestId: `corpus-${memory.id}` },
@@ -79,19 +79,14 @@ export interface ModeScore {
 }
 
 /** Reads every labelled query in `mode` ("labelled": the mode each query is labelled with). */
-export async function evaluate(
-  service: AgentMemoryService,
-  principal: Principal,
-  ids: Map<string, string>,
-  mode: "ambient" | "targeted" | "labelled",
-): Promise<ModeScore> {
+export async function evaluate(door: AgentDoor, principal: Principal, ids: Map<string, string>, mode: "ambient" | "targeted" | "labelled"): Promise<ModeScore> {
   const { repoId, queries } = readCorpus();
   const local = new Map([...ids].map(([l, s]) => [s, l]));
   let recall = 0;
   let reciprocal = 0;
   const misses: ModeScore["misses"] = [];
   for (const q of queries) {
-    const res = await service.handle(
+    const res = await door(
       principal,
       { op: "read", repo_id: repoId, mode: mode === "labelled" ? q.mode : mode, query: q.query, limit: 10 },
       { requestId: "eval" },
@@ -109,7 +104,11 @@ export async function evaluate(
 }
 
 export function formatScores(scores: ModeScore[], memories: number): string {
-  const lines = [`retrieval quality over ${memories} memories, ${scores[0]?.queries ?? 0} labelled queries`, `${"mode".padEnd(12)}${"recall@5".padStart(10)}${"MRR".padStart(8)}${"misses".padStart(8)}`];
-  for (const s of scores) lines.push(`${s.mode.padEnd(12)}${s.recallAt5.toFixed(3).padStart(10)}${s.mrr.toFixed(3).padStart(8)}${String(s.misses.length).padStart(8)}`);
+  const lines = [
+    `retrieval quality over ${memories} memories, ${scores[0]?.queries ?? 0} labelled queries`,
+    `${"mode".padEnd(12)}${"recall@5".padStart(10)}${"MRR".padStart(8)}${"misses".padStart(8)}`,
+  ];
+  for (const s of scores)
+    lines.push(`${s.mode.padEnd(12)}${s.recallAt5.toFixed(3).padStart(10)}${s.mrr.toFixed(3).padStart(8)}${String(s.misses.length).padStart(8)}`);
   return lines.join("\n");
 }

@@ -18,8 +18,7 @@ import path from "node:path";
 import { SignJWT } from "jose";
 import { MongoClient } from "mongodb";
 import { loadConfig } from "../src/config";
-import { agentMemoryDocId, repoSpace, type AgentMemoryRecord } from "../src/store/agent-memory-repository";
-import { COLLECTIONS } from "../src/store/database";
+import { AGENT_COLLECTIONS, agentMemoryDocId, repoSpace, sealMemory, type AgentMemoryRecord, type UnsealedMemory } from "../src/contracts/agent/records";
 import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
 
 const MEMORIES = Number(process.env.BENCH_AGENT_MEMORIES ?? 10_000);
@@ -29,14 +28,87 @@ const REPO = "bench/monorepo";
 
 /** A deterministic pseudo-random source, so every run loads the same repository. */
 let seed = 6;
-const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 
-const COMPONENTS = ["checkout", "cart", "catalog", "search", "auth", "billing", "invoices", "shipping", "inventory", "reviews", "coupons", "admin", "profile", "notifications", "webhooks", "exports", "imports", "scheduler", "gateway", "worker"];
-const SYMPTOMS = ["times out", "returns 500", "leaks memory", "is flaky in CI", "renders blank", "double charges", "drops events", "is slow on mobile", "loses the session", "logs secrets", "deadlocks under load", "fails after the upgrade"];
-const CAUSES = ["a missing index", "an unbounded retry loop", "a stale cache entry", "a race between two workers", "the wrong time zone", "an N+1 query", "a connection pool limit", "an unawaited promise", "a breaking dependency update", "a misconfigured proxy"];
-const TOOLS = ["Postgres", "Redis", "Prisma", "Jest", "Playwright", "Docker", "nginx", "Kafka", "S3", "Stripe", "Sentry", "GraphQL", "React", "Node 20", "pnpm", "Vite"];
-const FIXES = ["add a composite index", "cap retries with backoff", "purge the cache on write", "take a distributed lock", "use UTC everywhere", "batch with DataLoader", "raise the pool size", "await the promise", "pin the dependency", "set the forwarded headers"];
+const COMPONENTS = [
+  "checkout",
+  "cart",
+  "catalog",
+  "search",
+  "auth",
+  "billing",
+  "invoices",
+  "shipping",
+  "inventory",
+  "reviews",
+  "coupons",
+  "admin",
+  "profile",
+  "notifications",
+  "webhooks",
+  "exports",
+  "imports",
+  "scheduler",
+  "gateway",
+  "worker",
+];
+const SYMPTOMS = [
+  "times out",
+  "returns 500",
+  "leaks memory",
+  "is flaky in CI",
+  "renders blank",
+  "double charges",
+  "drops events",
+  "is slow on mobile",
+  "loses the session",
+  "logs secrets",
+  "deadlocks under load",
+  "fails after the upgrade",
+];
+const CAUSES = [
+  "a missing index",
+  "an unbounded retry loop",
+  "a stale cache entry",
+  "a race between two workers",
+  "the wrong time zone",
+  "an N+1 query",
+  "a connection pool limit",
+  "an unawaited promise",
+  "a breaking dependency update",
+  "a misconfigured proxy",
+];
+const TOOLS = [
+  "Postgres",
+  "Redis",
+  "Prisma",
+  "Jest",
+  "Playwright",
+  "Docker",
+  "nginx",
+  "Kafka",
+  "S3",
+  "Stripe",
+  "Sentry",
+  "GraphQL",
+  "React",
+  "Node 20",
+  "pnpm",
+  "Vite",
+];
+const FIXES = [
+  "add a composite index",
+  "cap retries with backoff",
+  "purge the cache on write",
+  "take a distributed lock",
+  "use UTC everywhere",
+  "batch with DataLoader",
+  "raise the pool size",
+  "await the promise",
+  "pin the dependency",
+  "set the forwarded headers",
+];
 
 function text(kind: string): string {
   const c = pick(COMPONENTS);
@@ -67,9 +139,19 @@ interface Stats {
   samples: number[];
 }
 
-async function post(url: string, token: string, body: unknown): Promise<any> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-  return response.json();
+/** What the load generator reads of an answer of POST /v1/memory. */
+interface Answer {
+  stop_reason?: string;
+  memory?: { id: string };
+}
+
+async function post(url: string, token: string, body: unknown): Promise<Answer> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Answer;
 }
 
 /** `work(i)` CONCURRENCY at a time, until `count` calls or `seconds` have passed. */
@@ -102,7 +184,7 @@ function row(s: Stats): string {
 
 /** The repository as records: 40 % problems, facts, preferences; then linked memories and changes. */
 function seedRecords(count: number): { records: AgentMemoryRecord[]; problems: string[] } {
-  const records: AgentMemoryRecord[] = [];
+  const records: UnsealedMemory[] = [];
   const problems: string[] = [];
   const facts: string[] = [];
   const base = Math.floor(count * 0.4);
@@ -125,6 +207,8 @@ function seedRecords(count: number): { records: AgentMemoryRecord[]; problems: s
       space: repoSpace(REPO),
       repo_id: REPO,
       memory_id: memoryId,
+      subject_id: repoSpace(REPO),
+      author_id: "bench-seed",
       scope: "repo",
       kind,
       text: text(kind),
@@ -146,13 +230,14 @@ function seedRecords(count: number): { records: AgentMemoryRecord[]; problems: s
   }
   const byId = new Map(records.map((r) => [r.memory_id, r]));
   for (const r of records) for (const target of r.links.change_targets) byId.get(target)!.invalidated_by = r.memory_id;
-  return { records, problems };
+  // MP-OBJECT: sealed as the contract's store seals them, so the gateway reads them back checked.
+  return { records: records.map((r) => sealMemory(r)), problems };
 }
 
 async function seedDatabase(uri: string, dbName: string, records: AgentMemoryRecord[]): Promise<void> {
   const client = await MongoClient.connect(uri);
   try {
-    const collection = client.db(dbName).collection<AgentMemoryRecord>(COLLECTIONS.agentMemories);
+    const collection = client.db(dbName).collection<AgentMemoryRecord>(AGENT_COLLECTIONS.memories);
     for (let i = 0; i < records.length; i += 1000) await collection.insertMany(records.slice(i, i + 1000));
   } finally {
     await client.close();
@@ -189,11 +274,16 @@ async function main(): Promise<void> {
     const facts: string[] = [];
     const all: string[] = [];
     const write = async (kind: string, links?: Record<string, unknown>) => {
-      const res = await post(url, token, { op: "write", repo_id: REPO, memory: { text: text(kind), scope: "repo", kind, confidence: 0.5 + random() / 2, ...(links ? { links } : {}) } });
-      if (res.stop_reason !== "SUCCESS_STORED") return false;
-      all.push(res.memory.id);
-      if (kind === "problem") problems.push(res.memory.id);
-      if (kind === "fact") facts.push(res.memory.id);
+      const res = await post(url, token, {
+        op: "write",
+        repo_id: REPO,
+        memory: { text: text(kind), scope: "repo", kind, confidence: 0.5 + random() / 2, ...(links ? { links } : {}) },
+      });
+      if (res.stop_reason !== "SUCCESS_STORED" || !res.memory) return false;
+      const { id } = res.memory;
+      all.push(id);
+      if (kind === "problem") problems.push(id);
+      if (kind === "fact") facts.push(id);
       return true;
     };
     let loaded: Stats | null = null;
@@ -213,7 +303,13 @@ async function main(): Promise<void> {
         },
         { count: MEMORIES - base },
       );
-      loaded = { scenario: `write (loading ${MEMORIES} over HTTP)`, n: w1.n + w2.n, errors: w1.errors + w2.errors, seconds: w1.seconds + w2.seconds, samples: [...w1.samples, ...w2.samples] };
+      loaded = {
+        scenario: `write (loading ${MEMORIES} over HTTP)`,
+        n: w1.n + w2.n,
+        errors: w1.errors + w2.errors,
+        seconds: w1.seconds + w2.seconds,
+        samples: [...w1.samples, ...w2.samples],
+      };
     } else {
       // Seeded straight into the database, as a restore would (no events), so the run stays short.
       const seeded = seedRecords(MEMORIES);
@@ -226,8 +322,12 @@ async function main(): Promise<void> {
     await post(url, token, { op: "read", repo_id: REPO, mode: "ambient", query: "warm up" });
     const buildMs = Number(process.hrtime.bigint() - t0) / 1e6;
 
-    const readOk = (res: any) => res.stop_reason === "SUCCESS_READ";
-    const ambient = await run("read ambient (limit 20)", async () => readOk(await post(url, token, { op: "read", repo_id: REPO, mode: "ambient", query: query() })), { seconds: SECONDS });
+    const readOk = (res: Answer) => res.stop_reason === "SUCCESS_READ";
+    const ambient = await run(
+      "read ambient (limit 20)",
+      async () => readOk(await post(url, token, { op: "read", repo_id: REPO, mode: "ambient", query: query() })),
+      { seconds: SECONDS },
+    );
     const targeted = await run(
       "read targeted, expand 2 hops",
       async () => readOk(await post(url, token, { op: "read", repo_id: REPO, mode: "targeted", query: query(), limit: 10, expand: { semantic_hops: 2 } })),

@@ -9,8 +9,6 @@ import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
-import { AgentIndexCache } from "./agent/index-cache";
-import { AgentMemoryService } from "./contracts/agent.service";
 import { GovernedMemoryService } from "./contracts/governed.service";
 import { Governor } from "./contracts/governor";
 import { createContracts } from "./contracts";
@@ -35,7 +33,6 @@ import { EventLog } from "./store/event-log";
 import { MemoryRepository } from "./store/memory-repository";
 import { MemoryCounters } from "./store/memory-counters";
 import { MemorySettingsRepository } from "./store/memory-settings";
-import { AgentMemoryRepository } from "./store/agent-memory-repository";
 
 export interface GatewayOptions {
   config: Config;
@@ -122,7 +119,6 @@ export class Gateway {
         kernel,
         contracts,
         governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectors, new MemorySettingsRepository(db), new MemoryCounters(db), logger),
-        agent: new AgentMemoryService(governor, new AgentMemoryRepository(db), new AgentIndexCache(new AgentMemoryRepository(db), events), detectors),
         metrics,
       };
 
@@ -136,7 +132,7 @@ export class Gateway {
           metricsRouter(metrics),
           auditExportRouter(kernel, contracts.audit.operations.exportEvents, verifier, logger),
           ledgerPageRouter(),
-          agentRouter(verifier, services.agent, logger),
+          agentRouter(verifier, kernel, contracts.agent.operations, logger),
         ],
       });
       await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,3 @@
-import type { AgentMemoryService } from "./contracts/agent.service";
 import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { Metrics } from "./kernel/metrics";
 import type { PolicyEngine } from "./policy/policy-engine";
@@ -13,6 +12,5 @@ export interface Services {
   /** The contract modules by name; a door finds an operation here and hands it to the kernel. */
   contracts: Contracts;
   governed: GovernedMemoryService;
-  agent: AgentMemoryService;
   metrics: Metrics;
 }

@@ -1,4 +1,5 @@
 import type { ContractDeps } from "../kernel/contract";
+import { agentContract } from "./agent";
 import { auditContract } from "./audit";
 import { companionContract } from "./companion";
 import { ledgerContract } from "./ledger";
@@ -13,6 +14,7 @@ export function createContracts(deps: ContractDeps) {
     companion: companionContract(deps),
     audit: auditContract(deps),
     ledger: ledgerContract(deps),
+    agent: agentContract(deps),
   };
 }
 

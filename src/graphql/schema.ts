@@ -2,7 +2,7 @@ import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
 import { AuditResolver } from "../contracts/audit/resolvers";
-import { AgentResolver } from "./resolvers/agent.resolver";
+import { AgentResolver } from "../contracts/agent/resolvers";
 import { CompanionResolver } from "../contracts/companion/resolvers";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "./resolvers/governed.resolver";

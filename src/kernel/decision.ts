@@ -23,6 +23,20 @@ export interface Decision {
   policyVersion: string;
   contractVersion: string;
   gate: GateDecision | null;
+  /** Where in the request the winning violations point (IF1-VALID, seed-001 documents); empty when none do. */
+  errors: PointedError[];
+}
+
+/** One place of a request a violation points at: an RFC 6901 JSON pointer and what to do about it. */
+export interface PointedError {
+  pointer: string;
+  message: string;
+}
+
+export function isPointedError(value: unknown): value is PointedError {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.pointer === "string" && typeof v.message === "string";
 }
 
 /** SG-GATE as the policy decided it: which band and the confidence to store. */

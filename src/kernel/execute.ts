@@ -6,7 +6,7 @@ import type { Logger } from "../logger";
 import type { PolicyEngine } from "../policy/policy-engine";
 import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
 import { IntegrityError } from "../store/provenance";
-import { isOutcome, type Decision, type GateDecision } from "./decision";
+import { isOutcome, isPointedError, type Decision, type GateDecision } from "./decision";
 import { parseFields, wellFormed, type FieldFact } from "./fields";
 import type { Metrics } from "./metrics";
 import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
@@ -166,6 +166,7 @@ export class Kernel {
       policyVersion: answer.policy_hash,
       contractVersion: answer.contract_version,
       gate: (answer.gate as GateDecision | undefined) ?? null,
+      errors: Array.isArray(answer.errors) ? answer.errors.filter(isPointedError) : [],
     };
   }
 
@@ -237,6 +238,7 @@ export class Kernel {
       decisionId: decision.decisionId,
       policyVersion: decision.policyVersion,
       contractVersion: decision.contractVersion,
+      errors: decision.errors,
       value,
     };
   }

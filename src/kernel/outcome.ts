@@ -31,6 +31,8 @@ export interface Outcome<T = undefined> {
   /** sha256 of the policy bundle that decided ("none" when no bundle was loaded). */
   policyVersion: string;
   contractVersion: string;
+  /** Where in the request the winning violations point (IF1-VALID), as the policy answered; absent or empty when none do. */
+  errors?: { pointer: string; message: string }[];
   value?: T;
 }
 

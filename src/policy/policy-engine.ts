@@ -19,6 +19,8 @@ export interface PolicyDecision {
   policy_hash: string;
   /** SG-GATE: the band and the confidence to store, when a confidence gate applied. */
   gate?: unknown;
+  /** IF1-VALID: where in the request the winning violations point (JSON pointer and message), when they do. */
+  errors?: unknown;
 }
 
 export interface PolicyChange {

@@ -10,8 +10,6 @@ export const COLLECTIONS = {
   memoryClaims: "memory_claims",
   ledgerProposals: "ledger_proposals",
   ledgerItems: "ledger_items",
-  agentMemories: "agent_memories",
-  agentMemoryUpdates: "agent_memory_updates",
 } as const;
 
 /** The database handle contract stores are built on; only the store layer looks inside it. */
@@ -37,8 +35,6 @@ export const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
   [COLLECTIONS.memoryVersions]: [
     { key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true },
   ],
-  [COLLECTIONS.agentMemories]: [{ key: { tenant_id: 1, space: 1, memory_id: 1 }, name: "tenant_space_memory", unique: true }],
-  [COLLECTIONS.agentMemoryUpdates]: [{ key: { tenant_id: 1, memory_id: 1, created_at: 1 }, name: "tenant_memory_created" }],
   [COLLECTIONS.events]: [
     { key: { tenant_id: 1, seq: 1 }, name: "tenant_seq", unique: true },
     { key: { tenant_id: 1, subject_id: 1, timestamp: 1 }, name: "tenant_subject_timestamp" },

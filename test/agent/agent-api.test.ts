@@ -46,7 +46,16 @@ describe("agent memory interface (seed 001)", () => {
         contract_version: "19.1.0",
         errors: [],
         advisory: true,
-        memory: { repo_id: REPO, scope: "repo", kind: "problem", text: document.memory.text, confidence: 0.8, evidence_refs: ["ci:run/4411"], invalidated: false, invalidated_by: null },
+        memory: {
+          repo_id: REPO,
+          scope: "repo",
+          kind: "problem",
+          text: document.memory.text,
+          confidence: 0.8,
+          evidence_refs: ["ci:run/4411"],
+          invalidated: false,
+          invalidated_by: null,
+        },
       });
       expect(written.body.decision_id).toMatch(/[0-9a-f-]{36}/);
       const stored = await gw.gateway.db.collection("agent_memories").findOne({ memory_id: written.body.memory.id });
@@ -126,13 +135,37 @@ describe("agent memory interface (seed 001)", () => {
       ["update: mode not in enum", { ...goodUpdate, mode: "apply" }, "/mode"],
       ["update: updates missing", { ...goodUpdate, updates: undefined }, "/updates"],
       ["update: neither truth nor utility", { ...goodUpdate, updates: {} }, "/updates"],
-      ["update: truth without evidence_refs", { ...goodUpdate, updates: { truth: { target: 1, confidence: 1, rationale: "r" } } }, "/updates/truth/evidence_refs"],
-      ["update: truth with empty evidence_refs", { ...goodUpdate, updates: { truth: { target: 1, confidence: 1, rationale: "r", evidence_refs: [] } } }, "/updates/truth/evidence_refs"],
-      ["update: truth target above 1", { ...goodUpdate, updates: { truth: { target: 2, confidence: 1, rationale: "r", evidence_refs: ["e"] } } }, "/updates/truth/target"],
-      ["update: truth rationale missing", { ...goodUpdate, updates: { truth: { target: 1, confidence: 1, evidence_refs: ["e"] } } }, "/updates/truth/rationale"],
+      [
+        "update: truth without evidence_refs",
+        { ...goodUpdate, updates: { truth: { target: 1, confidence: 1, rationale: "r" } } },
+        "/updates/truth/evidence_refs",
+      ],
+      [
+        "update: truth with empty evidence_refs",
+        { ...goodUpdate, updates: { truth: { target: 1, confidence: 1, rationale: "r", evidence_refs: [] } } },
+        "/updates/truth/evidence_refs",
+      ],
+      [
+        "update: truth target above 1",
+        { ...goodUpdate, updates: { truth: { target: 2, confidence: 1, rationale: "r", evidence_refs: ["e"] } } },
+        "/updates/truth/target",
+      ],
+      [
+        "update: truth rationale missing",
+        { ...goodUpdate, updates: { truth: { target: 1, confidence: 1, evidence_refs: ["e"] } } },
+        "/updates/truth/rationale",
+      ],
       ["update: utility confidence missing", { ...goodUpdate, updates: { utility: { target: 1, rationale: "r" } } }, "/updates/utility/confidence"],
-      ["update: utility confidence below 0", { ...goodUpdate, updates: { utility: { target: 1, confidence: -1, rationale: "r" } } }, "/updates/utility/confidence"],
-      ["update: context_problem_id not a string", { ...goodUpdate, updates: { utility: { target: 1, confidence: 1, rationale: "r", context_problem_id: 4 } } }, "/updates/utility/context_problem_id"],
+      [
+        "update: utility confidence below 0",
+        { ...goodUpdate, updates: { utility: { target: 1, confidence: -1, rationale: "r" } } },
+        "/updates/utility/confidence",
+      ],
+      [
+        "update: context_problem_id not a string",
+        { ...goodUpdate, updates: { utility: { target: 1, confidence: 1, rationale: "r", context_problem_id: 4 } } },
+        "/updates/utility/context_problem_id",
+      ],
     ];
 
     it.each(cases)("IF1-VALID: %s answers SCHEMA_INVALID naming the pointer, and nothing is stored", async (_name, document, pointer) => {
@@ -173,7 +206,9 @@ describe("agent memory interface (seed 001)", () => {
     it("IF1-VALID IF1-CHANGE: problem_id must name a problem; change_targets belong on a change; blank text is refused", async () => {
       const fact = await write({ text: "Node 20 is the runtime" });
       const notProblem = await postMemory(gw, agent, writeDoc(REPO, { text: "Use nvm", kind: "solution", links: { problem_id: fact } }));
-      expect(notProblem.body.errors).toEqual([{ pointer: "/memory/links/problem_id", message: 'must name a memory of kind problem, but names one of kind "fact"' }]);
+      expect(notProblem.body.errors).toEqual([
+        { pointer: "/memory/links/problem_id", message: 'must name a memory of kind problem, but names one of kind "fact"' },
+      ]);
       const targetsOnFact = await postMemory(gw, agent, writeDoc(REPO, { text: "Node 22 now", links: { change_targets: [fact] } }));
       expect(targetsOnFact.body).toMatchObject({ stop_reason: "SCHEMA_INVALID", errors: [{ pointer: "/memory/links/change_targets" }] });
       const blank = await postMemory(gw, agent, writeDoc(REPO, { text: "   \n" }));
@@ -231,7 +266,11 @@ describe("agent memory interface (seed 001)", () => {
   describe("IF1-CHANGE", () => {
     it("IF1-CHANGE: a change invalidates its targets: ambient reads leave them out, targeted reads flag them with the change's id and text", async () => {
       const old = await write({ text: "The build uses webpack 4 with babel-loader" });
-      const change = await postMemory(gw, agent, writeDoc(REPO, { text: "Migrated the build from webpack to Vite", kind: "change", links: { change_targets: [old] } }));
+      const change = await postMemory(
+        gw,
+        agent,
+        writeDoc(REPO, { text: "Migrated the build from webpack to Vite", kind: "change", links: { change_targets: [old] } }),
+      );
       expect(change.body).toMatchObject({ stop_reason: "SUCCESS_STORED", invalidated: [old] });
       const changeId = change.body.memory.id;
 
@@ -285,14 +324,29 @@ describe("agent memory interface (seed 001)", () => {
           utility: { target: 0.9, confidence: 0.7, rationale: "Saved an hour", context_problem_id: problem },
         },
       });
-      expect(res.body).toMatchObject({ stop_reason: "SUCCESS_UPDATED", committed: true, before: { truth: null }, after: { truth: { target: 0.95 }, utility: { target: 0.9, context_problem_id: problem } } });
+      expect(res.body).toMatchObject({
+        stop_reason: "SUCCESS_UPDATED",
+        committed: true,
+        before: { truth: null },
+        after: { truth: { target: 0.95 }, utility: { target: 0.9, context_problem_id: problem } },
+      });
       const stored = await gw.gateway.db.collection("agent_memories").findOne({ memory_id: id });
-      expect(stored).toMatchObject({ text: "Polyfill structuredClone for Safari 15", truth: { target: 0.95, evidence_refs: ["commit:ab12cd"] }, utility: { target: 0.9 } });
+      expect(stored).toMatchObject({
+        text: "Polyfill structuredClone for Safari 15",
+        truth: { target: 0.95, evidence_refs: ["commit:ab12cd"] },
+        utility: { target: 0.9 },
+      });
       const event = await gw.gateway.db.collection("memory_events").findOne({ event_type: "update", memory_id: id });
-      expect(event).toMatchObject({ reason: "IF1-UPDATE", stop_reason: "SUCCESS_UPDATED", metadata: { evidence_ref_count: 1, changed: { truth: { before: null, after: { target: 0.95, confidence: 0.8 } } } } });
+      expect(event).toMatchObject({
+        reason: "IF1-UPDATE",
+        stop_reason: "SUCCESS_UPDATED",
+        metadata: { evidence_ref_count: 1, changed: { truth: { before: null, after: { target: 0.95, confidence: 0.8 } } } },
+      });
       expect(event!.content_digest).toMatch(/[0-9a-f]{64}/);
       const update = await gw.gateway.db.collection("agent_memory_updates").findOne({ update_id: event!.metadata.update_id });
-      expect(update).toMatchObject({ after: { truth: { rationale: "Fixed it on staging", evidence_refs: ["commit:ab12cd"] }, utility: { rationale: "Saved an hour" } } });
+      expect(update).toMatchObject({
+        after: { truth: { rationale: "Fixed it on staging", evidence_refs: ["commit:ab12cd"] }, utility: { rationale: "Saved an hour" } },
+      });
 
       const read = await postMemory(gw, agent, readDoc(REPO, "structuredClone Safari polyfill"));
       expect(read.body.items[0]).toMatchObject({ id, truth: { target: 0.95 }, utility: { target: 0.9 } });
@@ -301,7 +355,13 @@ describe("agent memory interface (seed 001)", () => {
     it("IF1-UPDATE: an unknown memory, or one of another repository, is NOT_FOUND; a context problem must be a problem", async () => {
       const elsewhere = await write({ text: "api uses zod" }, "acme/api");
       const update = (memoryId: string, utility: Record<string, unknown> = {}) =>
-        postMemory(gw, agent, { op: "update", repo_id: REPO, memory_id: memoryId, mode: "commit", updates: { utility: { target: 1, confidence: 1, rationale: "r", ...utility } } });
+        postMemory(gw, agent, {
+          op: "update",
+          repo_id: REPO,
+          memory_id: memoryId,
+          mode: "commit",
+          updates: { utility: { target: 1, confidence: 1, rationale: "r", ...utility } },
+        });
       expect((await update("am_missing")).body.stop_reason).toBe("NOT_FOUND");
       expect((await update(elsewhere)).body.stop_reason).toBe("NOT_FOUND");
       const fact = await write({ text: "a plain fact" });
@@ -345,7 +405,11 @@ describe("agent memory interface (seed 001)", () => {
     it("IF1-EXPAND: problem and update links are followed both ways, each memory once, and their toggles switch them off", async () => {
       const problem = await write({ text: "Gizmo cache stampede at midnight", kind: "problem" }, EXPAND_REPO, expander);
       const solution = await write({ text: "Jitter the expiry of cached entries", kind: "solution", links: { problem_id: problem } }, EXPAND_REPO, expander);
-      const failed = await write({ text: "Raising the TTL did not help", kind: "failed_tactic", links: { problem_id: problem, related_memory_ids: [solution] } }, EXPAND_REPO, expander);
+      const failed = await write(
+        { text: "Raising the TTL did not help", kind: "failed_tactic", links: { problem_id: problem, related_memory_ids: [solution] } },
+        EXPAND_REPO,
+        expander,
+      );
       const change = await write({ text: "Gizmo cache removed entirely", kind: "change", links: { change_targets: [solution] } }, EXPAND_REPO, expander);
       const read = (expand: Record<string, unknown>) =>
         postMemory(gw, expander, { op: "read", repo_id: EXPAND_REPO, mode: "targeted", query: "stampede midnight", expand });
@@ -364,7 +428,13 @@ describe("agent memory interface (seed 001)", () => {
       const noProblems = await read({ semantic_hops: 3, include_problem_links: false });
       expect(noProblems.body.items.map((i: { id: string }) => i.id)).toEqual([problem]);
 
-      const ambient = await postMemory(gw, expander, { op: "read", repo_id: EXPAND_REPO, mode: "ambient", query: "stampede midnight", expand: { semantic_hops: 2 } });
+      const ambient = await postMemory(gw, expander, {
+        op: "read",
+        repo_id: EXPAND_REPO,
+        mode: "ambient",
+        query: "stampede midnight",
+        expand: { semantic_hops: 2 },
+      });
       expect(ambient.body.items.map((i: { id: string }) => i.id)).not.toContain(solution);
     });
 
@@ -376,7 +446,11 @@ describe("agent memory interface (seed 001)", () => {
       const res = await postMemory(gw, globex, { op: "read", repo_id: EXPAND_REPO, mode: "targeted", query: "quokka hydration", expand: { semantic_hops: 3 } });
       expect(res.body.items.map((i: { id: string }) => i.id)).toEqual([own]);
       // A global memory linked to one repo does not lead a reader of another repo into it.
-      const bridge = await write({ text: "Ocelot bridge note", kind: "fact", scope: "global", links: { related_memory_ids: [chain[3]] } }, EXPAND_REPO, expander);
+      const bridge = await write(
+        { text: "Ocelot bridge note", kind: "fact", scope: "global", links: { related_memory_ids: [chain[3]] } },
+        EXPAND_REPO,
+        expander,
+      );
       const fromApi = await postMemory(gw, agent, { op: "read", repo_id: "acme/api", mode: "targeted", query: "ocelot bridge", expand: { semantic_hops: 3 } });
       expect(fromApi.body.items.map((i: { id: string }) => i.id)).toEqual([bridge]);
     });

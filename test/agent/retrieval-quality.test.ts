@@ -1,5 +1,6 @@
 import { evaluate, formatScores, loadCorpus, readCorpus, type ModeScore } from "../../scripts/agent-retrieval";
 import { ManualClock } from "../../src/clock";
+import { agentDoor } from "../../src/contracts/agent/door";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 
 const NOW = new Date("2026-03-01T12:00:00.000Z");
@@ -12,9 +13,9 @@ describe("retrieval quality on the labelled corpus (IF1-READ)", () => {
   beforeAll(async () => {
     gw = await startTestGateway({ clock });
     const principal = { id: "eval-agent", tenant: "acme", subjects: [`repo:${readCorpus().repoId}`], roles: ["agent" as const], agentType: null, job: null };
-    const service = gw.gateway.services.agent;
-    const ids = await loadCorpus(service, principal, clock, NOW);
-    for (const mode of ["ambient", "targeted", "labelled"] as const) scores.push(await evaluate(service, principal, ids, mode));
+    const door = agentDoor(gw.gateway.services.kernel, gw.gateway.services.contracts.agent.operations);
+    const ids = await loadCorpus(door, principal, clock, NOW);
+    for (const mode of ["ambient", "targeted", "labelled"] as const) scores.push(await evaluate(door, principal, ids, mode));
     process.stdout.write(`${formatScores(scores, readCorpus().memories.length)}\n`);
   }, 120_000);
   afterAll(() => gw.stop());
@@ -28,7 +29,6 @@ describe("retrieval quality on the labelled corpus (IF1-READ)", () => {
 
   it.each(["ambient", "targeted", "labelled"])("IF1-READ: recall@5 is at least 0.8 in %s mode (recall@5 and MRR are printed)", (mode) => {
     const score = scores.find((s) => s.mode === mode)!;
-    // eslint-disable-next-line no-console
     console.log(`${mode}: recall@5 ${score.recallAt5.toFixed(3)}, MRR ${score.mrr.toFixed(3)}; misses ${JSON.stringify(score.misses)}`);
     expect(score.recallAt5).toBeGreaterThanOrEqual(0.8);
   });

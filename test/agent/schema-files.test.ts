@@ -1,10 +1,12 @@
 import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
-import { validateDocument } from "../../src/agent/schema-validation";
+import { validateDocument } from "../../src/contracts/agent/schema-validation";
 
 const root = path.resolve(__dirname, "..", "..");
 /** The seed as shared with the project; a verbatim copy travels with the tests. */
-const seedPath = [path.resolve(root, "..", "shared", "seeds", "001_938d362d2f9990fa.txt"), path.resolve(__dirname, "fixtures", "seed-001.txt")].find(existsSync)!;
+const seedPath = [path.resolve(root, "..", "shared", "seeds", "001_938d362d2f9990fa.txt"), path.resolve(__dirname, "fixtures", "seed-001.txt")].find(
+  existsSync,
+)!;
 const seed = readFileSync(seedPath, "utf8");
 const blocks = [...seed.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
 

@@ -1,6 +1,7 @@
 import type { TestGateway } from "../support/gateway";
 
-/** POST /v1/memory with a Bearer token (null: none); the JSON answer and the HTTP status. */
+/** POST /v1/memory with a Bearer token (null: none); the JSON answer (read loosely, as a client would) and the HTTP status. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function postMemory(gw: TestGateway, token: string | null, body: unknown, raw = false): Promise<{ status: number; body: any }> {
   const response = await fetch(`${gw.url}/v1/memory`, {
     method: "POST",
@@ -25,15 +26,17 @@ export const readDoc = (repo: string, query: string, extra: Record<string, unkno
 });
 
 /**
- * The event log answers a writer before it advances the chain head document; before a
- * "nothing changed" comparison, wait for that database state (never for time).
+ * The event log answers a writer before it advances the chain head document, and a write's
+ * due record (agent_due_events) is deleted once its event is in, off the request path; before
+ * a "nothing changed" comparison, wait for that database state (never for time).
  */
 export async function logSettled(gw: TestGateway, tenant = "acme"): Promise<void> {
   const db = gw.gateway.db;
   const events = await db.collection("memory_events").countDocuments({ tenant_id: tenant });
   for (let i = 0; i < 500; i++) {
     const head = await db.collection<{ _id: string; seq: number }>("chain_heads").findOne({ _id: tenant });
-    if ((head?.seq ?? 0) >= events) return;
+    const due = await db.collection("agent_due_events").countDocuments({ tenant_id: tenant });
+    if ((head?.seq ?? 0) >= events && due === 0) return;
   }
-  throw new Error("the chain head never caught up with the log");
+  throw new Error("the chain head never caught up with the log, or a due event was never settled");
 }

@@ -95,6 +95,16 @@ _outcome := "allow" if {
 	}
 }
 
+# IF1-VALID: where in the request each winning violation points, for violations that carry
+# a JSON pointer and a message (requests that are JSON documents: seed 001); sorted, once each.
+_errors := [{"pointer": p[0], "message": p[1]} |
+	some p in sort({[v.pointer, v.message] |
+		some v in _winning
+		is_string(v.pointer)
+		is_string(v.message)
+	})
+]
+
 # METADATA
 # entrypoint: true
 # description: C19-STOP exactly one stop reason for every operation
@@ -111,4 +121,5 @@ decision := {
 	"explanations": _explanations,
 	"contract_version": contract.version,
 	"gate": _gate,
+	"errors": _errors,
 }

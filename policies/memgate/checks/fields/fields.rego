@@ -21,9 +21,14 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detai
 }
 
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_wrong_type", [f.field])} if {
+	not _types_by_schema
 	some f in input.fields
 	f.wrong_type
 }
+
+# A contract whose requests are JSON documents checked against their exact JSON Schema
+# (seed 001: "types_by_schema": true in its data) answers a wrong type itself, at its JSON pointer.
+_types_by_schema if data.memgate.contracts[input.contract].types_by_schema == true
 
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detail": sprintf("%s_malformed_id", [f.field])} if {
 	some f in input.fields

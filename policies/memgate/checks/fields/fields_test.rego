@@ -25,3 +25,11 @@ test_unbounded_field_fails_closed if {
 	v := fields.violations with input as {"contract": "c", "fields": [_fact("note", 1)]} with data.memgate.contracts as _bounds
 	{x.stop_reason | some x in v} == {"INTERNAL_INCONSISTENCY"}
 }
+
+test_wrong_type_is_schema_invalid_unless_the_contract_types_by_schema if {
+	f := object.union(_fact("reason", 0), {"wrong_type": true})
+	v := fields.violations with input as {"contract": "c", "fields": [f]} with data.memgate.contracts as _bounds
+	{x.detail | some x in v} == {"reason_wrong_type"}
+	typed := {"c": {"fields": {"reason": 10}, "types_by_schema": true}}
+	count(fields.violations) == 0 with input as {"contract": "c", "fields": [f]} with data.memgate.contracts as typed
+}

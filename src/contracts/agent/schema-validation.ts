@@ -1,8 +1,8 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import readSchema from "../../schema/json/memory.read.request.json";
-import updateSchema from "../../schema/json/memory.update.request.json";
-import writeSchema from "../../schema/json/memory.write.request.json";
-import type { AgentDocument } from "./types";
+import readSchema from "../../../schema/json/memory.read.request.json";
+import updateSchema from "../../../schema/json/memory.update.request.json";
+import writeSchema from "../../../schema/json/memory.write.request.json";
+import type { AgentDocument } from "./documents";
 
 /** The seed-001 schemas by `$id`, exactly as ratified (schema/json/). */
 export const SCHEMA_IDS = { read: "memory.read.request", write: "memory.write.request", update: "memory.update.request" } as const;
@@ -15,9 +15,7 @@ export interface SchemaIssue {
   message: string;
 }
 
-export type SchemaResult =
-  | { ok: true; op: AgentOp; document: AgentDocument }
-  | { ok: false; op: AgentOp | null; issues: SchemaIssue[] };
+export type SchemaResult = { ok: true; op: AgentOp; document: AgentDocument } | { ok: false; op: AgentOp | null; issues: SchemaIssue[] };
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
 ajv.addSchema(readSchema).addSchema(writeSchema).addSchema(updateSchema);
@@ -39,7 +37,13 @@ export function isAgentOp(op: unknown): op is AgentOp {
  */
 export function validateDocument(document: unknown, expected?: AgentOp): SchemaResult {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
-    return { ok: false, op: expected ?? null, issues: [{ pointer: "", keyword: "type", message: "must be a JSON object (a memory.read.request, memory.write.request or memory.update.request document)" }] };
+    return {
+      ok: false,
+      op: expected ?? null,
+      issues: [
+        { pointer: "", keyword: "type", message: "must be a JSON object (a memory.read.request, memory.write.request or memory.update.request document)" },
+      ],
+    };
   }
   const op = expected ?? (document as { op?: unknown }).op;
   if (!isAgentOp(op)) {

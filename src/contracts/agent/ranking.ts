@@ -1,7 +1,7 @@
-import type { AgentMemoryRecord } from "../store/agent-memory-repository";
+import type { AgentMemoryRecord } from "./records";
 import type { IndexedMemory, TenantMemoryIndex } from "./memory-index";
 import { analyze } from "./text-analysis";
-import type { ReadMode } from "./types";
+import type { ReadMode } from "./documents";
 
 /** The ranking constants; docs/RETRIEVAL.md explains each. */
 export const RANKING = Object.freeze({

@@ -1,7 +1,7 @@
-import type { Outcome } from "../kernel/outcome";
-import type { AgentMemoryRecord, DynamicValue } from "../store/agent-memory-repository";
+import type { Outcome } from "../../kernel/outcome";
 import type { LinkType, TenantMemoryIndex } from "./memory-index";
 import { effectiveTruth, effectiveUtility } from "./ranking";
+import type { AgentMemoryRecord, DynamicValue } from "./records";
 import type { AgentOp } from "./schema-validation";
 
 export interface DynamicView {
@@ -72,8 +72,7 @@ export interface AgentResponse extends AgentResult {
   advisory: true;
 }
 
-const VALIDATION_DETAIL = /^IF1-VALID: #([^:]*): (.*)$/s;
-
+/** The answer to one seed-001 document; `errors` are the policy's, as it answered them (IF1-VALID). */
 export function toResponse(op: AgentOp | null, outcome: Outcome<AgentResult>): AgentResponse {
   return {
     op,
@@ -82,18 +81,10 @@ export function toResponse(op: AgentOp | null, outcome: Outcome<AgentResult>): A
     policy_version: outcome.policyVersion,
     contract_version: outcome.contractVersion,
     explanations: outcome.explanations,
-    errors: validationErrors(outcome.explanations),
+    errors: outcome.errors ?? [],
     advisory: true,
     ...(outcome.value ?? {}),
   };
-}
-
-/** The policy's IF1-VALID explanations ("IF1-VALID: #<pointer>: <message>") as pointer and message. */
-export function validationErrors(explanations: readonly string[]): { pointer: string; message: string }[] {
-  return explanations.flatMap((line) => {
-    const match = VALIDATION_DETAIL.exec(line);
-    return match ? [{ pointer: match[1], message: match[2] }] : [];
-  });
 }
 
 export function dynamicView(value: DynamicValue | null): DynamicView | null {

@@ -1,4 +1,4 @@
-import type { AgentMemoryRecord } from "../store/agent-memory-repository";
+import type { AgentMemoryRecord } from "./records";
 import { analyze } from "./text-analysis";
 
 /** One memory as the index holds it: the record and its analysed text. */
@@ -33,8 +33,12 @@ export class TenantMemoryIndex {
   /** memory id -> memories that link to it, with the link's type. */
   private readonly incoming = new Map<string, Edge[]>();
 
-  /** Adds or refreshes one memory. Text and links are immutable, so a refresh only swaps the record. */
+  /** Adds or refreshes one memory. Text and links are immutable, so a refresh only swaps the record; an erased one leaves. */
   upsert(record: AgentMemoryRecord): void {
+    if (record.status !== "active") {
+      this.remove(record.memory_id);
+      return;
+    }
     const existing = this.memories.get(record.memory_id);
     if (existing) {
       existing.record = record;
@@ -56,6 +60,26 @@ export class TenantMemoryIndex {
       let list = this.incoming.get(edge.to);
       if (!list) this.incoming.set(edge.to, (list = []));
       list.push({ to: record.memory_id, type: edge.type });
+    }
+  }
+
+  /** SPEC D1: an erased memory leaves every structure: its record, its terms, its links. */
+  remove(memoryId: string): void {
+    const memory = this.memories.get(memoryId);
+    if (!memory) return;
+    this.memories.delete(memoryId);
+    const stats = this.space(memory.record.space);
+    stats.docs -= 1;
+    stats.totalLength -= memory.terms.length;
+    for (const term of memory.tf.keys()) {
+      const posting = stats.postings.get(term);
+      posting?.delete(memoryId);
+      if (posting?.size === 0) stats.postings.delete(term);
+    }
+    for (const edge of outgoing(memory.record)) {
+      const list = this.incoming.get(edge.to)?.filter((e) => e.to !== memoryId);
+      if (list && list.length > 0) this.incoming.set(edge.to, list);
+      else this.incoming.delete(edge.to);
     }
   }
 

@@ -1,7 +1,7 @@
-import { GLOBAL_SPACE, repoSpace } from "../store/agent-memory-repository";
+import type { AgentDocument, ReadDocument, UpdateDocument, WriteDocument } from "./documents";
 import type { TenantMemoryIndex } from "./memory-index";
+import { GLOBAL_SPACE, repoSpace } from "./records";
 import type { SchemaIssue } from "./schema-validation";
-import type { AgentDocument, ReadDocument, UpdateDocument, WriteDocument } from "./types";
 
 /** A memory id the document names, and what the caller can see of it. */
 export interface RefFact {
@@ -12,28 +12,21 @@ export interface RefFact {
   expected_kinds: string[];
 }
 
-export interface SizeFact {
-  pointer: string;
-  /** Which bound of the policy data (checks/agent/data.json agent_limits) applies. */
-  bound: string;
-  size: number;
-}
-
 /**
  * What the validation layer found, as the policy's `input.agent` (IF1-VALID). It reports
- * and never decides: memgate/checks/agent turns these facts into stop reasons.
+ * and never decides: policies/memgate/contracts/agent turns these facts into stop reasons.
+ * Sizes are not here: every declared field's length is a kernel fact, bounded by policy data.
  */
 export interface AgentFacts {
   schema_issues: SchemaIssue[];
   blank: string[];
   refs: RefFact[];
-  sizes: SizeFact[];
   kind: string | null;
   change_target_count: number;
 }
 
 export function schemaFacts(issues: SchemaIssue[]): AgentFacts {
-  return { schema_issues: issues, blank: [], refs: [], sizes: [], kind: null, change_target_count: 0 };
+  return { schema_issues: issues, blank: [], refs: [], kind: null, change_target_count: 0 };
 }
 
 /** The spaces a caller reaches through a document naming `repoId`: the repository and the tenant's global space. */
@@ -41,58 +34,45 @@ export function visibleSpaces(repoId: string): string[] {
   return [repoSpace(repoId), GLOBAL_SPACE];
 }
 
-/** IF1-VALID second layer, over a document that passed its schema. */
+/**
+ * IF1-VALID second layer, over a document that passed its schema. Links are looked up in
+ * `index` (the tenant's memories); without one (a repository the token does not name, whose
+ * memories are never gathered) links are not judged at all, so nothing tells whether they exist.
+ */
 export function semanticFacts(document: AgentDocument, index: TenantMemoryIndex | null): AgentFacts {
   const facts = schemaFacts([]);
   const blank = (pointer: string, text: string | undefined) => {
     if (text !== undefined && text.trim() === "") facts.blank.push(pointer);
   };
-  const size = (pointer: string, bound: string, value: string | unknown[] | undefined) => {
-    if (value !== undefined) facts.sizes.push({ pointer, bound, size: value.length });
-  };
   const spaces = new Set(visibleSpaces(document.repo_id));
   const ref = (pointer: string, id: string, expected: string[]) => {
-    const memory = index?.get(id);
+    if (!index) return;
+    const memory = index.get(id);
     const visible = memory !== undefined && spaces.has(memory.record.space);
     facts.refs.push({ pointer, found: visible, kind: visible ? memory.record.kind : null, expected_kinds: expected });
   };
-  const refs = (pointer: string, values: string[] | undefined) => {
-    size(pointer, "evidence_refs", values);
-    values?.forEach((v, i) => {
-      blank(`${pointer}/${i}`, v);
-      size(`${pointer}/${i}`, "evidence_ref", v);
-    });
-  };
+  const refs = (pointer: string, values: string[] | undefined) => values?.forEach((v, i) => blank(`${pointer}/${i}`, v));
 
   blank("/repo_id", document.repo_id);
-  size("/repo_id", "repo_id", document.repo_id);
   if (document.op === "read") {
-    const read = document as ReadDocument;
-    blank("/query", read.query);
-    size("/query", "query", read.query);
+    blank("/query", (document as ReadDocument).query);
   } else if (document.op === "write") {
     const { memory } = document as WriteDocument;
     facts.kind = memory.kind;
     blank("/memory/text", memory.text);
-    size("/memory/text", "text", memory.text);
-    size("/memory/rationale", "rationale", memory.rationale);
     refs("/memory/evidence_refs", memory.evidence_refs);
     const links = memory.links ?? {};
     if (links.problem_id !== undefined) ref("/memory/links/problem_id", links.problem_id, ["problem"]);
-    size("/memory/links/related_memory_ids", "related_memory_ids", links.related_memory_ids);
     links.related_memory_ids?.forEach((id, i) => ref(`/memory/links/related_memory_ids/${i}`, id, []));
-    size("/memory/links/change_targets", "change_targets", links.change_targets);
     links.change_targets?.forEach((id, i) => ref(`/memory/links/change_targets/${i}`, id, []));
     facts.change_target_count = links.change_targets?.length ?? 0;
   } else {
     const update = document as UpdateDocument;
     blank("/memory_id", update.memory_id);
-    size("/memory_id", "memory_id", update.memory_id);
     for (const field of ["truth", "utility"] as const) {
       const value = update.updates[field];
       if (!value) continue;
       blank(`/updates/${field}/rationale`, value.rationale);
-      size(`/updates/${field}/rationale`, "rationale", value.rationale);
       refs(`/updates/${field}/evidence_refs`, value.evidence_refs);
     }
     const context = update.updates.utility?.context_problem_id;

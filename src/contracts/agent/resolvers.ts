@@ -1,32 +1,40 @@
 import { GraphQLJSON } from "graphql-scalars";
 import { Arg, Ctx, Mutation, Query, Resolver } from "type-graphql";
-import type { AgentResponse } from "../../agent/response";
-import type { GatewayContext } from "../context";
-import { AgentReadInput, AgentUpdateInput, AgentWriteInput, toDocument } from "../types/agent-inputs";
-import { AgentReadDecision, AgentUpdateDecision, AgentWriteDecision } from "../types/agent-results";
+import type { GatewayContext } from "../../graphql/context";
+import { runDocument } from "./door";
+import type { AgentResponse } from "./response";
+import { AgentReadDecision, AgentReadInput, AgentUpdateDecision, AgentUpdateInput, AgentWriteDecision, AgentWriteInput, toDocument } from "./types";
 
-/** The agent interface of seed 001. Each method is one service call, shared with POST /v1/memory. */
+/**
+ * The agent interface of seed 001. Each method hands the document to the kernel with the
+ * contract's declared operation (the same path as POST /v1/memory) and shapes the answer.
+ */
 @Resolver()
 export class AgentResolver {
   @Query(() => AgentReadDecision, { description: "memory.read.request: ranked retrieval with link expansion (IF1-READ, IF1-EXPAND)." })
   async agentRead(@Arg("input", () => AgentReadInput) input: AgentReadInput, @Ctx() ctx: GatewayContext): Promise<AgentReadDecision> {
-    return AgentReadDecision.from(await ctx.services.agent.handle(ctx.principal, toDocument(input, "read"), ctx, "read"));
+    return AgentReadDecision.from(await run(ctx, toDocument(input, "read"), "read"));
   }
 
   @Mutation(() => AgentWriteDecision, { description: "memory.write.request: an immutable memory; a change invalidates its targets (IF1-WRITE, IF1-CHANGE)." })
   async agentWrite(@Arg("input", () => AgentWriteInput) input: AgentWriteInput, @Ctx() ctx: GatewayContext): Promise<AgentWriteDecision> {
-    return AgentWriteDecision.from(await ctx.services.agent.handle(ctx.principal, toDocument(input, "write"), ctx, "write"));
+    return AgentWriteDecision.from(await run(ctx, toDocument(input, "write"), "write"));
   }
 
   @Mutation(() => AgentUpdateDecision, { description: "memory.update.request: truth and/or utility, dry_run or commit (IF1-UPDATE)." })
   async agentUpdate(@Arg("input", () => AgentUpdateInput) input: AgentUpdateInput, @Ctx() ctx: GatewayContext): Promise<AgentUpdateDecision> {
-    return AgentUpdateDecision.from(await ctx.services.agent.handle(ctx.principal, toDocument(input, "update"), ctx, "update"));
+    return AgentUpdateDecision.from(await run(ctx, toDocument(input, "update"), "update"));
   }
 
   @Mutation(() => GraphQLJSON, {
     description: "Any seed-001 document, raw; its `op` picks the schema. Answers the same JSON as POST /v1/memory.",
   })
   async memoryRequest(@Arg("document", () => GraphQLJSON) document: unknown, @Ctx() ctx: GatewayContext): Promise<AgentResponse> {
-    return ctx.services.agent.handle(ctx.principal, document, ctx);
+    return run(ctx, document);
   }
+}
+
+function run(ctx: GatewayContext, document: unknown, expected?: "read" | "write" | "update"): Promise<AgentResponse> {
+  const { kernel, contracts } = ctx.services;
+  return runDocument(kernel, contracts.agent.operations, ctx.principal, document, ctx, expected);
 }

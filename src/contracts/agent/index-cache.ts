@@ -1,0 +1,135 @@
+import type { EventLog, MemoryEvent } from "../../store/event-log";
+import { TenantMemoryIndex } from "./memory-index";
+import { MEMORY_ID_PREFIX, UPDATE_ID_PREFIX } from "./records";
+import { AGENT_CONTRACT, type AgentStore } from "./store";
+
+/** Event types of the agent contract that change what a memory looks like. */
+const CHANGES = new Set<MemoryEvent["event_type"]>(["create", "invalidate", "update"]);
+
+interface TenantEntry {
+  index: TenantMemoryIndex;
+  /** Every event with seq <= watermark has been applied. */
+  watermark: number;
+  /** Seqs above the watermark this process applied itself (its own writes). */
+  applied: Set<number>;
+  catchingUp: Promise<void> | null;
+}
+
+/**
+ * One in-process index per tenant. Built once from the database (one scan of the tenant's
+ * live agent memories, each checked against its integrity hash), then kept fresh from the
+ * hash-chained event log: before each read, the tenant's chain head is read and events
+ * between the watermark and the head are fetched by `_id` (primary-key reads), and the
+ * memories they name are reloaded. An `erase` event of an agent object (SPEC D1) takes the
+ * memory out (or reloads it without the erased update's words), so several gateway
+ * processes sharing one database stop serving erased text once they see the event. This
+ * process's own writes and erasures are in its index before their answer is sent.
+ */
+export class AgentIndexCache {
+  private readonly tenants = new Map<string, Promise<TenantEntry>>();
+  /** The same entries once built, for changes that must reach the index synchronously. */
+  private readonly built = new Map<string, TenantEntry>();
+
+  constructor(
+    private readonly store: AgentStore,
+    private readonly events: EventLog,
+  ) {
+    store.onErased((tenantId, memoryIds) => {
+      this.reload(tenantId, memoryIds).catch(() => undefined); // the erase event reaches the index on the next read
+    });
+  }
+
+  /** The tenant's index, up to date with every event in the log at the time of the call. */
+  async fresh(tenantId: string): Promise<TenantMemoryIndex> {
+    const entry = await this.entry(tenantId);
+    entry.catchingUp ??= this.catchUp(tenantId, entry).finally(() => {
+      entry.catchingUp = null;
+    });
+    await entry.catchingUp;
+    return entry.index;
+  }
+
+  /** The index as it is, without a trip to the log (for this process's own writes). */
+  async current(tenantId: string): Promise<TenantMemoryIndex> {
+    return (await this.entry(tenantId)).index;
+  }
+
+  /** This process wrote event `seq`: its effect is already in the index. */
+  async markApplied(tenantId: string, seq: number): Promise<void> {
+    const entry = await this.entry(tenantId);
+    if (seq <= entry.watermark) return;
+    entry.applied.add(seq);
+    while (entry.applied.delete(entry.watermark + 1)) entry.watermark += 1;
+  }
+
+  /**
+   * Erasure in this process: the memories leave the index at once (synchronously, before the
+   * erasure answers), then are reloaded as the database has them now (a memory whose update
+   * was erased comes back without that update's words; an erased one stays out).
+   */
+  private async reload(tenantId: string, memoryIds: readonly string[]): Promise<void> {
+    const entry = this.built.get(tenantId);
+    if (!entry) return; // not built yet (or being built): the erase event reaches it on the next read
+    const known = memoryIds.map((id) => entry.index.get(id)?.record).filter((r) => r !== undefined);
+    for (const id of memoryIds) entry.index.remove(id);
+    for (const record of known) {
+      const now = await this.store.get(tenantId, record.space, record.memory_id);
+      if (now && now.status === "active") entry.index.upsert(now);
+    }
+  }
+
+  private entry(tenantId: string): Promise<TenantEntry> {
+    let entry = this.tenants.get(tenantId);
+    if (!entry) {
+      entry = this.build(tenantId);
+      this.tenants.set(tenantId, entry);
+      entry.then(
+        (built) => this.built.set(tenantId, built),
+        () => this.tenants.delete(tenantId), // a failed build is retried next time
+      );
+    }
+    return entry;
+  }
+
+  private async build(tenantId: string): Promise<TenantEntry> {
+    // Head first: an event written during the scan is replayed afterwards (replay is idempotent).
+    const head = await this.events.head(tenantId);
+    const index = new TenantMemoryIndex();
+    for (const record of await this.store.allOfTenant(tenantId)) index.upsert(record);
+    return { index, watermark: head.seq, applied: new Set(), catchingUp: null };
+  }
+
+  private async catchUp(tenantId: string, entry: TenantEntry): Promise<void> {
+    const head = (await this.events.storedHead(tenantId))?.seq ?? 0;
+    while (entry.watermark < head) {
+      const next = entry.watermark + 1;
+      if (!entry.applied.delete(next)) {
+        const event = await this.events.get(tenantId, next);
+        if (!event) return; // not visible yet: the next read picks it up
+        await this.apply(tenantId, entry, event);
+      }
+      entry.watermark = next;
+    }
+  }
+
+  private async apply(tenantId: string, entry: TenantEntry, event: MemoryEvent): Promise<void> {
+    const objectId = event.memory_id;
+    if (!objectId) return;
+    if (event.contract === AGENT_CONTRACT && CHANGES.has(event.event_type)) {
+      const space = (event.metadata as { space?: unknown }).space;
+      if (typeof space !== "string") return;
+      const record = await this.store.get(tenantId, space, objectId);
+      if (record && record.status === "active") entry.index.upsert(record);
+      else entry.index.remove(objectId);
+      return;
+    }
+    if (event.event_type === "erase" && (event.metadata as { object_contract?: unknown }).object_contract === AGENT_CONTRACT) {
+      if (objectId.startsWith(MEMORY_ID_PREFIX)) {
+        entry.index.remove(objectId);
+      } else if (objectId.startsWith(UPDATE_ID_PREFIX)) {
+        const record = await this.store.memoryOfUpdate(tenantId, objectId);
+        if (record && record.status === "active") entry.index.upsert(record);
+      }
+    }
+  }
+}

@@ -1,0 +1,17 @@
+import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { AgentIndexCache } from "./index-cache";
+import { agentOperations, type AgentOperations } from "./operations";
+import { AgentStore } from "./store";
+
+/**
+ * The agent contract (seed 001): the memory interface of coding agents (read, write, update
+ * documents validated by their exact JSON Schemas), as operations the kernel runs over one
+ * store and one in-process index per tenant, kept fresh from the event log. Doors: the
+ * GraphQL resolver beside this file and POST /v1/memory (src/http/agent-route.ts), both
+ * through `runDocument` (./door.ts).
+ */
+export function agentContract(deps: Pick<ContractDeps, "db" | "events" | "clock">): ContractModule<AgentOperations> {
+  const store = new AgentStore(deps.db, deps.clock);
+  const indexes = new AgentIndexCache(store, deps.events);
+  return { name: "agent", operations: agentOperations({ store, indexes }), stores: [store] };
+}

@@ -1,0 +1,346 @@
+import type { Collection } from "mongodb";
+import type { Clock } from "../../clock";
+import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
+import type { Database } from "../../store/database";
+import { ensureIndexes } from "../../store/database";
+import {
+  AGENT_COLLECTIONS,
+  MEMORY_ID_PREFIX,
+  UPDATE_ID_PREFIX,
+  agentMemoryDocId,
+  checkMemory,
+  erasedDynamic,
+  memoryTombstone,
+  updateTombstone,
+  type AgentMemoryRecord,
+  type AgentMemoryUpdateRecord,
+  type DynamicValue,
+} from "./records";
+
+export const AGENT_CONTRACT = "agent";
+
+/**
+ * The event one write (or erasure) of one object waits for (docs/AUDIT.md "Object and
+ * event"): inserted beside the write, deleted once the event is in the log (off the request
+ * path). It never lives in the object: FerretDB applies an update as read-modify-write, and a
+ * mark written into a memory while an update or an invalidation changes it could put the old
+ * values back. The repair pass lists these (ContractStore.unsettled) to find or complete the event.
+ */
+export interface DueEvent {
+  _id: string;
+  tenant_id: string;
+  /** The subject the event is recorded under (the repair matches it). */
+  subject_id: string;
+  object_id: string;
+  kind: UnsettledObject["kind"];
+  written_at: Date;
+  missing: UnsettledObject["missing"];
+  /** An erasure's mark, so that the repair can complete an erasure a stopped process left halfway. */
+  mark?: ErasureMark;
+}
+
+/** A due record whose write never landed (a crash before it, or an undo that stopped halfway) is dropped after this long. */
+export const STALE_DUE_MS = 3_600_000;
+
+export function dueEvent(
+  tenantId: string,
+  subjectId: string,
+  objectId: string,
+  decisionId: string,
+  kind: DueEvent["kind"],
+  at: Date,
+  missing: DueEvent["missing"],
+): DueEvent {
+  return {
+    _id: `${encodeURIComponent(tenantId)}:${encodeURIComponent(objectId)}:${encodeURIComponent(decisionId)}:${kind}`,
+    tenant_id: tenantId,
+    subject_id: subjectId,
+    object_id: objectId,
+    kind,
+    written_at: at,
+    missing: { ...missing, decision_id: missing.decision_id ?? decisionId },
+  };
+}
+
+/** What erasure changed, so the in-process indexes can drop or refresh the memories at once. */
+export type ErasureListener = (tenantId: string, memoryIds: readonly string[]) => void;
+
+/**
+ * The dynamic values an update sets (its `after` holds null for what it left as it was), as
+ * `from` has them: an update of truth never writes utility back as it was read, nor the other
+ * way round, and its undo puts back only what it changed.
+ */
+function changedFields(
+  update: AgentMemoryUpdateRecord,
+  from: Pick<AgentMemoryRecord, "truth" | "utility">,
+): Partial<Record<"truth" | "utility", DynamicValue | null>> {
+  const set: Partial<Record<"truth" | "utility", DynamicValue | null>> = {};
+  for (const field of ["truth", "utility"] as const) if (update.after[field] !== null) set[field] = from[field];
+  return set;
+}
+
+const isMemoryId = (id: string) => id.startsWith(MEMORY_ID_PREFIX);
+const isUpdateId = (id: string) => id.startsWith(UPDATE_ID_PREFIX);
+const owns = (record: { subject_id: string; author_id: string }, subjectId: string) => record.subject_id === subjectId || record.author_id === subjectId;
+
+/**
+ * The agent contract's store (seed 001): memories, their update records and the events they
+ * wait for. Every query names the tenant; memories are read back checked against their
+ * integrity hashes (MP-OBJECT). Erasure (SPEC D1) reads only what it needs, unchecked, so a
+ * damaged record never keeps its content from being erased. Nothing here knows GraphQL or HTTP.
+ */
+export class AgentStore implements ContractStore {
+  readonly contract = AGENT_CONTRACT;
+  private readonly memories: Collection<AgentMemoryRecord>;
+  private readonly updates: Collection<AgentMemoryUpdateRecord>;
+  private readonly due: Collection<DueEvent>;
+  private readonly listeners: ErasureListener[] = [];
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {
+    this.memories = db.collection<AgentMemoryRecord>(AGENT_COLLECTIONS.memories);
+    this.updates = db.collection<AgentMemoryUpdateRecord>(AGENT_COLLECTIONS.updates);
+    this.due = db.collection<DueEvent>(AGENT_COLLECTIONS.due);
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await ensureIndexes(this.db, {
+      [AGENT_COLLECTIONS.memories]: [
+        { key: { tenant_id: 1, space: 1, memory_id: 1 }, name: "tenant_space_memory", unique: true },
+        { key: { tenant_id: 1, memory_id: 1 }, name: "tenant_memory" },
+        { key: { tenant_id: 1, subject_id: 1 }, name: "tenant_subject" },
+        { key: { tenant_id: 1, author_id: 1 }, name: "tenant_author" },
+      ],
+      [AGENT_COLLECTIONS.updates]: [
+        { key: { tenant_id: 1, memory_id: 1, created_at: 1 }, name: "tenant_memory_created" },
+        { key: { tenant_id: 1, update_id: 1 }, name: "tenant_update" },
+        { key: { tenant_id: 1, author_id: 1 }, name: "tenant_author" },
+      ],
+      [AGENT_COLLECTIONS.due]: [{ key: { written_at: 1 }, name: "written_at" }],
+    });
+  }
+
+  /** Called with the memories an erasure changed (the contract's index cache listens). */
+  onErased(listener: ErasureListener): void {
+    this.listeners.push(listener);
+  }
+
+  // ---------------------------------------------------------------- checked reads
+
+  async get(tenantId: string, space: string, memoryId: string): Promise<AgentMemoryRecord | null> {
+    const record = await this.memories.findOne({ _id: agentMemoryDocId(tenantId, space, memoryId), tenant_id: tenantId });
+    return record ? checkMemory(record) : null;
+  }
+
+  /** Every live agent memory of a tenant: read once per process to build its in-memory index. */
+  async allOfTenant(tenantId: string): Promise<AgentMemoryRecord[]> {
+    const records = await this.memories.find({ tenant_id: tenantId, status: { $ne: "erased" } }).toArray();
+    return records.map(checkMemory);
+  }
+
+  /** The memory an update record belongs to (for a reader that learns of the update's erasure). */
+  async memoryOfUpdate(tenantId: string, updateId: string): Promise<AgentMemoryRecord | null> {
+    const update = await this.updates.findOne({ tenant_id: tenantId, update_id: updateId }, { projection: { space: 1, memory_id: 1 } });
+    return update ? this.get(tenantId, update.space, update.memory_id) : null;
+  }
+
+  // ---------------------------------------------------------------- writes (each with its undo)
+
+  async insertMemory(record: AgentMemoryRecord, due: DueEvent): Promise<void> {
+    await this.due.insertOne(due);
+    await this.memories.insertOne(record);
+  }
+
+  /** Undo of insertMemory: the memory was never acknowledged (INV-8). Idempotent. */
+  async removeMemory(record: AgentMemoryRecord, due: DueEvent): Promise<void> {
+    await this.memories.deleteOne({ _id: record._id, tenant_id: record.tenant_id });
+    await this.due.deleteOne({ _id: due._id });
+  }
+
+  /** IF1-CHANGE: an id set in place (SPEC D2); restoreInvalidatedBy puts back what `record` had. */
+  async setInvalidatedBy(record: AgentMemoryRecord, changeId: string, now: Date, due: DueEvent): Promise<void> {
+    await this.due.insertOne(due);
+    await this.memories.updateOne({ _id: record._id, tenant_id: record.tenant_id, status: "active" }, { $set: { invalidated_by: changeId, updated_at: now } });
+  }
+
+  async restoreInvalidatedBy(record: AgentMemoryRecord, due: DueEvent): Promise<void> {
+    await this.memories.updateOne(
+      { _id: record._id, tenant_id: record.tenant_id, status: "active" },
+      { $set: { invalidated_by: record.invalidated_by, updated_at: record.updated_at } },
+    );
+    await this.due.deleteOne({ _id: due._id });
+  }
+
+  /**
+   * IF1-UPDATE commit: the update record, then the values it sets (truth and/or utility, only
+   * those) in place (SPEC D2); text is never touched.
+   */
+  async applyUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, now: Date, due: DueEvent): Promise<void> {
+    await this.due.insertOne(due);
+    await this.updates.insertOne(update);
+    await this.memories.updateOne(
+      { _id: record._id, tenant_id: record.tenant_id, status: "active" },
+      { $set: { ...changedFields(update, update.after), updated_at: now } },
+    );
+  }
+
+  /** Undo of applyUpdate: the values as they were read, the update record gone. Idempotent. */
+  async revertUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, due: DueEvent): Promise<void> {
+    await this.memories.updateOne(
+      { _id: record._id, tenant_id: record.tenant_id, status: "active" },
+      { $set: { ...changedFields(update, record), updated_at: record.updated_at } },
+    );
+    await this.updates.deleteOne({ _id: update._id, tenant_id: update.tenant_id });
+    await this.due.deleteOne({ _id: due._id });
+  }
+
+  /** The event is in the log: nothing is due any more (off the request path; repair catches a miss). */
+  async settled(due: DueEvent): Promise<void> {
+    await this.due.deleteOne({ _id: due._id });
+  }
+
+  // ---------------------------------------------------------------- erasure (SPEC D1)
+
+  /** Ids of every memory the subject wrote or owns, and of every update it authored elsewhere, that still hold content. */
+  async objectIds(tenantId: string, subjectId: string): Promise<string[]> {
+    const live = { tenant_id: tenantId, status: { $ne: "erased" as const } };
+    const projection = { projection: { memory_id: 1, update_id: 1 } };
+    const [bySubject, byAuthor, updates] = await Promise.all([
+      this.memories.find({ ...live, subject_id: subjectId }, projection).toArray(),
+      this.memories.find({ ...live, author_id: subjectId }, projection).toArray(),
+      this.updates.find({ ...live, author_id: subjectId }, projection).toArray(),
+    ]);
+    const memories = new Set([...bySubject, ...byAuthor].map((m) => m.memory_id));
+    // An update of a memory erased with it needs no erasure of its own.
+    const own = updates.filter((u) => !memories.has(u.memory_id)).map((u) => u.update_id);
+    return [...memories, ...new Set(own)].sort();
+  }
+
+  async lookup(tenantId: string, subjectId: string, objectId: string): Promise<{ found: boolean; erased: boolean }> {
+    const record = isMemoryId(objectId)
+      ? await this.memories.findOne({ tenant_id: tenantId, memory_id: objectId }, { projection: { subject_id: 1, author_id: 1, status: 1 } })
+      : isUpdateId(objectId)
+        ? await this.updates.findOne({ tenant_id: tenantId, update_id: objectId }, { projection: { subject_id: 1, author_id: 1, status: 1 } })
+        : null;
+    if (!record || !owns(record, subjectId)) return { found: false, erased: false };
+    return { found: true, erased: record.status === "erased" };
+  }
+
+  /**
+   * A memory: its text, rationale, links, evidence refs, truth and utility (rationale and
+   * evidence), salt and every update record of it become tombstones. An update: its rationale
+   * and evidence leave its record and, where the memory's current truth or utility still
+   * carries them, the memory. Then the in-process indexes forget them (other processes follow
+   * the `erase` event). Idempotent; false when the subject owns no such object.
+   */
+  async erase(tenantId: string, subjectId: string, objectId: string, mark: ErasureMark): Promise<boolean> {
+    const at = new Date(mark.at);
+    const due = (memoryOrUpdate: string): DueEvent => ({
+      ...dueEvent(tenantId, subjectId, memoryOrUpdate, mark.decision_id ?? mark.at, "erasure", at, {
+        event_type: "erase",
+        operation: mark.operation,
+        stop_reason: "SUCCESS_DELETED",
+        content_digest: null,
+        metadata: {},
+        reason: mark.reason,
+        decision_id: mark.decision_id,
+      }),
+      mark,
+    });
+    if (isMemoryId(objectId)) {
+      const memory = await this.memories.findOne({ tenant_id: tenantId, memory_id: objectId });
+      if (!memory || !owns(memory, subjectId)) return false;
+      await this.due.replaceOne({ _id: due(objectId)._id }, due(objectId), { upsert: true });
+      // Update records first: if the process stops here, the memory still shows what is left to erase.
+      for (const update of await this.updates.find({ tenant_id: tenantId, memory_id: objectId }).toArray()) {
+        if (update.status !== "erased") await this.updates.replaceOne({ _id: update._id }, updateTombstone(update, mark, subjectId));
+      }
+      if (memory.status !== "erased") await this.memories.replaceOne({ _id: memory._id }, memoryTombstone(memory, mark, subjectId, at));
+      this.erased(tenantId, [objectId]);
+      return true;
+    }
+    if (isUpdateId(objectId)) {
+      const update = await this.updates.findOne({ tenant_id: tenantId, update_id: objectId });
+      if (!update || !owns(update, subjectId)) return false;
+      await this.due.replaceOne({ _id: due(objectId)._id }, due(objectId), { upsert: true });
+      if (update.status !== "erased") await this.updates.replaceOne({ _id: update._id }, updateTombstone(update, mark, subjectId));
+      const memory = await this.memories.findOne({ _id: agentMemoryDocId(tenantId, update.space, update.memory_id), tenant_id: tenantId });
+      const carries = (value: DynamicValue | null) => value !== null && value.update_id === objectId && !value.erased;
+      if (memory && (carries(memory.truth) || carries(memory.utility))) {
+        const scrub = (value: DynamicValue | null) => (value && carries(value) ? erasedDynamic(value) : value);
+        await this.memories.updateOne({ _id: memory._id, tenant_id: tenantId }, { $set: { truth: scrub(memory.truth), utility: scrub(memory.utility) } });
+      }
+      this.erased(tenantId, [update.memory_id]);
+      return true;
+    }
+    return false;
+  }
+
+  private erased(tenantId: string, memoryIds: string[]): void {
+    for (const listener of this.listeners) listener(tenantId, memoryIds);
+  }
+
+  // ---------------------------------------------------------------- settle and repair
+
+  /**
+   * Due events, oldest first, of writes that landed. A due record is written before its
+   * object, so one whose write is not there was never acknowledged (a crash in between, or an
+   * undo that stopped halfway): no event is owed; it is left for a live writer, then dropped
+   * once stale. An erasure that stopped halfway is completed here first: content that was
+   * asked to go never stays.
+   */
+  async unsettled(limit: number): Promise<UnsettledObject[]> {
+    const due = await this.due.find({}).sort({ written_at: 1 }).limit(limit).toArray();
+    const objects: UnsettledObject[] = [];
+    for (const d of due) {
+      if (!(await this.landed(d))) {
+        if (this.clock.now().getTime() - d.written_at.getTime() > STALE_DUE_MS) await this.due.deleteOne({ _id: d._id });
+        continue;
+      }
+      objects.push({
+        tenantId: d.tenant_id,
+        subjectId: d.subject_id,
+        objectId: d.object_id,
+        writtenAt: d.written_at,
+        kind: d.kind,
+        version: null,
+        missing: { ...d.missing, decision_id: d.missing.decision_id ?? null },
+      });
+    }
+    return objects;
+  }
+
+  /** Whether the write a due record announces is in the database (an erasure is completed if it is not). */
+  private async landed(d: DueEvent): Promise<boolean> {
+    const isUpdate = isUpdateId(d.object_id);
+    const find = (projection: Record<string, 1>) =>
+      isUpdate
+        ? this.updates.findOne({ tenant_id: d.tenant_id, update_id: d.object_id }, { projection })
+        : this.memories.findOne({ tenant_id: d.tenant_id, memory_id: d.object_id }, { projection });
+    if (d.kind === "erasure") {
+      const object = await find({ status: 1 });
+      if (!object) return false;
+      if (object.status !== "erased" && d.mark) await this.erase(d.tenant_id, d.subject_id, d.object_id, d.mark);
+      return true;
+    }
+    const metadata = d.missing.metadata as { update_id?: unknown; invalidated_by?: unknown };
+    switch (d.missing.event_type) {
+      case "update":
+        return (await this.updates.findOne({ tenant_id: d.tenant_id, update_id: String(metadata.update_id) }, { projection: { _id: 1 } })) !== null;
+      case "invalidate":
+        return (
+          (await this.memories.findOne({ tenant_id: d.tenant_id, memory_id: d.object_id }, { projection: { invalidated_by: 1 } }))?.invalidated_by ===
+          metadata.invalidated_by
+        );
+      default:
+        return (await find({ _id: 1 })) !== null;
+    }
+  }
+
+  /** The event of `object` is in the log at `seq`: its due records go (a write's and an erasure's alike). */
+  async settle(object: UnsettledObject, _seq: number): Promise<void> {
+    await this.due.deleteMany({ tenant_id: object.tenantId, object_id: object.objectId, kind: object.kind, subject_id: object.subjectId });
+  }
+}
