@@ -94,13 +94,14 @@ export class Kernel {
         policy,
         texts: parsed.texts,
       };
+      // Ill-formed UTF-16 never reaches the database (an id lookup would not even encode) nor the wasm
+      // host (its JSON parser rejects a lone \u surrogate): nothing is gathered, the policy sees U+FFFD
+      // in its place and answers SCHEMA_INVALID from the field facts.
+      const illFormed = parsed.facts.some((f) => f.ill_formed);
       const [gathered, facts] = await Promise.all([
-        ctx.subjectHeld && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
+        ctx.subjectHeld && !illFormed && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
         this.deps.detectors.run(parsed.texts),
       ]);
-      // Ill-formed UTF-16 cannot cross into the wasm host (its JSON parser rejects a lone \u surrogate):
-      // the policy sees U+FFFD in its place, and answers SCHEMA_INVALID from the field facts.
-      const illFormed = parsed.facts.some((f) => f.ill_formed);
       const inputOf = (g: Gathered | undefined) => {
         const input = { fields: parsed.facts, texts: parsed.texts, facts, ...(op.input ? op.input(req, g, ctx) : {}) };
         return illFormed ? wellFormed(input) : input;

@@ -33,11 +33,19 @@ export function saltedDigest(salt: string, content: unknown): string {
   return sha256Hex(`${salt}:${canonicalJson(content)}`);
 }
 
+/** A lone high or low surrogate: BSON stores U+FFFD in its place. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A \udXXX escape in JSON text (not an escaped backslash before "u"): well-formed JSON.stringify writes only lone surrogates so. */
+const ESCAPED_SURROGATE = /(?<!\\)((?:\\\\)*)\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+
 /**
  * The JSON value of a document as it will be stored and read back: Dates become ISO
- * strings, `undefined` members disappear (the driver would store them as null), and -0
- * becomes 0 (FerretDB does so). Hash exactly this, store exactly this.
+ * strings, `undefined` members disappear (the driver would store them as null), -0
+ * becomes 0 (FerretDB does so) and a lone surrogate becomes U+FFFD (BSON's UTF-8 does so,
+ * in values and keys). Hash exactly this, store exactly this.
  */
 export function storedJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (Object.is(v, -0) ? 0 : v))) as T;
+  const json = JSON.stringify(value, (_key, v: unknown) => (Object.is(v, -0) ? 0 : typeof v === "string" ? v.replace(LONE_SURROGATE, "\uFFFD") : v));
+  // Keys are not passed through the replacer: JSON.stringify writes their lone surrogates as \udXXX escapes.
+  return JSON.parse(json.replace(ESCAPED_SURROGATE, "$1\\ufffd")) as T;
 }
