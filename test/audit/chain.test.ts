@@ -124,7 +124,7 @@ describe("the event log (MP-LOG) and its verification", () => {
       await events().deleteOne({ _id });
     }
     const forgedBody = { ...all[2], event_id: "forged", seq: 3, prev_hash: all[1].hash, memory_id: "mem_forged" };
-    const { _id, hash, ...body } = forgedBody;
+    const { _id: _forgedId, hash: _forgedHash, ...body } = forgedBody;
     await events().insertOne({ ...body, _id: eventId("tamper-insert", 3), hash: "f".repeat(64) });
     expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 3, reason: "hash_mismatch" });
     await events().updateOne({ _id: eventId("tamper-insert", 3) }, { $set: { hash: eventHash(body) } });
@@ -136,7 +136,7 @@ describe("the event log (MP-LOG) and its verification", () => {
     const all = await eventsOf(gw.gateway.db, "tamper-rewrite");
     let prev = all[1].hash;
     for (const e of all.slice(2)) {
-      const { _id, hash, ...body } = e;
+      const { _id, hash: _oldHash, ...body } = e;
       const rewritten = { ...body, prev_hash: prev, metadata: { ...body.metadata, category: "REMINDER" } };
       prev = eventHash(rewritten);
       await events().replaceOne({ _id }, { ...rewritten, hash: prev });
