@@ -114,20 +114,32 @@ function isDuplicateKey(error: unknown): boolean {
   return (error instanceof MongoServerError || error instanceof MongoBulkWriteError) && error.code === 11000;
 }
 
+/** The chain-head document update of one tenant: the newest head to write, and the write in flight. */
+interface HeadWriter {
+  pending: { seq: number; hash: string } | undefined;
+  running: Promise<void> | undefined;
+}
+
 /**
  * The append-only, hash-chained `memory_events` log. Each tenant has one chain with a
  * gap-free `seq`. Appends are queued per tenant and written in batches (group commit),
  * so concurrent requests cost one insert between them. The event `_id` is derived from
  * (tenant, seq), so when several gateway processes append to one tenant the database's
  * unique `_id` decides who got a seq: the loser reloads the head and tries again.
+ *
+ * The chain-head document is a hint, not the truth (`head()` walks forward from it): it is
+ * advanced off the request path, coalesced per tenant, so an append costs one insert.
  */
 export class EventLog {
   private readonly events: Collection<MemoryEvent>;
   private readonly heads: Collection<ChainHead>;
   private readonly chains = new Map<string, TenantChain>();
   private readonly hooks: AppendHook[] = [];
+  private readonly headWriters = new Map<string, HeadWriter>();
   /** Where hook failures go; set by the composition root. */
   onHookError: (error: unknown, event: MemoryEvent) => void = () => undefined;
+  /** Where a failed chain-head update goes (harmless: the head is walked forward on the next read). */
+  onHeadError: (error: unknown, tenantId: string) => void = () => undefined;
 
   constructor(
     db: Db,
@@ -207,8 +219,17 @@ export class EventLog {
     return chain;
   }
 
+  /** Resolves once every chain-head update scheduled so far is written (tests, shutdown, benchmarks). */
+  async settled(): Promise<void> {
+    while ([...this.headWriters.values()].some((w) => w.running)) {
+      await Promise.all([...this.headWriters.values()].map((w) => w.running));
+    }
+  }
+
   private async flush(tenantId: string, chain: TenantChain): Promise<void> {
     chain.flushing = true;
+    // One microtask later: the events an operation appends together (Promise.all) go in one insert.
+    await Promise.resolve();
     try {
       while (chain.queue.length > 0) {
         const batch = chain.queue.splice(0, MAX_BATCH);
@@ -242,7 +263,7 @@ export class EventLog {
       if (inserted > 0) {
         const last = events[inserted - 1];
         chain.head = { seq: last.seq, hash: last.hash };
-        await this.advanceHead(tenantId, chain.head);
+        this.scheduleHead(tenantId, chain.head);
       }
       if (inserted < events.length) chain.head = undefined; // another process took a seq: reload
       remaining = remaining.slice(inserted);
@@ -259,6 +280,34 @@ export class EventLog {
       prev = { seq, hash };
       return { _id: eventDocId(tenantId, seq), ...body, hash };
     });
+  }
+
+  /**
+   * Off the request path: the head update starts after the appenders were answered (setImmediate)
+   * and only the newest head is written while one write is in flight, so a burst of batches costs
+   * one update. A lagging or missing head is safe: `head()` walks forward from it.
+   */
+  private scheduleHead(tenantId: string, head: { seq: number; hash: string }): void {
+    let writer = this.headWriters.get(tenantId);
+    if (!writer) {
+      writer = { pending: undefined, running: undefined };
+      this.headWriters.set(tenantId, writer);
+    }
+    if (!writer.pending || writer.pending.seq < head.seq) writer.pending = head;
+    if (!writer.running) writer.running = this.writeHeads(tenantId, writer);
+  }
+
+  private async writeHeads(tenantId: string, writer: HeadWriter): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (writer.pending) {
+        const head = writer.pending;
+        writer.pending = undefined;
+        await this.advanceHead(tenantId, head).catch((error: unknown) => this.onHeadError(error, tenantId));
+      }
+    } finally {
+      writer.running = undefined;
+    }
   }
 
   private async advanceHead(tenantId: string, head: { seq: number; hash: string }): Promise<void> {
