@@ -7,7 +7,7 @@ import type { PolicyEngine } from "../policy/policy-engine";
 import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
 import { IntegrityError } from "../store/provenance";
 import { isOutcome, type Decision, type GateDecision } from "./decision";
-import { parseFields, type FieldFact } from "./fields";
+import { parseFields, wellFormed, type FieldFact } from "./fields";
 import type { Metrics } from "./metrics";
 import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
 import { isStopReason, type CallContext, type Outcome } from "./outcome";
@@ -98,18 +98,26 @@ export class Kernel {
         ctx.subjectHeld && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
         this.deps.detectors.run(parsed.texts),
       ]);
-      const inputOf = (g: Gathered | undefined) => ({
-        fields: parsed.facts,
-        texts: parsed.texts,
-        facts,
-        ...(op.input ? op.input(req, g, ctx) : {}),
-      });
+      // Ill-formed UTF-16 cannot cross into the wasm host (its JSON parser rejects a lone \u surrogate):
+      // the policy sees U+FFFD in its place, and answers SCHEMA_INVALID from the field facts.
+      const illFormed = parsed.facts.some((f) => f.ill_formed);
+      const inputOf = (g: Gathered | undefined) => {
+        const input = { fields: parsed.facts, texts: parsed.texts, facts, ...(op.input ? op.input(req, g, ctx) : {}) };
+        return illFormed ? wellFormed(input) : input;
+      };
       let decision = this.decide(op, principal, subjectId, ctx.now, inputOf(gathered));
       if (decision.outcome !== "refuse") {
         const handler = decision.outcome === "allow" ? op.allow : op.hold;
         if (!handler) throw new KernelError(`${op.contract}.${op.name} has no handler for outcome ${decision.outcome}`);
         const writes = new Writes();
-        const value = await handler(req, gathered as Gathered, ctx, writes, decision);
+        let value: Result;
+        try {
+          value = await handler(req, gathered as Gathered, ctx, writes, decision);
+        } catch (error) {
+          // A step failed halfway: what the handler already wrote is undone before failing closed (INV-8).
+          await writes.undo((undoError) => this.deps.logger.error({ err: undoError }, "undo failed; the repair pass will settle the object"));
+          throw error;
+        }
         if (!writes.isLost) {
           await this.commit(writes, decision, op, principal, subjectId, call);
           stopReason = decision.stopReason;
@@ -213,7 +221,8 @@ export class Kernel {
 
   /** SPEC D4: what a refusal keeps is metadata: the operation's own, else field lengths. */
   private refusalMetadata<Req>(op: Operation<Req, unknown, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[]): Record<string, unknown> {
-    const lengths = Object.fromEntries(facts.map((f) => [f.path, f.length]));
+    // A stored key may not contain "." (nested fields' paths do): "source.note" is kept as "source/note".
+    const lengths = Object.fromEntries(facts.map((f) => [f.path.replace(/\./g, "/"), f.length]));
     return { lengths, ...(op.refusal ? op.refusal(req, ctx) : {}) };
   }
 

@@ -161,6 +161,18 @@ function walkJson(raw: unknown, name: string, path: string, texts: Record<string
   return raw;
 }
 
+const ILL_FORMED_ALL = new RegExp(ILL_FORMED.source, "g");
+
+/** A copy of a JSON-like value whose strings (and keys) have every lone surrogate replaced by U+FFFD. */
+export function wellFormed<T>(value: T): T {
+  if (typeof value === "string") return value.replace(ILL_FORMED_ALL, "\uFFFD") as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => wellFormed(v)) as T;
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v)])) as T;
+  }
+  return value;
+}
+
 /** Every declared field name with a bound to find in policy data (strings and lists). */
 export function boundedFieldNames(fields: Fields, prefix = ""): string[] {
   const names: string[] = [];
