@@ -11,7 +11,6 @@ import type { Config } from "./config";
 import { AgentIndexCache } from "./agent/index-cache";
 import { AgentMemoryService } from "./contracts/agent.service";
 import { CompanionService } from "./contracts/companion.service";
-import { GovernedMemoryService } from "./contracts/governed.service";
 import { createGroundingScorer } from "./companion/grounding";
 import { Governor } from "./contracts/governor";
 import { createContracts } from "./contracts";
@@ -35,9 +34,6 @@ import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
 import { LedgerRepository } from "./store/ledger-repository";
-import { MemoryRepository } from "./store/memory-repository";
-import { MemoryCounters } from "./store/memory-counters";
-import { MemorySettingsRepository } from "./store/memory-settings";
 import { AgentMemoryRepository } from "./store/agent-memory-repository";
 import { FactRepository } from "./store/fact-repository";
 
@@ -104,6 +100,7 @@ export class Gateway {
       const verifier = TokenVerifier.create({ ...config.jwt, publicKeyPem });
 
       const events = new EventLog(db, clock);
+      events.onHeadError = (error, tenant) => logger.warn({ err: error, tenant }, "chain head not advanced (harmless: reads walk forward from it)");
       const governor = new Governor(policy, events, clock, logger);
       const auditSystem = await AuditSystem.start({ db, config, clock, logger, policy, events, governor });
       startedAudit = auditSystem;
@@ -118,7 +115,6 @@ export class Gateway {
         policy,
         kernel,
         contracts,
-        governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectors, new MemorySettingsRepository(db), new MemoryCounters(db), logger),
         ledger: new LedgerService(governor, new LedgerRepository(db), detectors),
         audit: auditSystem.audit,
         erasure: auditSystem.erasure,
@@ -164,6 +160,11 @@ export class Gateway {
   /** Graceful: drain requests and subscriptions, close the database, stop the embedded one. */
   async stop(): Promise<void> {
     await this.http.stop();
+    // What answered requests left to do off the request path (settle marks, counters, chain heads) lands first.
+    for (const contract of Object.values(this.services.contracts) as ContractModule[]) {
+      for (const store of contract.stores) await store.idle?.();
+    }
+    await this.services.kernel.events.settled();
     await this.auditSystem?.stop();
     this.services.policy.close();
     await this.client.close();

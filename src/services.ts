@@ -1,7 +1,6 @@
 import type { AuditService } from "./audit/audit.service";
 import type { ErasureService } from "./audit/erasure.service";
 import type { AgentMemoryService } from "./contracts/agent.service";
-import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { LedgerService } from "./contracts/ledger.service";
 import type { CompanionService } from "./contracts/companion.service";
 import type { Metrics } from "./kernel/metrics";
@@ -16,7 +15,6 @@ export interface Services {
   kernel: Kernel;
   /** The contract modules by name; a door finds an operation here and hands it to the kernel. */
   contracts: Contracts;
-  governed: GovernedMemoryService;
   ledger: LedgerService;
   audit: AuditService;
   erasure: ErasureService;

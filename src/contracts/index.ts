@@ -1,4 +1,5 @@
 import type { ContractDeps } from "../kernel/contract";
+import { governedContract } from "./governed";
 
 /**
  * Every contract of the gateway, one line each. The composition root builds them with the
@@ -6,7 +7,9 @@ import type { ContractDeps } from "../kernel/contract";
  * find their operations here (typed) to hand them to the kernel.
  */
 export function createContracts(deps: ContractDeps) {
-  return {};
+  return {
+    governed: governedContract(deps),
+  };
 }
 
 export type Contracts = ReturnType<typeof createContracts>;

@@ -5,7 +5,7 @@ import { AuditResolver } from "./resolvers/audit.resolver";
 import { AgentResolver } from "./resolvers/agent.resolver";
 import { CompanionResolver } from "./resolvers/companion.resolver";
 import { ContractResolver } from "./resolvers/contract.resolver";
-import { GovernedResolver } from "./resolvers/governed.resolver";
+import { GovernedResolver } from "../contracts/governed/resolvers";
 import { LedgerResolver } from "./resolvers/ledger.resolver";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */
