@@ -109,6 +109,8 @@ interface TenantChain {
 
 const MAX_BATCH = 256;
 const MAX_CONFLICT_RETRIES = 50;
+/** How long a chain-head update waits to take in later batches (and to stay clear of the requests that appended). */
+const HEAD_DELAY_MS = 20;
 
 function isDuplicateKey(error: unknown): boolean {
   return (error instanceof MongoServerError || error instanceof MongoBulkWriteError) && error.code === 11000;
@@ -283,9 +285,9 @@ export class EventLog {
   }
 
   /**
-   * Off the request path: the head update starts after the appenders were answered (setImmediate)
-   * and only the newest head is written while one write is in flight, so a burst of batches costs
-   * one update. A lagging or missing head is safe: `head()` walks forward from it.
+   * Off the request path: the head update starts HEAD_DELAY_MS after the batch (the appenders'
+   * requests have been answered by then) and writes only the newest head, so the batches of
+   * that time cost one update. A lagging or missing head is safe: `head()` walks forward from it.
    */
   private scheduleHead(tenantId: string, head: { seq: number; hash: string }): void {
     let writer = this.headWriters.get(tenantId);
@@ -298,7 +300,7 @@ export class EventLog {
   }
 
   private async writeHeads(tenantId: string, writer: HeadWriter): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setTimeout(resolve, HEAD_DELAY_MS));
     try {
       while (writer.pending) {
         const head = writer.pending;

@@ -83,6 +83,12 @@ export class SettingsStore {
     void this.poll();
   }
 
+  /** Resolves once a poll that started now has completed: the cache then serves settings (tests, benchmarks). */
+  async ready(): Promise<void> {
+    const from = performance.now();
+    while (this.timer && this.leaseFrom < from) await new Promise<void>((resolve) => setTimeout(resolve, this.pollMs / 2));
+  }
+
   close(): void {
     clearInterval(this.timer);
     this.timer = undefined;
