@@ -347,9 +347,9 @@ export function governedOperations(store: GovernedStore) {
         () => store.settings.put(record),
         () => store.settings.restore(record._id, previous),
       );
-      await writes.run(() => store.settings.changed());
-      // Answered once every gateway process's settings cache has let go of the old values.
-      await store.settings.propagated();
+      const epoch = await writes.run(() => store.settings.changed());
+      // Answered once no gateway process can answer from the settings cached before this change.
+      await store.settings.propagated(epoch);
       writes.event({ event_type: "settings_change", metadata: { scope: subjectId ? "subject" : "tenant", changed, previous: settingsInput(previous) } });
       return record;
     },

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { MongoNotConnectedError, MongoTopologyClosedError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
@@ -24,18 +25,32 @@ export interface SettingsInput {
   subject: MemorySettingsValues | null;
 }
 
-/** The one document every settings change bumps; every process polls it. */
+/**
+ * The one document every settings change bumps (`_id` "settings"), and one per caching
+ * process (`_id` "process:<id>"): the newest epoch it has dropped its cache for, and when
+ * it last said so (its heartbeat).
+ */
 interface EpochDoc {
   _id: string;
-  n: number;
+  n?: number;
+  kind?: "process";
+  epoch?: number;
+  at?: Date;
 }
 
 const EPOCH_COLLECTION = "memory_settings_epoch";
 const EPOCH_ID = "settings";
-const DEFAULT_POLL_MS = 50;
+const DEFAULT_POLL_MS = 100;
+/** A process's cache serves only while its heartbeat was written this recently. */
+const HEARTBEAT_MS = 1_000;
+const HEARTBEAT_STALE_MS = 2 * HEARTBEAT_MS;
+/** A process whose heartbeat is older than this (by the changer's clock) has no usable cache. */
+const PROCESS_GONE_MS = 3 * HEARTBEAT_MS;
+const PROCESS_FORGOTTEN_MS = 3_600_000;
 const MAX_CACHED = 100_000;
 
 const part = (value: string): string => encodeURIComponent(value);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `_id`s: `<tenant>` for the tenant, `<tenant>:<subject>` for a subject, so reads are `_id` lookups. */
 export function settingsDocId(tenantId: string, subjectId: string | null): string {
@@ -43,25 +58,28 @@ export function settingsDocId(tenantId: string, subjectId: string | null): strin
 }
 
 /**
- * Settings (C19-POLICY, C19-CAP), read on every operation and changed by an admin now and
- * then: so they are cached in each process, and a change invalidates every process's cache
- * through one epoch document that each process polls every `pollMs` (off the request path).
+ * Settings (C19-POLICY, C19-CAP), read by every operation and changed by an admin now and
+ * then: so each process caches them, and a change reaches every process's cache through
+ * one epoch document that each polls every `pollMs`, off the request path.
  *
- * A lease makes that exact, not eventual: a process answers from its cache only while its
- * newest completed poll *started* less than `leaseMs` ago, and a settings change answers
- * only `leaseMs` after it bumped the epoch. Any request that begins after the change has
- * answered therefore finds, in any process, a cache that a poll started after the change
- * has already cleared, or no usable cache (then it reads the documents). A process whose
- * polls stall (a long pause, the database gone) simply reads from the database.
+ * Exact, not eventual: a process answers from its cache only while its newest completed
+ * poll *started* less than `leaseMs` ago (and its heartbeat is fresh). A change answers
+ * once every live process has acknowledged its epoch (each does on the poll that sees it),
+ * and at the latest `leaseMs` after it: any request that begins after the change answered
+ * then finds, in any process, a cache cleared by a poll that started after the change, or
+ * no usable cache (and reads the documents). A process whose polls stall (a long pause, a
+ * database slower than the lease) reads from the database; alone, a change answers at once.
  */
 export class SettingsStore {
   private readonly settings: Collection<MemorySettingsRecord>;
   private readonly epochs: Collection<EpochDoc>;
   private readonly cache = new Map<string, MemorySettingsValues | null>();
+  private readonly processId = `process:${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;
   /** Bumped by every invalidation: a read that started before one must not fill the cache. */
   private generation = 0;
   private epoch: number | undefined;
   private leaseFrom = -Infinity;
+  private heartbeatAt = -Infinity;
   private polling = false;
   private timer: NodeJS.Timeout | undefined;
   readonly pollMs: number;
@@ -75,7 +93,7 @@ export class SettingsStore {
     this.settings = db.collection<MemorySettingsRecord>(COLLECTIONS.memorySettings);
     this.epochs = db.collection<EpochDoc>(EPOCH_COLLECTION);
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-    this.leaseMs = this.pollMs * 4;
+    this.leaseMs = this.pollMs * 10;
     this.timer = setInterval(() => void this.poll(), this.pollMs);
     this.timer.unref();
     // The driver reconnects a closed client on its next command: the poll ends with the gateway's client.
@@ -86,7 +104,7 @@ export class SettingsStore {
   /** Resolves once a poll that started now has completed: the cache then serves settings (tests, benchmarks). */
   async ready(): Promise<void> {
     const from = performance.now();
-    while (this.timer && this.leaseFrom < from) await new Promise<void>((resolve) => setTimeout(resolve, this.pollMs / 2));
+    while (this.timer && this.leaseFrom < from) await sleep(this.pollMs / 2);
   }
 
   close(): void {
@@ -95,7 +113,7 @@ export class SettingsStore {
     this.leaseFrom = -Infinity;
   }
 
-  /** The tenant's and the subject's settings: from the cache while the lease holds, else two `_id` lookups. */
+  /** The tenant's and the subject's settings: from the cache while the lease holds, else `_id` lookups. */
   async forSubject(tenantId: string, subjectId: string): Promise<SettingsInput> {
     const [tenant, subject] = await Promise.all([this.values(tenantId, null), subjectId ? this.values(tenantId, subjectId) : Promise.resolve(null)]);
     return { tenant, subject };
@@ -116,19 +134,28 @@ export class SettingsStore {
     this.invalidate();
     if (previous) await this.settings.replaceOne({ _id: id }, previous, { upsert: true });
     else await this.settings.deleteOne({ _id: id });
-    await this.changed();
+    await this.propagated(await this.changed());
   }
 
-  /** Bumps the epoch every process polls, so each drops its cached settings (see the class). */
-  async changed(): Promise<void> {
+  /** Bumps the epoch every process polls, so each drops its cached settings; returns the new epoch. */
+  async changed(): Promise<number> {
     this.invalidate();
-    await this.epochs.updateOne({ _id: EPOCH_ID }, { $inc: { n: 1 } }, { upsert: true });
+    const doc = await this.epochs.findOneAndUpdate({ _id: EPOCH_ID }, { $inc: { n: 1 } }, { upsert: true, returnDocument: "after" });
     this.invalidate();
+    return doc?.n ?? 0;
   }
 
-  /** Resolves when every process's cache has dropped what was there before the last change (see the class). */
-  async propagated(): Promise<void> {
-    await new Promise<void>((resolve) => setTimeout(resolve, this.leaseMs));
+  /** Resolves once no process can answer from settings cached before `epoch` (see the class). */
+  async propagated(epoch: number): Promise<void> {
+    const deadline = performance.now() + this.leaseMs;
+    while (performance.now() < deadline) {
+      const live = Date.now() - PROCESS_GONE_MS;
+      const others = await this.epochs.find({ kind: "process", _id: { $ne: this.processId } }).toArray();
+      const gone = others.filter((p) => (p.at?.getTime() ?? 0) < Date.now() - PROCESS_FORGOTTEN_MS).map((p) => p._id);
+      if (gone.length > 0) await this.epochs.deleteMany({ _id: { $in: gone }, kind: "process" });
+      if (others.every((p) => (p.at?.getTime() ?? 0) < live || (p.epoch ?? -1) >= epoch)) return;
+      await sleep(Math.min(this.pollMs / 2, Math.max(0, deadline - performance.now())));
+    }
   }
 
   private async values(tenantId: string, subjectId: string | null): Promise<MemorySettingsValues | null> {
@@ -145,7 +172,8 @@ export class SettingsStore {
   }
 
   private leaseHolds(): boolean {
-    return performance.now() - this.leaseFrom < this.leaseMs;
+    const now = performance.now();
+    return now - this.leaseFrom < this.leaseMs && now - this.heartbeatAt < HEARTBEAT_STALE_MS;
   }
 
   private invalidate(): void {
@@ -160,9 +188,15 @@ export class SettingsStore {
     try {
       const doc = await this.epochs.findOne({ _id: EPOCH_ID });
       const n = doc?.n ?? 0;
-      if (n !== this.epoch) {
+      const moved = n !== this.epoch;
+      if (moved) {
         this.invalidate();
         this.epoch = n;
+      }
+      // The acknowledgement a change waits for, and the heartbeat that says this process caches.
+      if (moved || started - this.heartbeatAt >= HEARTBEAT_MS) {
+        await this.epochs.updateOne({ _id: this.processId }, { $set: { kind: "process", epoch: n, at: new Date() } }, { upsert: true });
+        this.heartbeatAt = started;
       }
       this.leaseFrom = Math.max(this.leaseFrom, started);
     } catch (error) {
