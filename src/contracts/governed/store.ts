@@ -1,4 +1,4 @@
-import { MongoServerError, type Collection, type Filter, type IndexDescription } from "mongodb";
+import { MongoBulkWriteError, MongoServerError, type Collection, type Filter, type IndexDescription, type OptionalUnlessRequiredId } from "mongodb";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
 import type { Logger } from "../../logger";
 import { saltedDigest } from "../../store/canonical";
@@ -58,6 +58,8 @@ interface VersionClaim {
 }
 
 const ORPHAN_CLAIM_MS = 60_000;
+/** Settle marks per update command (see writeMarks). */
+const MARK_CHUNK = 16;
 
 /** An inactive copy of a superseded version (SPEC D2), in memory_versions. */
 export interface MemoryVersionRecord extends Omit<MemoryRecord, "status"> {
@@ -107,6 +109,7 @@ export class GovernedStore implements ContractStore {
   private readonly versions: Collection<MemoryVersionRecord>;
   private readonly claims: Collection<VersionClaim>;
   private readonly marks: GroupCommit<Mark>;
+  private readonly inserts: InsertQueue<MemoryRecord>;
 
   constructor(
     private readonly db: Database,
@@ -119,6 +122,7 @@ export class GovernedStore implements ContractStore {
     this.settings = new SettingsStore(db, logger, { pollMs: options.settingsPollMs });
     this.counters = new CounterStore(db, logger);
     this.marks = new GroupCommit<Mark>("logged marks", logger, (marks) => this.writeMarks(marks));
+    this.inserts = new InsertQueue(this.memories);
   }
 
   /** Resolves once every settle mark and counter increment queued so far is written (tests, benchmarks, shutdown). */
@@ -139,10 +143,13 @@ export class GovernedStore implements ContractStore {
     return record && verified(record);
   }
 
-  /** MP-OBJECT: provenance and integrity hash are computed over exactly what is stored. */
+  /**
+   * MP-OBJECT: provenance and integrity hash are computed over exactly what is stored.
+   * Concurrent STOREs' items go in one insert (the request still waits for its own).
+   */
   async insert(record: MemoryRecord): Promise<void> {
     Object.assign(record, governedProvenance(record));
-    await this.memories.insertOne(record);
+    await this.inserts.insert(record);
   }
 
   /** Removes an item that was never acknowledged (its event could not be written). */
@@ -273,12 +280,18 @@ export class GovernedStore implements ContractStore {
     ]);
   }
 
+  /**
+   * Only the version the event names: a newer version (a concurrent update) waits for its own
+   * event. In chunks: FerretDB on SQLite runs each update as a scan of the collection and holds
+   * its one writer meanwhile, so a long bulk would keep the requests' inserts waiting.
+   */
   private async writeMarks(marks: readonly Mark[]): Promise<void> {
-    // Only the version the event names: a newer version (a concurrent update) waits for its own event.
-    await this.memories.bulkWrite(
-      marks.map((m) => ({ updateOne: { filter: { _id: m.id, version: m.version }, update: { $set: { logged: { seq: m.seq, version: m.version } } } } })),
-      { ordered: false },
-    );
+    for (let i = 0; i < marks.length; i += MARK_CHUNK) {
+      await this.memories.bulkWrite(
+        marks.slice(i, i + MARK_CHUNK).map((m) => ({ updateOne: { filter: { _id: m.id, version: m.version }, update: { $set: { logged: { seq: m.seq, version: m.version } } } } })),
+        { ordered: false },
+      );
+    }
   }
 
   // ---- ContractStore ----
@@ -403,6 +416,47 @@ function unsettledErasure(item: MemoryRecord, mark: ErasureMark): UnsettledObjec
 /** SPEC D1: what an item's events commit to: a salted digest of its key and value, never the content. */
 export function contentDigest(record: Pick<MemoryRecord, "content_salt" | "key" | "value">): string {
   return saltedDigest(record.content_salt, { key: record.key, value: record.value });
+}
+
+/**
+ * Inserts on the request path, grouped: the first goes at once, those that arrive while it
+ * is in flight go together in the next `insertMany` (unordered), and each caller gets its
+ * own document's outcome.
+ */
+class InsertQueue<T extends { _id: string }> {
+  private queue: { doc: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private flushing = false;
+
+  constructor(private readonly collection: Collection<T>) {}
+
+  insert(doc: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ doc, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    await Promise.resolve(); // the inserts of one tick go together
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, 256);
+        try {
+          await this.collection.insertMany(
+            batch.map((b) => b.doc as OptionalUnlessRequiredId<T>),
+            { ordered: false },
+          );
+          for (const b of batch) b.resolve();
+        } catch (error) {
+          const failed = error instanceof MongoBulkWriteError ? new Set([error.writeErrors].flat().map((e) => e.index)) : undefined;
+          batch.forEach((b, i) => (!failed || failed.has(i) ? b.reject(error) : b.resolve()));
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
 }
 
 function isDuplicateKey(error: unknown): boolean {
