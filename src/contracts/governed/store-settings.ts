@@ -19,6 +19,12 @@ export interface MemorySettingsRecord extends MemorySettingsValues {
   updated_by: { id: string; roles: string[] };
 }
 
+/** A tenant's settings and its subjects' (only those an admin has set). */
+interface TenantSettings {
+  tenant: MemorySettingsValues | null;
+  subjects: Map<string, MemorySettingsValues | null>;
+}
+
 /** The tenant's and the subject's settings as the policy sees them (input.settings). */
 export interface SettingsInput {
   tenant: MemorySettingsValues | null;
@@ -47,7 +53,7 @@ const HEARTBEAT_STALE_MS = 2 * HEARTBEAT_MS;
 /** A process whose heartbeat is older than this (by the changer's clock) has no usable cache. */
 const PROCESS_GONE_MS = 3 * HEARTBEAT_MS;
 const PROCESS_FORGOTTEN_MS = 3_600_000;
-const MAX_CACHED = 100_000;
+const MAX_CACHED_TENANTS = 10_000;
 
 const part = (value: string): string => encodeURIComponent(value);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -73,7 +79,9 @@ export function settingsDocId(tenantId: string, subjectId: string | null): strin
 export class SettingsStore {
   private readonly settings: Collection<MemorySettingsRecord>;
   private readonly epochs: Collection<EpochDoc>;
-  private readonly cache = new Map<string, MemorySettingsValues | null>();
+  /** Every settings document of a tenant, by tenant: the cache. */
+  private readonly tenants = new Map<string, TenantSettings>();
+  private readonly loading = new Map<string, Promise<TenantSettings>>();
   private readonly processId = `process:${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;
   /** Bumped by every invalidation: a read that started before one must not fill the cache. */
   private generation = 0;
@@ -113,10 +121,18 @@ export class SettingsStore {
     this.leaseFrom = -Infinity;
   }
 
-  /** The tenant's and the subject's settings: from the cache while the lease holds, else `_id` lookups. */
+  /**
+   * The tenant's and the subject's settings. While the lease holds, from the cache, which
+   * holds every settings document of a tenant (one query per tenant and change: they are
+   * few, an admin sets them); otherwise two `_id` lookups.
+   */
   async forSubject(tenantId: string, subjectId: string): Promise<SettingsInput> {
-    const [tenant, subject] = await Promise.all([this.values(tenantId, null), subjectId ? this.values(tenantId, subjectId) : Promise.resolve(null)]);
-    return { tenant, subject };
+    if (this.leaseHolds()) {
+      const cached = this.tenants.get(tenantId) ?? (await this.load(tenantId));
+      return { tenant: cached.tenant, subject: subjectId ? (cached.subjects.get(subjectId) ?? null) : null };
+    }
+    const [tenant, subject] = await Promise.all([this.get(tenantId, null), subjectId ? this.get(tenantId, subjectId) : Promise.resolve(null)]);
+    return { tenant: settingsInput(tenant), subject: settingsInput(subject) };
   }
 
   async get(tenantId: string, subjectId: string | null): Promise<MemorySettingsRecord | null> {
@@ -158,17 +174,27 @@ export class SettingsStore {
     }
   }
 
-  private async values(tenantId: string, subjectId: string | null): Promise<MemorySettingsValues | null> {
-    const id = settingsDocId(tenantId, subjectId);
-    if (this.leaseHolds() && this.cache.has(id)) return this.cache.get(id)!;
+  /** Loads a tenant's settings documents once for all concurrent callers; cached unless a change came meanwhile. */
+  private load(tenantId: string): Promise<TenantSettings> {
+    const pending = this.loading.get(tenantId);
+    if (pending) return pending;
     const generation = this.generation;
-    const leased = this.leaseHolds();
-    const values = settingsInput(await this.settings.findOne({ _id: id }));
-    if (leased && generation === this.generation) {
-      if (this.cache.size >= MAX_CACHED) this.cache.clear();
-      this.cache.set(id, values);
-    }
-    return values;
+    const loading = (async () => {
+      const docs = await this.settings.find({ tenant_id: tenantId }).toArray();
+      const entry: TenantSettings = {
+        tenant: settingsInput(docs.find((d) => d.subject_id === null) ?? null),
+        subjects: new Map(docs.filter((d) => d.subject_id !== null).map((d) => [d.subject_id!, settingsInput(d)])),
+      };
+      if (generation === this.generation && this.leaseHolds()) {
+        if (this.tenants.size >= MAX_CACHED_TENANTS) this.tenants.clear();
+        this.tenants.set(tenantId, entry);
+      }
+      return entry;
+    })().finally(() => {
+      if (this.loading.get(tenantId) === loading) this.loading.delete(tenantId);
+    });
+    this.loading.set(tenantId, loading);
+    return loading;
   }
 
   private leaseHolds(): boolean {
@@ -178,7 +204,8 @@ export class SettingsStore {
 
   private invalidate(): void {
     this.generation++;
-    this.cache.clear();
+    this.tenants.clear();
+    this.loading.clear();
   }
 
   private async poll(): Promise<void> {
