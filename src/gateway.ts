@@ -160,11 +160,11 @@ export class Gateway {
   /** Graceful: drain requests and subscriptions, close the database, stop the embedded one. */
   async stop(): Promise<void> {
     await this.http.stop();
-    // What answered requests left to do off the request path (settle marks, counters, chain heads) lands first.
-    for (const contract of Object.values(this.services.contracts) as ContractModule[]) {
-      for (const store of contract.stores) await store.idle?.();
-    }
-    await this.services.kernel.events.settled();
+    // What answered requests left to do off the request path (settle marks, counters, chain heads) lands
+    // first, for a while: what is left after that is settled by the next start's repair.
+    const stores = (Object.values(this.services.contracts) as ContractModule[]).flatMap((contract) => contract.stores);
+    const idle = Promise.all([...stores.map((store) => store.idle?.()), this.services.kernel.events.settled()]);
+    await Promise.race([idle, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     await this.auditSystem?.stop();
     this.services.policy.close();
     await this.client.close();

@@ -1,5 +1,9 @@
 import type { Logger } from "../../logger";
 
+/** The driver's answer once the gateway closed its client: retrying cannot help. */
+export const clientClosed = (error: unknown): boolean =>
+  error instanceof Error && (error.name === "MongoNotConnectedError" || error.name === "MongoTopologyClosedError");
+
 interface Waiting<T> {
   item: T;
   resolve: () => void;
@@ -24,6 +28,8 @@ export class GroupCommit<T> {
     private readonly name: string,
     private readonly logger: Logger,
     private readonly write: (items: readonly T[]) => Promise<void>,
+    /** An error no retry can mend (the database client is closed). */
+    private readonly final: (error: unknown) => boolean = () => false,
   ) {}
 
   add(item: T): Promise<void> {
@@ -59,7 +65,7 @@ export class GroupCommit<T> {
         for (const w of batch) w.resolve();
         return;
       } catch (error) {
-        if (attempt >= RETRIES) {
+        if (attempt >= RETRIES || this.final(error)) {
           this.logger.warn({ err: error, items: items.length }, `${this.name}: group commit given up`);
           for (const w of batch) w.reject(error);
           return;

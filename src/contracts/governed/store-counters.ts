@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { MongoBulkWriteError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
 import { COLLECTIONS, type Database } from "../../store/database";
-import { GroupCommit } from "./group-commit";
+import { clientClosed, GroupCommit } from "./group-commit";
 
 /**
  * One document per subject: its live items, its writes per fixed window (keyed `w<start
@@ -67,7 +67,7 @@ export class CounterStore {
 
   constructor(db: Database, logger: Logger) {
     this.counters = db.collection<CounterDoc>(COLLECTIONS.memoryCounters);
-    this.commits = new GroupCommit<Increment>("quota counters", logger, (batch) => this.write(batch));
+    this.commits = new GroupCommit<Increment>("quota counters", logger, (batch) => this.write(batch), clientClosed);
   }
 
   static docId(tenantId: string, subjectId: string): string {

@@ -5,7 +5,7 @@ import { saltedDigest } from "../../store/canonical";
 import { COLLECTIONS, ensureIndexes, type Database } from "../../store/database";
 import { memoryDocId, memoryVersionDocId } from "../../store/ids";
 import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
-import { GroupCommit } from "./group-commit";
+import { clientClosed, GroupCommit } from "./group-commit";
 import { CounterStore, type CountDelta } from "./store-counters";
 import { SettingsStore } from "./store-settings";
 
@@ -121,7 +121,7 @@ export class GovernedStore implements ContractStore {
     this.claims = db.collection<VersionClaim>(COLLECTIONS.memoryClaims);
     this.settings = new SettingsStore(db, logger, { pollMs: options.settingsPollMs });
     this.counters = new CounterStore(db, logger);
-    this.marks = new GroupCommit<Mark>("logged marks", logger, (marks) => this.writeMarks(marks));
+    this.marks = new GroupCommit<Mark>("logged marks", logger, (marks) => this.writeMarks(marks), clientClosed);
     this.inserts = new InsertQueue(this.memories);
   }
 
