@@ -4,6 +4,8 @@
  *   constant  bare Apollo + type-graphql answering a constant (the GraphQL ceiling)
  *   raw       bare Apollo + type-graphql doing the same _id lookup / two inserts with the raw driver
  *   governed  the real memgate gateway
+ * Each counts the database commands its driver starts (command monitoring) and tells the
+ * parent on request ("commands"), so the table shows commands per request beside req/s.
  */
 import "reflect-metadata";
 import { randomUUID } from "node:crypto";
@@ -12,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
 import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
-import { MongoClient, type Db } from "mongodb";
+import { MongoClient, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent, type Db } from "mongodb";
 import { Arg, Field, ID, Mutation, ObjectType, Query, Resolver, buildSchema } from "type-graphql";
 import { loadConfig } from "../src/config";
 import { Gateway } from "../src/gateway";
@@ -25,6 +27,60 @@ class RawMemory {
 }
 
 let db: Db;
+/** Database commands started by this server's driver (background work included), and by command and collection. */
+let commands = 0;
+const byKind = new Map<string, number>();
+
+let idle: () => Promise<void> = async () => undefined;
+
+/** HTTP requests received, and those not yet answered (autocannon leaves some in flight when it stops). */
+let requests = 0;
+let inFlight = 0;
+
+function watch(server: http.Server): void {
+  server.on("request", (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    requests++;
+    inFlight++;
+    // Answered when the handler ends the response, even if the client has gone already.
+    const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+    let open = true;
+    res.end = ((...args: unknown[]) => {
+      if (open) inFlight--;
+      open = false;
+      return end(...args);
+    }) as typeof res.end;
+  });
+}
+
+/** Milliseconds the database took, by command and collection (BENCH_COMMANDS). */
+const kindOf = new Map<number, string>();
+const timeByKind = new Map<string, number>();
+
+function count(event: CommandStartedEvent): void {
+  commands++;
+  const kind = `${event.commandName} ${String(event.command[event.commandName])}`;
+  byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+  kindOf.set(event.requestId, kind);
+}
+
+function timed(event: CommandSucceededEvent | CommandFailedEvent): void {
+  const kind = kindOf.get(event.requestId);
+  kindOf.delete(event.requestId);
+  if (kind) timeByKind.set(kind, (timeByKind.get(kind) ?? 0) + event.duration);
+}
+
+function monitor(client: MongoClient): void {
+  client.on("commandStarted", count);
+  client.on("commandSucceeded", timed);
+  client.on("commandFailed", timed);
+}
+
+/** The same server, with the driver's command monitoring on. */
+function monitored(uri: string): string {
+  const url = new URL(uri);
+  url.searchParams.set("monitorCommands", "true");
+  return url.toString();
+}
 
 @Resolver()
 class ConstantResolver {
@@ -52,13 +108,18 @@ class RawResolver {
 }
 
 async function bareServer(kind: "constant" | "raw", uri: string, dbName: string): Promise<number> {
-  if (kind === "raw") db = (await MongoClient.connect(uri, { maxPoolSize: 50 })).db(dbName);
+  if (kind === "raw") {
+    const client = await MongoClient.connect(monitored(uri), { maxPoolSize: 50 });
+    monitor(client);
+    db = client.db(dbName);
+  }
   const schema = await buildSchema({ resolvers: kind === "constant" ? [ConstantResolver] : [RawResolver], validate: false });
   const apollo = new ApolloServer({ schema });
   await apollo.start();
   const app = express();
   app.use("/graphql", express.json(), expressMiddleware(apollo));
   const server = http.createServer(app);
+  watch(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
 }
@@ -69,17 +130,30 @@ async function main(): Promise<void> {
   if (kind === "governed") {
     const config = loadConfig({
       ...process.env,
-      MONGODB_URI: uri,
+      MONGODB_URI: monitored(uri),
       MEMGATE_DB_NAME: dbName,
       JWT_PUBLIC_KEY: publicKeyPem,
       JWT_ISSUER: "memgate-bench",
       PORT: "0",
       LOG_LEVEL: "error",
     });
-    port = (await Gateway.start({ config })).port;
+    const gateway = await Gateway.start({ config });
+    idle = async () => {
+      await gateway.services.contracts.governed.store.idle();
+      await gateway.services.kernel.events.settled();
+    };
+    monitor(gateway.db.client);
+    watch((gateway as unknown as { http: { httpServer: http.Server } }).http.httpServer);
+    await gateway.services.contracts.governed.store.settings.ready();
+    port = gateway.port;
   } else {
     port = await bareServer(kind as "constant" | "raw", uri, dbName);
   }
+  process.on("message", (message) => {
+    if (message === "commands") process.send?.({ commands, requests, inFlight, byKind: Object.fromEntries(byKind), msByKind: Object.fromEntries(timeByKind) });
+    // Off-path work left by earlier requests (settle marks, counters, chain heads) is done before a scenario starts.
+    if (message === "idle") void idle().then(() => process.send?.({ idle: true }));
+  });
   process.send?.({ port });
 }
 

@@ -3,7 +3,12 @@
  *   BENCH_DURATION   seconds per scenario (default 10)
  *   BENCH_CONNECTIONS concurrent connections (default 50)
  *   MEMGATE_FERRETDB_POSTGRESQL_URL  also run everything on FerretDB's PostgreSQL backend
- * Prints one table per backend; numbers, not assertions.
+ *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
+ * Prints one table per backend; numbers, not assertions. "db cmds/req" is every command the
+ * server's driver started during the scenario (command monitoring; off-path work such as
+ * settle marks, counters, chain heads and the settings poll included) per request served;
+ * "drain s" is how long the server then took to finish that off-path work, and "sustained"
+ * counts it: requests / (duration + drain). "vs raw" compares sustained rates.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createPrivateKey, generateKeyPairSync, randomUUID } from "node:crypto";
@@ -30,6 +35,17 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** Database commands per request; null when the server has no database. */
+  commands: number | null;
+  /** Seconds the server took after the load to finish what requests left off their path (marks, counters, heads). */
+  drain: number;
+  /** Requests served over the load's duration plus the drain: what the server sustains. */
+  sustained: number;
+}
+
+interface Server {
+  child: ChildProcess;
+  url: string;
 }
 
 /** Every server child, killed on the way out whatever happened (a bench must not leave servers behind). */
@@ -38,7 +54,7 @@ process.on("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
 
-async function startChild(kind: string, uri: string, dbName: string, publicKeyPem = ""): Promise<{ child: ChildProcess; url: string }> {
+async function startChild(kind: string, uri: string, dbName: string, publicKeyPem = ""): Promise<Server> {
   const child = fork(path.join(__dirname, "bench-server.js"), [kind, uri, dbName, publicKeyPem], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   children.add(child);
   const port = await new Promise<number>((resolve, reject) => {
@@ -56,11 +72,57 @@ async function stopChild(child: ChildProcess): Promise<void> {
   children.delete(child);
 }
 
+interface CommandCount {
+  commands: number;
+  /** Requests the server received, and those it has not answered yet. */
+  requests: number;
+  inFlight: number;
+  byKind: Record<string, number>;
+  /** Milliseconds the database took, summed, by command and collection. */
+  msByKind: Record<string, number>;
+}
+
+/** How many database commands the server's driver has started so far, in all and by command and collection. */
+async function commandsOf(child: ChildProcess): Promise<CommandCount> {
+  return new Promise<CommandCount>((resolve) => {
+    const onMessage = (m: Partial<CommandCount>) => {
+      if (typeof m.commands !== "number") return;
+      child.off("message", onMessage);
+      resolve({ commands: m.commands, requests: m.requests ?? 0, inFlight: m.inFlight ?? 0, byKind: m.byKind ?? {}, msByKind: m.msByKind ?? {} });
+    };
+    child.on("message", onMessage);
+    child.send("commands");
+  });
+}
+
+/** The longest a bench waits for a server's off-path work (a drain that long is reported as such). */
+const MAX_DRAIN_S = 60;
+
+/** Waits until the server has done what earlier requests left to do off the request path (at most MAX_DRAIN_S). */
+async function idleOf(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, MAX_DRAIN_S * 1000);
+    function done() {
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      resolve();
+    }
+    function onMessage(m: { idle?: boolean }) {
+      if (m.idle) done();
+    }
+    child.on("message", onMessage);
+    child.send("idle");
+  });
+}
+
 /**
  * A refusal is an HTTP 200 with a stop reason, so autocannon alone would happily measure
  * refusals: one probe request must succeed before a scenario is measured.
  */
-async function load(scenario: string, url: string, bodies: () => string, token?: string): Promise<Row> {
+async function load(scenario: string, server: Server, bodies: () => string, token?: string, database = true): Promise<Row> {
+  const { url } = server;
+  if (database) await idleOf(server.child);
+  const before = database ? await commandsOf(server.child) : undefined;
   const probe = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: bodies() });
   const text = await probe.text();
   if (!probe.ok || text.includes('"errors"') || (text.includes("stopReason") && !text.includes('"SUCCESS_'))) {
@@ -82,7 +144,33 @@ async function load(scenario: string, url: string, bodies: () => string, token?:
       },
     ],
   });
-  return { scenario, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + refused };
+  let commands: number | null = null;
+  let drain = 0;
+  let served = result.requests.total + 1;
+  if (before) {
+    // The requests autocannon left in flight are still served: count them, and what they start, when they are done.
+    let after = await commandsOf(server.child);
+    for (let i = 0; i < 100 && after.inFlight > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await commandsOf(server.child);
+    }
+    const drainStart = process.hrtime.bigint();
+    await idleOf(server.child);
+    drain = Number(process.hrtime.bigint() - drainStart) / 1e9;
+    after = await commandsOf(server.child);
+    served = Math.max(1, after.requests - before.requests);
+    commands = (after.commands - before.commands) / served;
+    if (process.env.BENCH_COMMANDS) {
+      const kinds = Object.entries(after.byKind).flatMap(([kind, n]) => {
+        const count = n - (before.byKind[kind] ?? 0);
+        const ms = (after.msByKind[kind] ?? 0) - (before.msByKind[kind] ?? 0);
+        return count > 0 ? [`${kind}=${(count / served).toFixed(2)} (${(ms / count).toFixed(1)} ms)`] : [];
+      });
+      process.stdout.write(`  ${scenario}: ${kinds.join(", ")}\n`);
+    }
+  }
+  const rps = result.requests.average;
+  return { scenario, rps, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + refused, commands, drain, sustained: drain > 0.05 ? served / (DURATION + drain) : rps };
 }
 
 async function gql(url: string, token: string, query: string): Promise<any> {
@@ -99,7 +187,7 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
   const rows: Row[] = [];
   try {
     const constant = await startChild("constant", ferret.uri, dbName);
-    rows.push(await load("constant (GraphQL ceiling)", constant.url, () => JSON.stringify({ query: "{ ping }" })));
+    rows.push(await load("constant (GraphQL ceiling)", constant, () => JSON.stringify({ query: "{ ping }" }), undefined, false));
     await stopChild(constant.child);
 
     // Governed first, so the raw read looks up the very documents memgate stored.
@@ -112,12 +200,12 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
       ids.push({ subject, id: res.data.storeMemory.memory.memoryId });
     }
     let target = ids[0];
-    rows.push(await load("governed READ", governed.url, () => JSON.stringify({ query: `{ memory(memoryId: "${(target = pick(ids)).id}", subjectId: "${target.subject}") { stopReason memory { memoryId key value } } }` }), token));
+    rows.push(await load("governed READ", governed, () => JSON.stringify({ query: `{ memory(memoryId: "${(target = pick(ids)).id}", subjectId: "${target.subject}") { stopReason memory { memoryId key value } } }` }), token));
     let n = 0;
     rows.push(
       await load(
         "governed STORE",
-        governed.url,
+        governed,
         () => JSON.stringify({ query: `mutation { storeMemory(input: {subjectId: "${pick(SUBJECTS)}", category: "WORKFLOW_DEFAULT", key: "build-${n++}", value: "npm run build", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }` }),
         token,
       ),
@@ -126,8 +214,8 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
 
     const raw = await startChild("raw", ferret.uri, dbName);
     const rawIds = ids.map(({ subject, id }) => memoryDocId("bench", subject, id));
-    rows.push(await load("raw driver READ (_id lookup)", raw.url, () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` })));
-    rows.push(await load("raw driver STORE (two inserts)", raw.url, () => JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` })));
+    rows.push(await load("raw driver READ (_id lookup)", raw, () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` })));
+    rows.push(await load("raw driver STORE (two inserts)", raw, () => JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` })));
     await stopChild(raw.child);
   } finally {
     await ferret.stop();
@@ -163,14 +251,17 @@ async function policyLatency(): Promise<{ p50: number; p99: number; n: number }>
 
 function printTable(label: string, rows: Row[]): void {
   const by = (name: string) => rows.find((r) => r.scenario.startsWith(name))!;
-  const ratio = (a: Row, b: Row) => `${((a.rps / b.rps) * 100).toFixed(0)}%`;
+  const ratio = (a: Row, b: Row) => `${((a.sustained / b.sustained) * 100).toFixed(0)}%`;
   const lines = [
     `\nbackend: ${label}   (${CONNECTIONS} connections, ${DURATION} s each, ${os.cpus().length} cores)`,
-    `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"vs raw".padStart(9)}${"errors".padStart(9)}`,
+    `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"db cmds/req".padStart(13)}${"drain s".padStart(9)}${"sustained".padStart(11)}${"vs raw".padStart(9)}${"errors".padStart(9)}`,
   ];
   for (const row of rows) {
     const vs = row.scenario === "governed READ" ? ratio(row, by("raw driver READ")) : row.scenario === "governed STORE" ? ratio(row, by("raw driver STORE")) : "";
-    lines.push(`${row.scenario.padEnd(34)}${row.rps.toFixed(0).padStart(9)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${vs.padStart(9)}${String(row.errors).padStart(9)}`);
+    const commands = row.commands === null ? "-" : row.commands.toFixed(2);
+    lines.push(
+      `${row.scenario.padEnd(34)}${row.rps.toFixed(0).padStart(9)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${commands.padStart(13)}${(row.drain >= MAX_DRAIN_S ? `>${MAX_DRAIN_S}` : row.drain.toFixed(1)).padStart(9)}${row.sustained.toFixed(0).padStart(11)}${vs.padStart(9)}${String(row.errors).padStart(9)}`,
+    );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -4,13 +4,10 @@ import type { AddressInfo } from "node:net";
 import type { Db, MongoClient } from "mongodb";
 import { AuditSystem } from "./audit/audit-system";
 import { auditExportRouter } from "./audit/export-router";
-import { GovernedStoreAdapter, temporaryGovernedSettleHook } from "./audit/governed-store-adapter";
 import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
-import { GovernedMemoryService } from "./contracts/governed.service";
-import { Governor } from "./contracts/governor";
 import { createContracts } from "./contracts";
 import type { ContractModule } from "./kernel/contract";
 import type { ContractStore } from "./kernel/contract-store";
@@ -30,9 +27,6 @@ import type { Services } from "./services";
 import { connectDatabase, ensureIndexes } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
-import { MemoryRepository } from "./store/memory-repository";
-import { MemoryCounters } from "./store/memory-counters";
-import { MemorySettingsRepository } from "./store/memory-settings";
 
 export interface GatewayOptions {
   config: Config;
@@ -96,21 +90,15 @@ export class Gateway {
       const verifier = TokenVerifier.create({ ...config.jwt, publicKeyPem });
 
       const events = new EventLog(db, clock);
-      const governor = new Governor(policy, events, clock, logger);
+      events.onHeadError = (error, tenant) => logger.warn({ err: error, tenant }, "chain head not advanced (harmless: reads walk forward from it)");
       const metrics = new Metrics();
       const detectors = createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]);
       const kernel = new Kernel({ policy, events, clock, logger, detectors, metrics });
       const stores: ContractStore[] = [];
       const auditSystem = await AuditSystem.create({ db, config, logger, kernel, stores });
       startedAudit = auditSystem;
-      governor.useIntegrity(auditSystem.guard);
       const contracts = createContracts({ db, kernel, policy, events, clock, logger, config, metrics, detectors, stores, auditLog: auditSystem });
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
-      // TEMPORARY (k-audit, issue 11): governed items reach erasure and repair through an adapter, and get their
-      // settle mark from a log hook, until the governed contract brings its own store. At merge, delete these three lines and the import.
-      const governedStore = new GovernedStoreAdapter(db);
-      stores.push(governedStore);
-      events.afterAppend(temporaryGovernedSettleHook(governedStore));
       for (const store of stores) await store.ensureIndexes();
       // Start-up duties over every store: policy version check, repair, chain verification, timers.
       await auditSystem.start();
@@ -118,7 +106,6 @@ export class Gateway {
         policy,
         kernel,
         contracts,
-        governed: new GovernedMemoryService(governor, new MemoryRepository(db), detectors, new MemorySettingsRepository(db), new MemoryCounters(db), logger),
         metrics,
       };
 
@@ -159,6 +146,11 @@ export class Gateway {
   /** Graceful: drain requests and subscriptions, close the database, stop the embedded one. */
   async stop(): Promise<void> {
     await this.http.stop();
+    // What answered requests left to do off the request path (settle marks, counters, chain heads) lands
+    // first, for a while: what is left after that is settled by the next start's repair.
+    const stores = (Object.values(this.services.contracts) as ContractModule[]).flatMap((contract) => contract.stores);
+    const idle = Promise.all([...stores.map((store) => store.idle?.()), this.services.kernel.events.settled()]);
+    await Promise.race([idle, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     await this.auditSystem?.stop();
     this.services.policy.close();
     await this.client.close();

@@ -1,4 +1,3 @@
-import type { GovernedMemoryService } from "./contracts/governed.service";
 import type { Metrics } from "./kernel/metrics";
 import type { PolicyEngine } from "./policy/policy-engine";
 import type { Contracts } from "./contracts";
@@ -11,6 +10,5 @@ export interface Services {
   kernel: Kernel;
   /** The contract modules by name; a door finds an operation here and hands it to the kernel. */
   contracts: Contracts;
-  governed: GovernedMemoryService;
   metrics: Metrics;
 }

@@ -3,6 +3,7 @@ import { agentContract } from "./agent";
 import { auditContract } from "./audit";
 import { companionContract } from "./companion";
 import { ledgerContract } from "./ledger";
+import { governedContract } from "./governed";
 
 /**
  * Every contract of the gateway, one line each. The composition root builds them with the
@@ -15,6 +16,7 @@ export function createContracts(deps: ContractDeps) {
     audit: auditContract(deps),
     ledger: ledgerContract(deps),
     agent: agentContract(deps),
+    governed: governedContract(deps),
   };
 }
 

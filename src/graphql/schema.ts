@@ -5,7 +5,7 @@ import { AuditResolver } from "../contracts/audit/resolvers";
 import { AgentResolver } from "../contracts/agent/resolvers";
 import { CompanionResolver } from "../contracts/companion/resolvers";
 import { ContractResolver } from "./resolvers/contract.resolver";
-import { GovernedResolver } from "./resolvers/governed.resolver";
+import { GovernedResolver } from "../contracts/governed/resolvers";
 import { LedgerResolver } from "../contracts/ledger/resolvers";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */

@@ -29,6 +29,12 @@ export interface ContractStore {
    * status "erased" and `mark`. Idempotent. false when the store does not hold the object.
    */
   erase(tenantId: string, subjectId: string, objectId: string, mark: ErasureMark): Promise<boolean>;
+
+  /**
+   * Optional: resolves once the background work of answered requests (settle marks, counters
+   * written off the request path) is written; the gateway awaits it before closing the database.
+   */
+  idle?(): Promise<void>;
 }
 
 /** An object the repair pass must settle: the event it waits for, and the event to write if none exists. */

@@ -109,9 +109,17 @@ interface TenantChain {
 
 const MAX_BATCH = 256;
 const MAX_CONFLICT_RETRIES = 50;
+/** How long a chain-head update waits to take in later batches (and to stay clear of the requests that appended). */
+const HEAD_DELAY_MS = 20;
 
 function isDuplicateKey(error: unknown): boolean {
   return (error instanceof MongoServerError || error instanceof MongoBulkWriteError) && error.code === 11000;
+}
+
+/** The chain-head document update of one tenant: the newest head to write, and the write in flight. */
+interface HeadWriter {
+  pending: { seq: number; hash: string } | undefined;
+  running: Promise<void> | undefined;
 }
 
 /**
@@ -120,14 +128,20 @@ function isDuplicateKey(error: unknown): boolean {
  * so concurrent requests cost one insert between them. The event `_id` is derived from
  * (tenant, seq), so when several gateway processes append to one tenant the database's
  * unique `_id` decides who got a seq: the loser reloads the head and tries again.
+ *
+ * The chain-head document is a hint, not the truth (`head()` walks forward from it): it is
+ * advanced off the request path, coalesced per tenant, so an append costs one insert.
  */
 export class EventLog {
   private readonly events: Collection<MemoryEvent>;
   private readonly heads: Collection<ChainHead>;
   private readonly chains = new Map<string, TenantChain>();
   private readonly hooks: AppendHook[] = [];
+  private readonly headWriters = new Map<string, HeadWriter>();
   /** Where hook failures go; set by the composition root. */
   onHookError: (error: unknown, event: MemoryEvent) => void = () => undefined;
+  /** Where a failed chain-head update goes (harmless: the head is walked forward on the next read). */
+  onHeadError: (error: unknown, tenantId: string) => void = () => undefined;
 
   constructor(
     db: Db,
@@ -207,8 +221,17 @@ export class EventLog {
     return chain;
   }
 
+  /** Resolves once every chain-head update scheduled so far is written (tests, shutdown, benchmarks). */
+  async settled(): Promise<void> {
+    while ([...this.headWriters.values()].some((w) => w.running)) {
+      await Promise.all([...this.headWriters.values()].map((w) => w.running));
+    }
+  }
+
   private async flush(tenantId: string, chain: TenantChain): Promise<void> {
     chain.flushing = true;
+    // One microtask later: the events an operation appends together (Promise.all) go in one insert.
+    await Promise.resolve();
     try {
       while (chain.queue.length > 0) {
         const batch = chain.queue.splice(0, MAX_BATCH);
@@ -242,7 +265,7 @@ export class EventLog {
       if (inserted > 0) {
         const last = events[inserted - 1];
         chain.head = { seq: last.seq, hash: last.hash };
-        await this.advanceHead(tenantId, chain.head);
+        this.scheduleHead(tenantId, chain.head);
       }
       if (inserted < events.length) chain.head = undefined; // another process took a seq: reload
       remaining = remaining.slice(inserted);
@@ -259,6 +282,34 @@ export class EventLog {
       prev = { seq, hash };
       return { _id: eventDocId(tenantId, seq), ...body, hash };
     });
+  }
+
+  /**
+   * Off the request path: the head update starts HEAD_DELAY_MS after the batch (the appenders'
+   * requests have been answered by then) and writes only the newest head, so the batches of
+   * that time cost one update. A lagging or missing head is safe: `head()` walks forward from it.
+   */
+  private scheduleHead(tenantId: string, head: { seq: number; hash: string }): void {
+    let writer = this.headWriters.get(tenantId);
+    if (!writer) {
+      writer = { pending: undefined, running: undefined };
+      this.headWriters.set(tenantId, writer);
+    }
+    if (!writer.pending || writer.pending.seq < head.seq) writer.pending = head;
+    if (!writer.running) writer.running = this.writeHeads(tenantId, writer);
+  }
+
+  private async writeHeads(tenantId: string, writer: HeadWriter): Promise<void> {
+    await new Promise<void>((resolve) => setTimeout(resolve, HEAD_DELAY_MS));
+    try {
+      while (writer.pending) {
+        const head = writer.pending;
+        writer.pending = undefined;
+        await this.advanceHead(tenantId, head).catch((error: unknown) => this.onHeadError(error, tenantId));
+      }
+    } finally {
+      writer.running = undefined;
+    }
   }
 
   private async advanceHead(tenantId: string, head: { seq: number; hash: string }): Promise<void> {

@@ -1,5 +1,4 @@
 import { ManualClock } from "../../src/clock";
-import { GovernedStoreAdapter } from "../../src/audit/governed-store-adapter";
 import { Repair } from "../../src/audit/repair";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
@@ -142,7 +141,7 @@ describe("the audit contract on the operation kernel", () => {
   it("MP-LOG C19-FAIL INV-8: the generic repair settles the unsettled objects of a ContractStore (the governed one), judged by the injected clock", async () => {
     const db = gw.gateway.db;
     const memories = db.collection("memories");
-    const store = new GovernedStoreAdapter(db);
+    const store = gw.gateway.services.contracts.governed.stores[0];
     const repair = () => new Repair(db, gw.gateway.services.kernel.events, [store], clock, gw.gateway.logger, 60_000).run();
 
     // A crash between event and mark: the event is in the log, the mark is not.

@@ -1,21 +1,30 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from "type-graphql";
-import type { GatewayContext } from "../context";
-import { MemoryDecision, MemoryListDecision } from "../types/decision";
-import { MemorySettingsDecision, MemorySettingsInput } from "../types/memory-settings";
-import { StoreMemoryInput } from "../types/store-memory.input";
-import { UpdateMemoryInput } from "../types/update-memory.input";
+import type { GatewayContext } from "../../graphql/context";
+import {
+  deleteRequest,
+  listRequest,
+  MemoryDecision,
+  MemoryListDecision,
+  MemorySettingsDecision,
+  MemorySettingsInput,
+  readRequest,
+  StoreMemoryInput,
+  UpdateMemoryInput,
+} from "./types";
 
-/** The Phase 19 operations. Each method is one service call; the stop reason passes through as-is. */
+/** The Phase 19 operations. Each method hands its request to the kernel; the stop reason passes through as-is. */
 @Resolver()
 export class GovernedResolver {
   @Mutation(() => MemoryDecision, { description: "STORE (seed 000)." })
   async storeMemory(@Arg("input", () => StoreMemoryInput) input: StoreMemoryInput, @Ctx() ctx: GatewayContext): Promise<MemoryDecision> {
-    return MemoryDecision.from(await ctx.services.governed.store(ctx.principal, input.toRequest(), ctx));
+    const { kernel, contracts } = ctx.services;
+    return MemoryDecision.from(await kernel.run(contracts.governed.operations.store, ctx.principal, input.toRequest(), ctx));
   }
 
   @Mutation(() => MemoryDecision, { description: "UPDATE (seed 000, SPEC D2): a new version supersedes the live one, which stays inactive." })
   async updateMemory(@Arg("input", () => UpdateMemoryInput) input: UpdateMemoryInput, @Ctx() ctx: GatewayContext): Promise<MemoryDecision> {
-    return MemoryDecision.from(await ctx.services.governed.update(ctx.principal, input.toRequest(), ctx));
+    const { kernel, contracts } = ctx.services;
+    return MemoryDecision.from(await kernel.run(contracts.governed.operations.update, ctx.principal, input.toRequest(), ctx));
   }
 
   @Mutation(() => MemoryDecision, { description: "DELETE (seed 000, SPEC D1): logical; the item is never read, listed or returned again." })
@@ -26,15 +35,14 @@ export class GovernedResolver {
     @Arg("expectedVersion", () => Int, { nullable: true }) expectedVersion: number | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<MemoryDecision> {
-    return MemoryDecision.from(await ctx.services.governed.delete(ctx.principal, { memoryId, subjectId, reason, expectedVersion }, ctx));
+    const { kernel, contracts } = ctx.services;
+    return MemoryDecision.from(await kernel.run(contracts.governed.operations.delete, ctx.principal, deleteRequest(memoryId, subjectId, reason, expectedVersion), ctx));
   }
 
   @Mutation(() => MemorySettingsDecision, { description: "Memory on/off and quotas for the tenant or a subject (admin role; C19-POLICY, C19-CAP)." })
-  async setMemorySettings(
-    @Arg("input", () => MemorySettingsInput) input: MemorySettingsInput,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<MemorySettingsDecision> {
-    return MemorySettingsDecision.from(await ctx.services.governed.setSettings(ctx.principal, input.toRequest(), ctx));
+  async setMemorySettings(@Arg("input", () => MemorySettingsInput) input: MemorySettingsInput, @Ctx() ctx: GatewayContext): Promise<MemorySettingsDecision> {
+    const { kernel, contracts } = ctx.services;
+    return MemorySettingsDecision.from(await kernel.run(contracts.governed.operations.setSettings, ctx.principal, input.toRequest(), ctx));
   }
 
   @Query(() => MemoryDecision, { description: "READ one item by id (seed 000)." })
@@ -43,7 +51,8 @@ export class GovernedResolver {
     @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<MemoryDecision> {
-    return MemoryDecision.from(await ctx.services.governed.read(ctx.principal, { memoryId, subjectId }, ctx));
+    const { kernel, contracts } = ctx.services;
+    return MemoryDecision.from(await kernel.run(contracts.governed.operations.read, ctx.principal, readRequest(memoryId, subjectId), ctx));
   }
 
   @Query(() => MemoryListDecision, { description: "LIST a subject's live items, newest first (seed 000)." })
@@ -54,6 +63,7 @@ export class GovernedResolver {
     @Arg("after", () => String, { nullable: true }) after: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<MemoryListDecision> {
-    return MemoryListDecision.from(await ctx.services.governed.list(ctx.principal, { subjectId, category, limit, after }, ctx));
+    const { kernel, contracts } = ctx.services;
+    return MemoryListDecision.from(await kernel.run(contracts.governed.operations.list, ctx.principal, listRequest(subjectId, category, limit, after), ctx));
   }
 }

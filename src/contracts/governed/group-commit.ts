@@ -1,0 +1,77 @@
+import type { Logger } from "../../logger";
+
+/** The driver's answer once the gateway closed its client: retrying cannot help. */
+export const clientClosed = (error: unknown): boolean =>
+  error instanceof Error && (error.name === "MongoNotConnectedError" || error.name === "MongoTopologyClosedError");
+
+interface Waiting<T> {
+  item: T;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const RETRIES = 5;
+const RETRY_BASE_MS = 100;
+
+/**
+ * Group commit off the request path: items added while one write is in flight go together
+ * in the next one. The first write starts after the current request was answered
+ * (setImmediate), so a request never waits for it. A failed write is retried a few times
+ * (writers are idempotent), then given up and reported: what it settled is then left to the
+ * start-up repair (settle marks) or stays a little behind (quota counters, a cache of the log).
+ */
+export class GroupCommit<T> {
+  private queue: Waiting<T>[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly logger: Logger,
+    private readonly write: (items: readonly T[]) => Promise<void>,
+    /** An error no retry can mend (the database client is closed). */
+    private readonly final: (error: unknown) => boolean = () => false,
+  ) {}
+
+  add(item: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.running ??= this.drain();
+    });
+  }
+
+  /** Resolves once everything added so far is written or given up. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        await this.commit(batch);
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async commit(batch: Waiting<T>[]): Promise<void> {
+    const items = batch.map((w) => w.item);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.write(items);
+        for (const w of batch) w.resolve();
+        return;
+      } catch (error) {
+        if (attempt >= RETRIES || this.final(error)) {
+          this.logger.warn({ err: error, items: items.length }, `${this.name}: group commit given up`);
+          for (const w of batch) w.reject(error);
+          return;
+        }
+        await new Promise<void>((resolve) => setTimeout(resolve, RETRY_BASE_MS * 2 ** attempt).unref());
+      }
+    }
+  }
+}

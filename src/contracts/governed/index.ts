@@ -1,0 +1,13 @@
+import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { governedOperations, type GovernedOperations } from "./operations";
+import { GovernedStore } from "./store";
+
+/**
+ * The Phase 19 memory contract (seed 000): STORE, UPDATE, DELETE, READ, LIST of governed
+ * items, and the settings behind POLICY_DISABLED and ENTITLEMENT_CAP.
+ * Policy: policies/memgate/contracts/governed/ and the item checks in policies/memgate/checks/.
+ */
+export function governedContract(deps: ContractDeps): ContractModule<GovernedOperations> & { store: GovernedStore } {
+  const store = new GovernedStore(deps.db, deps.logger);
+  return { name: "governed", operations: governedOperations(store), stores: [store], store };
+}

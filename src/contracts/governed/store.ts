@@ -1,0 +1,474 @@
+import { MongoBulkWriteError, MongoServerError, type Collection, type Filter, type IndexDescription, type OptionalUnlessRequiredId } from "mongodb";
+import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
+import type { Logger } from "../../logger";
+import { saltedDigest } from "../../store/canonical";
+import { COLLECTIONS, ensureIndexes, type Database } from "../../store/database";
+import { memoryDocId, memoryVersionDocId } from "../../store/ids";
+import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
+import { clientClosed, GroupCommit } from "./group-commit";
+import { CounterStore, type CountDelta } from "./store-counters";
+import { SettingsStore } from "./store-settings";
+
+export type MemoryStatus = "active" | "deleted" | "erased";
+
+/** A Phase 19 memory item as stored (seed 000 §2.1, with SPEC D1/D2 lifecycle fields). */
+export interface MemoryRecord {
+  _id: string;
+  tenant_id: string;
+  subject_id: string;
+  memory_id: string;
+  version: number;
+  category: string;
+  key: string;
+  value: string;
+  source_kind: string;
+  ttl_class: string;
+  source_ref: string | null;
+  origin: string;
+  consent: { explicit: boolean; evidence_ref: string | null };
+  status: MemoryStatus;
+  created_at: Date;
+  updated_at: Date;
+  expires_at: Date;
+  created_by: { id: string; roles: string[] };
+  /** Salt of the content digest its events commit to (SPEC D1). */
+  content_salt: string;
+  /** MP-OBJECT provenance and integrity hash, set on insert (src/store/provenance.ts). */
+  provenance?: ProvenanceFields["provenance"];
+  integrity_hash?: string;
+  /** Set once the version's event is in the log (the event's settle, off the request path); absent: not yet settled. */
+  logged?: { seq: number; version: number | null };
+  /** SPEC D2: the version this one replaced (absent on version 1). */
+  supersedes?: number | null;
+  updated_by?: { id: string; roles: string[] } | null;
+  /** SPEC D1: set by a logical DELETE. */
+  deleted_at?: Date | null;
+  delete_reason?: string | null;
+  /** SPEC D1: set by a physical erasure (the record is then a content-free tombstone). */
+  erasure?: ErasureMark;
+}
+
+/** Which write took a version (the arbiter of concurrent UPDATE / DELETE). */
+interface VersionClaim {
+  _id: string;
+  memory_id: string;
+  version: number;
+  op: "update" | "delete";
+  claimed_at: Date;
+}
+
+const ORPHAN_CLAIM_MS = 60_000;
+/** Settle marks per update command (see writeMarks). */
+const MARK_CHUNK = 16;
+
+/** An inactive copy of a superseded version (SPEC D2), in memory_versions. */
+export interface MemoryVersionRecord extends Omit<MemoryRecord, "status"> {
+  status: "superseded";
+  superseded_at: Date;
+  superseded_by: number;
+}
+
+export interface ListQuery {
+  tenantId: string;
+  subjectId: string;
+  category?: string;
+  now: Date;
+  limit: number;
+  /** Keyset cursor: items strictly after this (created_at desc, _id desc). */
+  after?: { createdAt: Date; id: string };
+}
+
+/** What an item's event waits for: its `logged` mark. */
+interface Mark {
+  id: string;
+  version: number;
+  seq: number;
+}
+
+/** The indexes the store's reads need (FerretDB keeps them; on MongoDB they carry the reads). */
+const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
+  [COLLECTIONS.memories]: [
+    { key: { tenant_id: 1, subject_id: 1, memory_id: 1 }, name: "tenant_subject_memory", unique: true },
+    { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },
+  ],
+  [COLLECTIONS.memoryVersions]: [{ key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true }],
+};
+
+/**
+ * The governed contract's store: items (`memories`), their superseded versions
+ * (`memory_versions`), version claims (`memory_claims`), and beside them the settings and
+ * the quota counters. Every query names tenant and subject (SG-SCOPE); every item read is
+ * checked against its integrity hash (MP-OBJECT). Settle marks and counter increments are
+ * group-committed off the request path.
+ */
+export class GovernedStore implements ContractStore {
+  readonly contract = "governed";
+  readonly settings: SettingsStore;
+  readonly counters: CounterStore;
+  private readonly memories: Collection<MemoryRecord>;
+  private readonly versions: Collection<MemoryVersionRecord>;
+  private readonly claims: Collection<VersionClaim>;
+  private readonly marks: GroupCommit<Mark>;
+  private readonly inserts: InsertQueue<MemoryRecord>;
+
+  constructor(
+    private readonly db: Database,
+    logger: Logger,
+    options: { settingsPollMs?: number } = {},
+  ) {
+    this.memories = db.collection<MemoryRecord>(COLLECTIONS.memories);
+    this.versions = db.collection<MemoryVersionRecord>(COLLECTIONS.memoryVersions);
+    this.claims = db.collection<VersionClaim>(COLLECTIONS.memoryClaims);
+    this.settings = new SettingsStore(db, logger, { pollMs: options.settingsPollMs });
+    this.counters = new CounterStore(db, logger);
+    this.marks = new GroupCommit<Mark>("logged marks", logger, (marks) => this.writeMarks(marks), clientClosed);
+    this.inserts = new InsertQueue(this.memories);
+  }
+
+  /** Resolves once every settle mark and counter increment queued so far is written (tests, benchmarks, shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([this.marks.idle(), this.counters.idle()]);
+  }
+
+  /** Stops the settings poll (the gateway is stopping). */
+  close(): void {
+    this.settings.close();
+  }
+
+  // ---- items ----
+
+  /** A primary-key lookup: the `_id` is derived from tenant, subject and memory id. */
+  async get(tenantId: string, subjectId: string, memoryId: string): Promise<MemoryRecord | null> {
+    const record = await this.memories.findOne({ _id: memoryDocId(tenantId, subjectId, memoryId) });
+    return record && verified(record);
+  }
+
+  /**
+   * MP-OBJECT: provenance and integrity hash are computed over exactly what is stored.
+   * Concurrent STOREs' items go in one insert (the request still waits for its own).
+   */
+  async insert(record: MemoryRecord): Promise<void> {
+    Object.assign(record, governedProvenance(record));
+    await this.inserts.insert(record);
+  }
+
+  /** Removes an item that was never acknowledged (its event could not be written). */
+  async rollback(record: MemoryRecord): Promise<void> {
+    await this.memories.deleteOne({ _id: record._id, version: record.version });
+  }
+
+  /**
+   * Optimistic concurrency without transactions: the one write (UPDATE or DELETE) that
+   * inserts the claim of a version may change it; the database's unique `_id` is the arbiter
+   * (FerretDB does not make a filtered replace atomic). A claim left by a process that died
+   * before finishing is taken over once it is older than ORPHAN_CLAIM_MS.
+   */
+  private async claim(current: MemoryRecord, op: "update" | "delete", at: Date): Promise<boolean> {
+    const claim: VersionClaim = {
+      _id: memoryVersionDocId(current.tenant_id, current.subject_id, current.memory_id, current.version),
+      memory_id: current.memory_id,
+      version: current.version,
+      op,
+      claimed_at: at,
+    };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await this.claims.insertOne(claim);
+        return true;
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        const [held, live] = await Promise.all([this.claims.findOne({ _id: claim._id }), this.memories.findOne({ _id: current._id })]);
+        const orphan = held && live?.version === current.version && live.status === "active" && at.getTime() - held.claimed_at.getTime() > ORPHAN_CLAIM_MS;
+        if (!orphan) return false;
+        await this.claims.deleteOne({ _id: claim._id, claimed_at: held.claimed_at });
+      }
+    }
+    return false;
+  }
+
+  /** Gives a claim back when its write was undone. */
+  private async release(current: MemoryRecord): Promise<void> {
+    await this.claims.deleteOne({ _id: memoryVersionDocId(current.tenant_id, current.subject_id, current.memory_id, current.version) });
+  }
+
+  /**
+   * SPEC D2: keeps an inactive copy of `current` in memory_versions (idempotent: a copy
+   * already there from an earlier attempt is the same content), then replaces the live
+   * document only if it is still at `current.version`. false: another write got there
+   * first and nothing live changed.
+   */
+  async supersede(current: MemoryRecord, next: MemoryRecord, at: Date): Promise<boolean> {
+    if (!(await this.claim(current, "update", at))) return false;
+    // MP-OBJECT: the new version carries its own provenance and hash, and is unsettled until its event is logged.
+    delete next.logged;
+    Object.assign(next, governedProvenance(next));
+    const { status: _status, logged: _logged, ...content } = current;
+    const copy: MemoryVersionRecord = {
+      ...content,
+      _id: memoryVersionDocId(current.tenant_id, current.subject_id, current.memory_id, current.version),
+      status: "superseded",
+      superseded_at: at,
+      superseded_by: next.version,
+    };
+    try {
+      await this.versions.updateOne({ _id: copy._id }, { $setOnInsert: copy }, { upsert: true });
+    } catch (error) {
+      // Two upserts of one new _id race: the loser's copy is the same content, already there.
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const result = await this.memories.replaceOne({ _id: current._id, version: current.version, status: "active" }, next);
+    if (result.modifiedCount !== 1) {
+      await this.versions.deleteOne({ _id: copy._id, superseded_by: next.version });
+      await this.release(current);
+      return false;
+    }
+    return true;
+  }
+
+  /** Undoes a supersede whose event could not be written: the old version is live again. */
+  async unsupersede(current: MemoryRecord, next: MemoryRecord): Promise<void> {
+    await this.memories.replaceOne({ _id: next._id, version: next.version }, current);
+    await this.versions.deleteOne({ _id: memoryVersionDocId(current.tenant_id, current.subject_id, current.memory_id, current.version) });
+    await this.release(current);
+  }
+
+  /** SPEC D1: a logical delete of the live version. false: it was no longer live at that version. */
+  async markDeleted(current: MemoryRecord, at: Date, reason: string | null): Promise<boolean> {
+    if (!(await this.claim(current, "delete", at))) return false;
+    const result = await this.memories.updateOne(
+      { _id: current._id, version: current.version, status: "active" },
+      { $set: { status: "deleted", deleted_at: at, delete_reason: reason, updated_at: at } },
+    );
+    if (result.modifiedCount !== 1) {
+      await this.release(current);
+      return false;
+    }
+    return true;
+  }
+
+  /** Undoes a markDeleted whose event could not be written. */
+  async undelete(current: MemoryRecord): Promise<void> {
+    await this.memories.replaceOne({ _id: current._id, version: current.version }, current);
+    await this.release(current);
+  }
+
+  /** A subject's live, unexpired items, newest first, after a keyset cursor. */
+  async list(query: ListQuery): Promise<MemoryRecord[]> {
+    const filter: Filter<MemoryRecord> = {
+      tenant_id: query.tenantId,
+      subject_id: query.subjectId,
+      status: "active",
+      expires_at: { $gt: query.now },
+    };
+    if (query.category !== undefined) filter.category = query.category;
+    if (query.after) {
+      filter.$or = [{ created_at: { $lt: query.after.createdAt } }, { created_at: query.after.createdAt, _id: { $lt: query.after.id } }];
+    }
+    return (await this.memories.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.limit).toArray()).map(verified);
+  }
+
+  // ---- settle (the event's part, off the request path) ----
+
+  /**
+   * Settles a write once its event is in the log at `seq`: the version's `logged` mark and
+   * the subject's quota counts, each group-committed with those of concurrent requests.
+   */
+  async settleWrite(record: MemoryRecord, seq: number, counts: { delta: CountDelta; staleWindows: readonly string[] }): Promise<void> {
+    await Promise.all([
+      this.marks.add({ id: record._id, version: record.version, seq }),
+      this.counters.add(record.tenant_id, record.subject_id, counts.delta, counts.staleWindows),
+    ]);
+  }
+
+  /**
+   * Only the version the event names: a newer version (a concurrent update) waits for its own
+   * event. In chunks: FerretDB on SQLite runs each update as a scan of the collection and holds
+   * its one writer meanwhile, so a long bulk would keep the requests' inserts waiting.
+   */
+  private async writeMarks(marks: readonly Mark[]): Promise<void> {
+    for (let i = 0; i < marks.length; i += MARK_CHUNK) {
+      await this.memories.bulkWrite(
+        marks.slice(i, i + MARK_CHUNK).map((m) => ({ updateOne: { filter: { _id: m.id, version: m.version }, update: { $set: { logged: { seq: m.seq, version: m.version } } } } })),
+        { ordered: false },
+      );
+    }
+  }
+
+  // ---- ContractStore ----
+
+  async ensureIndexes(): Promise<void> {
+    await ensureIndexes(this.db, INDEXES);
+  }
+
+  async unsettled(limit: number): Promise<UnsettledObject[]> {
+    const items = await this.memories
+      .find({ $or: [{ logged: { $exists: false } }, { erasure: { $exists: true }, "erasure.logged_seq": { $exists: false } }] })
+      .sort({ updated_at: 1 })
+      .limit(limit)
+      .toArray();
+    return items.map((item) => (item.erasure && item.erasure.logged_seq === undefined ? unsettledErasure(item, item.erasure) : unsettledWrite(item)));
+  }
+
+  async settle(object: UnsettledObject, seq: number): Promise<void> {
+    const _id = memoryDocId(object.tenantId, object.subjectId, object.objectId);
+    if (object.kind === "erasure") {
+      await this.memories.updateOne({ _id }, { $set: { "erasure.logged_seq": seq } });
+      return;
+    }
+    const version = object.version ?? 1;
+    await this.memories.updateOne({ _id, version }, { $set: { logged: { seq, version } } });
+  }
+
+  async objectIds(tenantId: string, subjectId: string): Promise<string[]> {
+    const items = await this.memories
+      .find({ tenant_id: tenantId, subject_id: subjectId, status: { $ne: "erased" } }, { projection: { memory_id: 1 } })
+      .toArray();
+    return items.map((i) => i.memory_id).sort();
+  }
+
+  async lookup(tenantId: string, subjectId: string, objectId: string): Promise<{ found: boolean; erased: boolean }> {
+    const item = await this.memories.findOne({ _id: memoryDocId(tenantId, subjectId, objectId) }, { projection: { status: 1 } });
+    return { found: item !== null, erased: item?.status === "erased" };
+  }
+
+  /**
+   * SPEC D1: every superseded version becomes a content-free tombstone, then the item
+   * itself (key, value, source ref, consent evidence, delete reason and salt removed; the
+   * integrity hash recomputed over what stays). Claims and counters hold no content.
+   */
+  async erase(tenantId: string, subjectId: string, objectId: string, mark: ErasureMark): Promise<boolean> {
+    const _id = memoryDocId(tenantId, subjectId, objectId);
+    const item = await this.memories.findOne({ _id });
+    if (!item) return false;
+    // Versions first: if the process stops here, the item still shows what is left to erase.
+    const versions = await this.versions.find({ tenant_id: tenantId, subject_id: subjectId, memory_id: objectId }).toArray();
+    for (const version of versions) {
+      await this.versions.replaceOne({ _id: version._id }, {
+        tenant_id: tenantId,
+        subject_id: subjectId,
+        memory_id: objectId,
+        version: version.version ?? null,
+        status: "erased",
+        erasure: mark,
+      } as unknown as MemoryVersionRecord);
+    }
+    const tombstone: MemoryRecord = {
+      _id,
+      tenant_id: tenantId,
+      subject_id: subjectId,
+      memory_id: objectId,
+      version: item.version,
+      category: item.category,
+      key: "",
+      value: "",
+      source_kind: item.source_kind,
+      ttl_class: item.ttl_class,
+      source_ref: null,
+      origin: item.origin,
+      consent: { explicit: item.consent?.explicit ?? false, evidence_ref: null },
+      status: "erased",
+      created_at: item.created_at,
+      updated_at: new Date(mark.at),
+      expires_at: item.expires_at,
+      created_by: item.created_by,
+      content_salt: "",
+      ...(item.logged ? { logged: item.logged } : {}),
+      erasure: item.erasure?.logged_seq !== undefined ? item.erasure : mark,
+    };
+    Object.assign(tombstone, governedProvenance(tombstone)); // the integrity hash covers what is stored now
+    await this.memories.replaceOne({ _id }, tombstone);
+    return true;
+  }
+}
+
+/** A write whose event is not (yet) marked: the repair looks for its event, or appends this one. */
+function unsettledWrite(item: MemoryRecord): UnsettledObject {
+  const updated = item.version > 1;
+  return {
+    tenantId: item.tenant_id,
+    subjectId: item.subject_id,
+    objectId: item.memory_id,
+    writtenAt: item.updated_at,
+    kind: "write",
+    version: item.version,
+    missing: {
+      event_type: updated ? "update" : "create",
+      operation: updated ? "UPDATE" : "STORE",
+      stop_reason: updated ? "SUCCESS_UPDATED" : "SUCCESS_STORED",
+      content_digest: item.status === "erased" ? null : contentDigest(item),
+      metadata: { repaired: true, category: item.category, version: item.version, created_by: item.created_by?.id ?? null },
+    },
+  };
+}
+
+function unsettledErasure(item: MemoryRecord, mark: ErasureMark): UnsettledObject {
+  return {
+    tenantId: item.tenant_id,
+    subjectId: item.subject_id,
+    objectId: item.memory_id,
+    writtenAt: new Date(mark.at),
+    kind: "erasure",
+    version: item.version,
+    missing: { event_type: "erase", operation: mark.operation, stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: { repaired: true, requested_by: mark.by } },
+  };
+}
+
+/** SPEC D1: what an item's events commit to: a salted digest of its key and value, never the content. */
+export function contentDigest(record: Pick<MemoryRecord, "content_salt" | "key" | "value">): string {
+  return saltedDigest(record.content_salt, { key: record.key, value: record.value });
+}
+
+/**
+ * Inserts on the request path, grouped: the first goes at once, those that arrive while it
+ * is in flight go together in the next `insertMany` (unordered), and each caller gets its
+ * own document's outcome.
+ */
+class InsertQueue<T extends { _id: string }> {
+  private queue: { doc: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private flushing = false;
+
+  constructor(private readonly collection: Collection<T>) {}
+
+  insert(doc: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ doc, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    await Promise.resolve(); // the inserts of one tick go together
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, 256);
+        try {
+          await this.collection.insertMany(
+            batch.map((b) => b.doc as OptionalUnlessRequiredId<T>),
+            { ordered: false },
+          );
+          for (const b of batch) b.resolve();
+        } catch (error) {
+          const failed = error instanceof MongoBulkWriteError ? new Set([error.writeErrors].flat().map((e) => e.index)) : undefined;
+          batch.forEach((b, i) => (!failed || failed.has(i) ? b.reject(error) : b.resolve()));
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === 11000;
+}
+
+/** MP-OBJECT: every read recomputes the integrity hash; a mismatch throws IntegrityError. */
+function verified(record: MemoryRecord): MemoryRecord {
+  return checkIntegrity(record as unknown as Record<string, unknown>, GOVERNED_CONTENT_FIELDS, {
+    tenantId: record.tenant_id,
+    subjectId: record.subject_id,
+    memoryId: record.memory_id,
+    collection: "memories",
+  }) as unknown as MemoryRecord;
+}

@@ -1,0 +1,90 @@
+import type { Server } from "node:http";
+import type { CommandStartedEvent, Document } from "mongodb";
+import { startTestGateway, type TestGateway } from "../support/gateway";
+import { preference } from "../support/governed";
+
+const STORE = `mutation($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason memory { memoryId } } }`;
+const READ = `query($id: ID!) { memory(memoryId: $id) { stopReason memory { memoryId } } }`;
+
+/** The gateway's HTTP server (private to Gateway: the test watches requests arrive and answers leave). */
+const httpServerOf = (gw: TestGateway): Server => (gw.gateway as unknown as { http: { httpServer: Server } }).http.httpServer;
+
+/** A command as the test reports it: name and collection. */
+const describeCommand = (e: CommandStartedEvent): string => `${e.commandName} ${String(e.command[e.commandName])}`;
+
+/**
+ * Timers of the process, not steps of a request: the settings epoch poll (every 50 ms) and,
+ * until src/audit/repair.ts GovernedItemSettler is deleted at the merge of issue 11, its
+ * EventLog hook, which marks an item `logged` by `_id` alone from inside `append`. The
+ * kernel's own settle marks are group-committed off the request path, filtered by `_id` and
+ * `version`, and are counted like everything else.
+ */
+function background(e: CommandStartedEvent): boolean {
+  const collection = String(e.command[e.commandName]);
+  if (collection === "memory_settings_epoch") return true;
+  if (e.commandName !== "update" || collection !== "memories") return false;
+  const updates = e.command.updates as Document[];
+  return updates.length === 1 && Object.keys(updates[0].q as Document).join() === "_id" && Object.keys((updates[0].u as Document).$set ?? {}).join() === "logged";
+}
+
+describe("issue 11 §7: the governed write path at the database's speed", () => {
+  let gw: TestGateway;
+  const started: CommandStartedEvent[] = [];
+  /** The commands started between a request's arrival and its answer, per request. */
+  const windows: CommandStartedEvent[][] = [];
+
+  beforeAll(async () => {
+    const uri = new URL(process.env.MEMGATE_TEST_MONGODB_URI!);
+    uri.searchParams.set("monitorCommands", "true");
+    gw = await startTestGateway({
+      mongodbUri: uri.toString(),
+      // Quiet timers: no checkpoint rounds, no integrity refresh while a request is measured.
+      env: { MEMGATE_CHECKPOINT_INTERVAL_S: "0", MEMGATE_CHECKPOINT_EVERY: "0", MEMGATE_INTEGRITY_REFRESH_MS: "600000" },
+    });
+    gw.gateway.db.client.on("commandStarted", (e: CommandStartedEvent) => started.push(e));
+    httpServerOf(gw).prependListener("request", (_req, res) => {
+      const from = started.length;
+      const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+      res.end = ((...args: unknown[]) => {
+        windows.push(started.slice(from));
+        return end(...args);
+      }) as typeof res.end;
+    });
+  });
+  afterAll(() => gw.stop());
+
+  /** One request alone: what it left to do off the request path is done before, and measured apart. */
+  const measured = async <T>(send: () => Promise<T>): Promise<{ answer: T; path: string[] }> => {
+    await gw.gateway.services.contracts.governed.store.idle();
+    await gw.gateway.services.kernel.events.settled();
+    const before = windows.length;
+    const answer = await send();
+    expect(windows.length).toBe(before + 1);
+    return { answer, path: windows[before].filter((e) => !background(e)).map(describeCommand) };
+  };
+
+  it("issue-11 §7 C19-OPS: a STORE costs at most 3 database commands on its request path (counts, item, event), none for settings, the settle mark or the chain head", async () => {
+    const token = await gw.token({ tenant: "speed", subjects: ["alice"], roles: ["agent"] });
+    // The first operation of a process and subject reads the chain head and fills the settings cache.
+    await gw.gateway.services.contracts.governed.store.settings.ready();
+    await gw.gql(token, STORE, { input: preference({ key: "warm" }) });
+    for (let i = 0; i < 3; i++) {
+      const { answer, path } = await measured(() => gw.gql(token, STORE, { input: preference({ key: `k${i}` }) }));
+      expect(answer.data!.storeMemory.stopReason).toBe("SUCCESS_STORED");
+      expect(path).toEqual(["find memory_counters", "insert memories", "insert memory_events"]);
+    }
+    // Off the request path, but done: the version's settle mark and the subject's counts.
+    await gw.gateway.services.contracts.governed.store.idle();
+    const items = await gw.gateway.db.collection("memories").find({ tenant_id: "speed" }).toArray();
+    for (const item of items) expect(item.logged).toEqual({ seq: expect.any(Number), version: 1 });
+    expect(await gw.gateway.db.collection("memory_counters").findOne({ tenant_id: "speed", subject_id: "alice" })).toMatchObject({ items: 4 });
+  });
+
+  it("issue-11 §7 C19-OPS: a READ costs one database command (the item by _id); settings come from the process's cache", async () => {
+    const token = await gw.token({ tenant: "speed", subjects: ["bob"], roles: ["agent"] });
+    const id = (await gw.gql(token, STORE, { input: preference({ key: "read-me" }) })).data!.storeMemory.memory.memoryId;
+    const { answer, path } = await measured(() => gw.gql(token, READ, { id }));
+    expect(answer.data!.memory.stopReason).toBe("SUCCESS_READ");
+    expect(path).toEqual(["find memories"]);
+  });
+});
