@@ -80,7 +80,7 @@ describe("the governed contract on the kernel (issue 11)", () => {
     });
     const [forReal, forMadeUp] = [await ask(real), await ask(madeUp)];
     expect(forReal).toEqual(forMadeUp);
-    expect(forReal.read).toEqual({ stopReason: "NOT_FOUND", explanations: ["AUTHZ-SUBJECT: subject_not_in_token", "C19-STOP: no_such_memory"], memory: null });
+    expect(forReal.read).toEqual({ stopReason: "NOT_FOUND", explanations: ["AUTHZ-SUBJECT: subject_not_in_token"], memory: null });
     expect(forReal.delete.stopReason).toBe("NOT_FOUND");
     expect(forReal.update.stopReason).toBe("POLICY_DISABLED");
     // the item is untouched, and each attempt counted as a cross-subject attempt

@@ -116,7 +116,9 @@ describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", ()
     const doc = await gw.gateway.db.collection("memories").findOne({ memory_id: id });
     expect(doc).toMatchObject({ status: "deleted", subject_id: subjectId, delete_reason: "user asked to forget" });
     const event = await gw.gateway.db.collection("memory_events").findOne({ memory_id: id, event_type: "delete" });
-    expect(event).toMatchObject({ stop_reason: "SUCCESS_DELETED", reason: "user asked to forget" });
+    // SPEC D1: the reason is content; the event commits to its salted digest, the item keeps the text.
+    expect(event).toMatchObject({ stop_reason: "SUCCESS_DELETED", reason: null, metadata: { reason: { length: "user asked to forget".length } } });
+    expect(JSON.stringify(event)).not.toContain("user asked to forget");
   });
 
   it("C19-OPS D5: DELETE of another subject's or tenant's item answers NOT_FOUND (existence never leaks) and the item stays", async () => {

@@ -4,7 +4,7 @@ import { KernelError } from "../../kernel/execute";
 import { boolean, enumeration, id, number, object, text, type Fields } from "../../kernel/fields";
 import { operation, TENANT_SCOPE, type OperationContext } from "../../kernel/operation";
 import type { PolicyEngine } from "../../policy/policy-engine";
-import { newSalt } from "../../store/canonical";
+import { newSalt, saltedDigest } from "../../store/canonical";
 import { memoryDocId } from "../../store/ids";
 import { contentDigest, type GovernedStore, type MemoryRecord } from "./store";
 import { CounterStore, type SubjectCounts } from "./store-counters";
@@ -39,7 +39,7 @@ export interface UpdateRequest extends ItemRequest {
   expected_version?: number | null;
 }
 
-/** DELETE (SPEC D1): logical; the reason is free text, kept in the event. */
+/** DELETE (SPEC D1): logical; the reason is free text: the item keeps it (erasable), the event its salted digest. */
 export interface DeleteRequest {
   subject_id?: string | null;
   memory_id?: string | null;
@@ -274,8 +274,8 @@ export function governedOperations(store: GovernedStore) {
         event_type: "delete",
         memory_id: live.memory_id,
         content_digest: contentDigest(live),
-        reason,
-        metadata: eventMetadata(live),
+        // The person's reason is content: the chain commits to its salted digest, so an erasure reaches it.
+        metadata: { ...eventMetadata(live), ...(reason === null ? {} : { reason: { digest: saltedDigest(live.content_salt, { reason }), length: reason.length } }) },
         // A deleted item no longer counts against the subject's cap (C19-CAP); its `logged` mark stays the version's.
         settle: () => store.counters.add(ctx.tenantId, ctx.subjectId, { items: -1, writes: 0, windowStart: windowStart(ctx) }),
       });

@@ -409,7 +409,15 @@ function unsettledErasure(item: MemoryRecord, mark: ErasureMark): UnsettledObjec
     writtenAt: new Date(mark.at),
     kind: "erasure",
     version: item.version,
-    missing: { event_type: "erase", operation: mark.operation, stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: { repaired: true, requested_by: mark.by } },
+    missing: {
+      event_type: "erase",
+      operation: mark.operation,
+      stop_reason: "SUCCESS_DELETED",
+      content_digest: null,
+      metadata: { repaired: true, requested_by: mark.by },
+      reason: mark.reason,
+      decision_id: mark.decision_id,
+    },
   };
 }
 
