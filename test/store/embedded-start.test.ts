@@ -83,9 +83,11 @@ describe("stopping the process (npm start)", () => {
     await listening;
     const ferretPid = (JSON.parse(out.split("\n").find((line) => line.includes("embedded FerretDB started"))!) as { pid: number }).pid;
     expect(alive(ferretPid)).toBe(true);
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let err = "";
+    child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
     child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect({ exit: await exited, out: out.split("\n").slice(-4), err: err.slice(-800) }).toMatchObject({ exit: 0 });
     expect(alive(ferretPid)).toBe(false);
   });
 });
