@@ -7,7 +7,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 const MONGODB_ONLY_IN_STORES =
-  "Only the store layer knows MongoDB: src/store/, a contract's store (src/contracts/<name>/store.ts or store/), scripts and tests.";
+  "Only the store layer knows MongoDB: src/store/, a contract's store (src/contracts/<name>/store.ts, store-*.ts or store/), scripts and tests.";
 
 export default defineConfig([
   globalIgnores(["node_modules/", "dist/", "build/", "coverage/", "test-artifacts/", "data/", ".tools/"]),
@@ -46,7 +46,7 @@ export default defineConfig([
     },
   },
   {
-    files: ["src/store/**", "src/contracts/*/store.ts", "src/contracts/*/store/**", "scripts/**", "test/**"],
+    files: ["src/store/**", "src/contracts/*/store.ts", "src/contracts/*/store-*.ts", "src/contracts/*/store/**", "scripts/**", "test/**"],
     rules: { "no-restricted-imports": "off" },
   },
 ]);

@@ -9,9 +9,9 @@
 import { existsSync, readFileSync, writeFileSync, createWriteStream } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ChainAuditor } from "../src/audit/chain-auditor";
-import { Checkpointer, checkpointKey } from "../src/audit/checkpoints";
-import { ndjsonLine } from "../src/audit/export-router";
+import { ChainAuditor } from "../src/store/log/chain-auditor";
+import { Checkpointer, checkpointKey } from "../src/store/log/checkpoints";
+import { ndjsonLine } from "../src/http/audit-export-route";
 import { ensureDevKeyPair } from "../src/auth/dev-keys";
 import { systemClock } from "../src/clock";
 import { loadConfig } from "../src/config";

@@ -1,9 +1,8 @@
 import "reflect-metadata";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import type { Db, MongoClient } from "mongodb";
-import { AuditSystem } from "./audit/audit-system";
-import { auditExportRouter } from "./audit/export-router";
+import { AuditSystem } from "./store/log/audit-system";
+import { auditExportRouter } from "./http/audit-export-route";
 import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
@@ -24,7 +23,7 @@ import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
 import { PolicyEngine } from "./policy/policy-engine";
 import type { Services } from "./services";
-import { connectDatabase, ensureIndexes } from "./store/database";
+import { connectDatabase, ensureIndexes, type Database, type DatabaseClient } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
 
@@ -47,9 +46,9 @@ export class Gateway {
     readonly config: Config,
     readonly logger: Logger,
     readonly services: Services,
-    readonly db: Db,
+    readonly db: Database,
     readonly databaseUri: string,
-    private readonly client: MongoClient,
+    private readonly client: DatabaseClient,
     private readonly embedded: EmbeddedFerretDb | undefined,
     private readonly http: RunningHttpServer,
     readonly auditSystem?: AuditSystem,
@@ -75,7 +74,7 @@ export class Gateway {
         "embedded FerretDB started; its connection string is also in <data>/mongodb-uri",
       );
     }
-    let startedClient: MongoClient | undefined;
+    let startedClient: DatabaseClient | undefined;
     let startedAudit: AuditSystem | undefined;
     try {
       const { client, db } = await connectDatabase(databaseUri, config.dbName);

@@ -1,18 +1,15 @@
 import { Router } from "express";
-import type { Db } from "mongodb";
 import type { PolicyEngine } from "../policy/policy-engine";
+import { pingDatabase, type Database } from "../store/database";
 
 /** /healthz: the process is up. /readyz: it can serve (database answers, a policy is loaded). */
-export function healthRouter(db: Db, policy: PolicyEngine): Router {
+export function healthRouter(db: Database, policy: PolicyEngine): Router {
   const router = Router();
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
   router.get("/readyz", async (_req, res) => {
-    const database = await db
-      .command({ ping: 1 }, { timeoutMS: 2_000 })
-      .then(() => true)
-      .catch(() => false);
+    const database = await pingDatabase(db);
     const ready = database && policy.loaded;
     res.status(ready ? 200 : 503).json({
       status: ready ? "ready" : "not_ready",

@@ -1,4 +1,4 @@
-import type { AuditLog } from "../audit/audit-system";
+import type { AuditLog } from "../store/log/audit-system";
 import type { Clock } from "../clock";
 import type { Config } from "../config";
 import type { DetectorSuite } from "../detectors/detector";

@@ -14,6 +14,16 @@ export const COLLECTIONS = {
 
 /** The database handle contract stores are built on; only the store layer looks inside it. */
 export type Database = Db;
+/** The connection a gateway owns (closed at stop). */
+export type DatabaseClient = MongoClient;
+
+/** Whether the database answers a ping within `timeoutMs` (readiness). */
+export async function pingDatabase(db: Database, timeoutMs = 2_000): Promise<boolean> {
+  return db
+    .command({ ping: 1 }, { timeoutMS: timeoutMs })
+    .then(() => true)
+    .catch(() => false);
+}
 
 export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000, maxPoolSize: 50 });

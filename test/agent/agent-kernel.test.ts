@@ -1,4 +1,4 @@
-import { Repair } from "../../src/audit/repair";
+import { Repair } from "../../src/store/log/repair";
 import { ManualClock } from "../../src/clock";
 import { agentContract } from "../../src/contracts/agent";
 import { agentDoor } from "../../src/contracts/agent/door";

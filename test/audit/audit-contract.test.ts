@@ -1,5 +1,5 @@
 import { ManualClock } from "../../src/clock";
-import { Repair } from "../../src/audit/repair";
+import { Repair } from "../../src/store/log/repair";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { ACK, ERASE_MEMORY, ERASE_SUBJECT, eventsOf, preference, READ, STORE, storeMany, VERIFY } from "./support";

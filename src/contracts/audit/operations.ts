@@ -1,6 +1,6 @@
-import type { AuditLog } from "../../audit/audit-system";
-import type { Checkpoint } from "../../audit/checkpoints";
-import type { ChainVerification } from "../../audit/verify";
+import type { AuditLog } from "../../store/log/audit-system";
+import type { Checkpoint } from "../../store/log/checkpoints";
+import type { ChainVerification } from "../../store/log/verify";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
 import type { Decision } from "../../kernel/decision";
 import { actorOf } from "../../kernel/execute";

@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from "graphql-scalars";
 import { Field, ID, Int, ObjectType } from "type-graphql";
-import type { Checkpoint } from "../../audit/checkpoints";
-import type { ChainVerification as Verification } from "../../audit/verify";
+import type { Checkpoint } from "../../store/log/checkpoints";
+import type { ChainVerification as Verification } from "../../store/log/verify";
 import { DecisionFields } from "../../graphql/types/decision";
 import type { Outcome } from "../../kernel/outcome";
 import type { MemoryEvent as StoredEvent } from "../../store/event-log";

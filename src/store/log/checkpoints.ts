@@ -1,10 +1,10 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { MongoServerError, type Collection, type Db } from "mongodb";
-import type { Clock } from "../clock";
-import type { Logger } from "../logger";
-import { canonicalJson } from "../store/canonical";
-import type { EventLog, MemoryEvent } from "../store/event-log";
-import { eventDocId } from "../store/ids";
+import type { Clock } from "../../clock";
+import type { Logger } from "../../logger";
+import { canonicalJson } from "../canonical";
+import type { EventLog, MemoryEvent } from "../event-log";
+import { eventDocId } from "../ids";
 import { AUDIT_COLLECTIONS } from "./collections";
 
 /** What a checkpoint signs, exactly: the RFC 8785 form of these four fields. */

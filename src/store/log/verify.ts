@@ -1,5 +1,5 @@
-import { eventHash, GENESIS_HASH, type EventLog, type MemoryEvent } from "../store/event-log";
-import { eventDocId } from "../store/ids";
+import { eventHash, GENESIS_HASH, type EventLog, type MemoryEvent } from "../event-log";
+import { eventDocId } from "../ids";
 
 /** What a verification found: the first seq at which the chain stops being trustworthy, and why. */
 export interface ChainVerification {

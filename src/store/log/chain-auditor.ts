@@ -1,4 +1,4 @@
-import type { EventLog } from "../store/event-log";
+import type { EventLog } from "../event-log";
 import { verifyCheckpointSignature, type Checkpointer } from "./checkpoints";
 import { verifyChain, type ChainClaim, type ChainVerification } from "./verify";
 

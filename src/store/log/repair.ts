@@ -1,9 +1,9 @@
 import type { Collection, Db } from "mongodb";
-import type { Clock } from "../clock";
-import type { ContractStore, UnsettledObject } from "../kernel/contract-store";
-import type { Logger } from "../logger";
-import { COLLECTIONS } from "../store/database";
-import type { EventLog, EventType, MemoryEvent } from "../store/event-log";
+import type { Clock } from "../../clock";
+import type { ContractStore, UnsettledObject } from "../../kernel/contract-store";
+import type { Logger } from "../../logger";
+import { COLLECTIONS } from "../database";
+import type { EventLog, EventType, MemoryEvent } from "../event-log";
 import { SYSTEM_ACTOR } from "./system-actor";
 
 /**

@@ -1,8 +1,8 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { Collection, Db } from "mongodb";
-import type { Logger } from "../logger";
-import { COLLECTIONS } from "../store/database";
-import type { EventLog, MemoryEvent } from "../store/event-log";
+import type { Logger } from "../../logger";
+import { COLLECTIONS } from "../database";
+import type { EventLog, MemoryEvent } from "../event-log";
 
 /**
  * Where subscribers read the log from: the log itself, never an in-process bus, so an

@@ -1,8 +1,8 @@
 import type { Collection, Db } from "mongodb";
-import type { Clock } from "../clock";
-import type { IntegrityState } from "../kernel/execute";
-import type { Logger } from "../logger";
-import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
+import type { Clock } from "../../clock";
+import type { IntegrityState } from "../../kernel/execute";
+import type { Logger } from "../../logger";
+import type { EventActor, EventLog, MemoryEvent } from "../event-log";
 import type { ChainAuditor } from "./chain-auditor";
 import { AUDIT_COLLECTIONS } from "./collections";
 import { POLICY_ENGINE_ACTOR } from "./system-actor";

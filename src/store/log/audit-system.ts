@@ -1,11 +1,11 @@
 import type { Db } from "mongodb";
-import { ensureDevKeyPair } from "../auth/dev-keys";
-import type { Config } from "../config";
-import type { ContractStore } from "../kernel/contract-store";
-import type { Kernel } from "../kernel/execute";
-import type { Logger } from "../logger";
-import type { PolicyChange } from "../policy/policy-engine";
-import type { EventLog } from "../store/event-log";
+import { ensureDevKeyPair } from "../../auth/dev-keys";
+import type { Config } from "../../config";
+import type { ContractStore } from "../../kernel/contract-store";
+import type { Kernel } from "../../kernel/execute";
+import type { Logger } from "../../logger";
+import type { PolicyChange } from "../../policy/policy-engine";
+import type { EventLog } from "../event-log";
 import { ChainAuditor } from "./chain-auditor";
 import { Checkpointer, checkpointKey } from "./checkpoints";
 import { createEventSource, type EventSource } from "./event-source";

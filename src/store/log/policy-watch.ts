@@ -1,8 +1,8 @@
 import { MongoServerError, type Collection, type Db } from "mongodb";
-import type { Clock } from "../clock";
-import type { Logger } from "../logger";
-import type { PolicyChange } from "../policy/policy-engine";
-import type { EventLog, MemoryEvent } from "../store/event-log";
+import type { Clock } from "../../clock";
+import type { Logger } from "../../logger";
+import type { PolicyChange } from "../../policy/policy-engine";
+import type { EventLog, MemoryEvent } from "../event-log";
 import { AUDIT_COLLECTIONS } from "./collections";
 import { POLICY_ENGINE_ACTOR } from "./system-actor";
 

@@ -1,4 +1,4 @@
-import type { EventActor } from "../store/event-log";
+import type { EventActor } from "../event-log";
 
 /** The actor of events memgate writes on its own: startup checks, repairs, policy loads. */
 export const SYSTEM_ACTOR: EventActor = { id: "memgate", roles: [], kind: "system" };
