@@ -1,7 +1,6 @@
 import type { TestGateway } from "../support/gateway";
 
 /** POST /v1/memory with a Bearer token (null: none); the JSON answer (read loosely, as a client would) and the HTTP status. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function postMemory(gw: TestGateway, token: string | null, body: unknown, raw = false): Promise<{ status: number; body: any }> {
   const response = await fetch(`${gw.url}/v1/memory`, {
     method: "POST",
