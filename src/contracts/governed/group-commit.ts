@@ -12,6 +12,8 @@ interface Waiting<T> {
 
 const RETRIES = 5;
 const RETRY_BASE_MS = 100;
+/** Items queued or in flight beyond which new writers wait (see `room`). */
+const DEFAULT_BACKLOG = 256;
 
 /**
  * Group commit off the request path: items added while one write is in flight go together
@@ -23,6 +25,8 @@ const RETRY_BASE_MS = 100;
 export class GroupCommit<T> {
   private queue: Waiting<T>[] = [];
   private running: Promise<void> | undefined;
+  private inFlight = 0;
+  private progress: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
     private readonly name: string,
@@ -30,7 +34,24 @@ export class GroupCommit<T> {
     private readonly write: (items: readonly T[]) => Promise<void>,
     /** An error no retry can mend (the database client is closed). */
     private readonly final: (error: unknown) => boolean = () => false,
+    private readonly backlog: number = DEFAULT_BACKLOG,
   ) {}
+
+  /**
+   * Back-pressure: resolves once fewer than `backlog` items wait or are being written. A
+   * database slower than the requests (FerretDB on SQLite scans a collection per update)
+   * then slows the writers down instead of letting the queue grow without bound.
+   */
+  async room(): Promise<void> {
+    while (this.queue.length + this.inFlight >= this.backlog) {
+      this.progress ??= (() => {
+        let resolve!: () => void;
+        const promise = new Promise<void>((r) => (resolve = r));
+        return { promise, resolve };
+      })();
+      await this.progress.promise;
+    }
+  }
 
   add(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -50,7 +71,11 @@ export class GroupCommit<T> {
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
+        this.inFlight = batch.length;
         await this.commit(batch);
+        this.inFlight = 0;
+        this.progress?.resolve();
+        this.progress = undefined;
       }
     } finally {
       this.running = undefined;

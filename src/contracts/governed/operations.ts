@@ -166,7 +166,7 @@ export function governedOperations(store: GovernedStore) {
     };
   };
 
-  const store_ = operation<StoreRequest, Quota, MemoryRecord>({
+  const storeItem = operation<StoreRequest, Quota, MemoryRecord>({
     contract: CONTRACT,
     name: "STORE",
     fields: STORE_FIELDS,
@@ -175,6 +175,7 @@ export function governedOperations(store: GovernedStore) {
     input: (req, g) => ({ item: itemOf(req), settings: g?.settings ?? NO_SETTINGS, counts: g?.counters.counts ?? NO_COUNTS }),
     refusal: (req, ctx) => itemMetadata(req, ctx.policy),
     async allow(req, g, ctx, writes) {
+      await store.room();
       const item = itemOf(req);
       const memoryId = `mem_${randomUUID()}`;
       const record: MemoryRecord = {
@@ -221,6 +222,7 @@ export function governedOperations(store: GovernedStore) {
     },
     refusal: (req, ctx) => itemMetadata(req, ctx.policy),
     async allow(req, g, ctx, writes) {
+      await store.room();
       const live = required(g.record);
       const next: MemoryRecord = {
         ...live,
@@ -252,7 +254,7 @@ export function governedOperations(store: GovernedStore) {
     },
   });
 
-  const delete_ = operation<DeleteRequest, Target, undefined>({
+  const deleteItem = operation<DeleteRequest, Target, undefined>({
     contract: CONTRACT,
     name: "DELETE",
     fields: DELETE_FIELDS,
@@ -355,7 +357,7 @@ export function governedOperations(store: GovernedStore) {
     },
   });
 
-  return { store: store_, update, delete: delete_, read, list, setSettings };
+  return { store: storeItem, update, delete: deleteItem, read, list, setSettings };
 }
 
 export type GovernedOperations = ReturnType<typeof governedOperations>;

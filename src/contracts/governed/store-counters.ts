@@ -106,6 +106,11 @@ export class CounterStore {
     return this.commits.add(increment).finally(() => this.forget(increment));
   }
 
+  /** Back-pressure for writers: see GroupCommit.room. */
+  room(): Promise<void> {
+    return this.commits.room();
+  }
+
   /** Resolves once every increment queued so far is written (or given up). */
   idle(): Promise<void> {
     return this.commits.idle();

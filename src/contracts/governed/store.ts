@@ -130,6 +130,11 @@ export class GovernedStore implements ContractStore {
     await Promise.all([this.marks.idle(), this.counters.idle()]);
   }
 
+  /** Back-pressure: a write waits while too many settle marks or counter increments are still to be written. */
+  async room(): Promise<void> {
+    await Promise.all([this.marks.room(), this.counters.room()]);
+  }
+
   /** Stops the settings poll (the gateway is stopping). */
   close(): void {
     this.settings.close();
