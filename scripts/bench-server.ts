@@ -101,8 +101,12 @@ class RawResolver {
   @Mutation(() => RawMemory)
   async rawStore(@Arg("key") key: string, @Arg("value") value: string): Promise<RawMemory> {
     const memoryId = randomUUID();
-    await db.collection<{ _id: string } & Record<string, unknown>>("raw_memories").insertOne({ _id: memoryId, memory_id: memoryId, key, value, created_at: new Date() });
-    await db.collection<{ _id: string } & Record<string, unknown>>("raw_events").insertOne({ _id: randomUUID(), memory_id: memoryId, type: "create", at: new Date() });
+    await db
+      .collection<{ _id: string } & Record<string, unknown>>("raw_memories")
+      .insertOne({ _id: memoryId, memory_id: memoryId, key, value, created_at: new Date() });
+    await db
+      .collection<{ _id: string } & Record<string, unknown>>("raw_events")
+      .insertOne({ _id: randomUUID(), memory_id: memoryId, type: "create", at: new Date() });
     return { memoryId, key, value };
   }
 }

@@ -123,7 +123,11 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   const { url } = server;
   if (database) await idleOf(server.child);
   const before = database ? await commandsOf(server.child) : undefined;
-  const probe = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: bodies() });
+  const probe = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: bodies(),
+  });
   const text = await probe.text();
   if (!probe.ok || text.includes('"errors"') || (text.includes("stopReason") && !text.includes('"SUCCESS_'))) {
     throw new Error(`${scenario}: the probe request did not succeed, so nothing would be measured: ${text.slice(0, 300)}`);
@@ -170,11 +174,24 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
     }
   }
   const rps = result.requests.average;
-  return { scenario, rps, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + refused, commands, drain, sustained: drain > 0.05 ? served / (DURATION + drain) : rps };
+  return {
+    scenario,
+    rps,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + refused,
+    commands,
+    drain,
+    sustained: drain > 0.05 ? served / (DURATION + drain) : rps,
+  };
 }
 
 async function gql(url: string, token: string, query: string): Promise<any> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ query }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query }),
+  });
   return response.json();
 }
 
@@ -195,18 +212,35 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
     const ids: { subject: string; id: string }[] = [];
     for (let i = 0; i < SEEDED; i++) {
       const subject = SUBJECTS[i % SUBJECTS.length];
-      const res = await gql(governed.url, token, `mutation { storeMemory(input: {subjectId: "${subject}", category: "PREFERENCE", key: "k${i}", value: "prefers concise answers ${i}", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }`);
+      const res = await gql(
+        governed.url,
+        token,
+        `mutation { storeMemory(input: {subjectId: "${subject}", category: "PREFERENCE", key: "k${i}", value: "prefers concise answers ${i}", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }`,
+      );
       if (res.data?.storeMemory?.stopReason !== "SUCCESS_STORED") throw new Error(`seeding failed: ${JSON.stringify(res)}`);
       ids.push({ subject, id: res.data.storeMemory.memory.memoryId });
     }
     let target = ids[0];
-    rows.push(await load("governed READ", governed, () => JSON.stringify({ query: `{ memory(memoryId: "${(target = pick(ids)).id}", subjectId: "${target.subject}") { stopReason memory { memoryId key value } } }` }), token));
+    rows.push(
+      await load(
+        "governed READ",
+        governed,
+        () =>
+          JSON.stringify({
+            query: `{ memory(memoryId: "${(target = pick(ids)).id}", subjectId: "${target.subject}") { stopReason memory { memoryId key value } } }`,
+          }),
+        token,
+      ),
+    );
     let n = 0;
     rows.push(
       await load(
         "governed STORE",
         governed,
-        () => JSON.stringify({ query: `mutation { storeMemory(input: {subjectId: "${pick(SUBJECTS)}", category: "WORKFLOW_DEFAULT", key: "build-${n++}", value: "npm run build", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }` }),
+        () =>
+          JSON.stringify({
+            query: `mutation { storeMemory(input: {subjectId: "${pick(SUBJECTS)}", category: "WORKFLOW_DEFAULT", key: "build-${n++}", value: "npm run build", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }`,
+          }),
         token,
       ),
     );
@@ -215,7 +249,11 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
     const raw = await startChild("raw", ferret.uri, dbName);
     const rawIds = ids.map(({ subject, id }) => memoryDocId("bench", subject, id));
     rows.push(await load("raw driver READ (_id lookup)", raw, () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` })));
-    rows.push(await load("raw driver STORE (two inserts)", raw, () => JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` })));
+    rows.push(
+      await load("raw driver STORE (two inserts)", raw, () =>
+        JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` }),
+      ),
+    );
     await stopChild(raw.child);
   } finally {
     await ferret.stop();
@@ -233,7 +271,16 @@ async function policyLatency(): Promise<{ p50: number; p99: number; n: number }>
     now_ms: Date.now(),
     principal: { id: "a", tenant: "bench", subjects: ["alice"], roles: ["agent"], agent_type: null, job: null },
     subject_id: "alice",
-    item: { category: "PREFERENCE", key: "tone", value: "prefer concise responses with code first", source_kind: "USER_EXPLICIT", ttl_class: "LONG", source_ref: null, origin: "USER", consent: { explicit: true, evidence_ref: null } },
+    item: {
+      category: "PREFERENCE",
+      key: "tone",
+      value: "prefer concise responses with code first",
+      source_kind: "USER_EXPLICIT",
+      ttl_class: "LONG",
+      source_ref: null,
+      origin: "USER",
+      consent: { explicit: true, evidence_ref: null },
+    },
     texts: { key: "tone", value: "prefer concise responses with code first", source_ref: "" },
     facts: { findings: [] },
   };
@@ -257,7 +304,8 @@ function printTable(label: string, rows: Row[]): void {
     `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"db cmds/req".padStart(13)}${"drain s".padStart(9)}${"sustained".padStart(11)}${"vs raw".padStart(9)}${"errors".padStart(9)}`,
   ];
   for (const row of rows) {
-    const vs = row.scenario === "governed READ" ? ratio(row, by("raw driver READ")) : row.scenario === "governed STORE" ? ratio(row, by("raw driver STORE")) : "";
+    const vs =
+      row.scenario === "governed READ" ? ratio(row, by("raw driver READ")) : row.scenario === "governed STORE" ? ratio(row, by("raw driver STORE")) : "";
     const commands = row.commands === null ? "-" : row.commands.toFixed(2);
     lines.push(
       `${row.scenario.padEnd(34)}${row.rps.toFixed(0).padStart(9)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${commands.padStart(13)}${(row.drain >= MAX_DRAIN_S ? `>${MAX_DRAIN_S}` : row.drain.toFixed(1)).padStart(9)}${row.sustained.toFixed(0).padStart(11)}${vs.padStart(9)}${String(row.errors).padStart(9)}`,

@@ -55,7 +55,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const writesBefore = await counter(url, "ADD_FACT", "SUCCESS_STORED");
   const readLat: number[] = [];
   const writeLat: number[] = [];
-  let readsSent = 0, readsOk = 0, writesSent = 0, writesStored = 0, errors = 0, leaks = 0, factsSeen = 0, seq = 0;
+  let readsSent = 0,
+    readsOk = 0,
+    writesSent = 0,
+    writesStored = 0,
+    errors = 0,
+    leaks = 0,
+    factsSeen = 0,
+    seq = 0;
   // reads and writes have their own budgets of requests in flight, so neither starves the other
   const inFlight = { read: 0, write: 0 };
   const budget = { read: maxInFlight, write: Math.max(8, Math.ceil(maxInFlight / 4)) };
@@ -63,7 +70,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
   const refusals: Record<string, number> = {};
 
   const post = async (token: string, query: string, variables: Record<string, unknown>) => {
-    const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+    const res = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
     return (await res.json()) as { data?: Record<string, any>; errors?: unknown[] };
   };
 
@@ -73,14 +84,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       const body = await post(u.token, ENV, { s: u.subject, fresh });
       if (!fresh) readLat.push(performance.now() - t);
       const d = body.data?.memoryEnvelope;
-      if (!d || d.stopReason !== "SUCCESS_READ") { errors++; return; }
+      if (!d || d.stopReason !== "SUCCESS_READ") {
+        errors++;
+        return;
+      }
       readsOk++;
       if (d.envelope.subjectId !== u.subject) leaks++;
       for (const f of d.envelope.userFacts as { text: string }[]) {
         factsSeen++;
         if (!f.text.includes(tagOf(u))) leaks++; // another subject's or tenant's memory
       }
-    } catch { errors++; }
+    } catch {
+      errors++;
+    }
   };
 
   const write = async (u: LoadUser) => {
@@ -89,7 +105,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     const tag = tagOf(u);
     try {
       const body = await post(u.token, ADD, {
-        input: { subjectId: u.subject, type: "USER_FACT", text: `User owns item ${tag} number ${n}`, confidence: 0.9, source: "llm_extraction", summary: `User said they own item ${tag} number ${n} and like tea.` },
+        input: {
+          subjectId: u.subject,
+          type: "USER_FACT",
+          text: `User owns item ${tag} number ${n}`,
+          confidence: 0.9,
+          source: "llm_extraction",
+          summary: `User said they own item ${tag} number ${n} and like tea.`,
+        },
       });
       writeLat.push(performance.now() - t);
       const stop = body.data?.addFact?.stopReason ?? "GRAPHQL_ERROR";
@@ -98,13 +121,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
         errors++;
         refusals[stop] = (refusals[stop] ?? 0) + 1;
       }
-    } catch { errors++; }
+    } catch {
+      errors++;
+    }
   };
 
   const launch = (kind: "read" | "write", fn: () => Promise<void>) => {
     if (inFlight[kind] >= budget[kind]) return false;
     inFlight[kind]++;
-    const p = fn().finally(() => { inFlight[kind]--; pending.delete(p); });
+    const p = fn().finally(() => {
+      inFlight[kind]--;
+      pending.delete(p);
+    });
     pending.add(p);
     return true;
   };

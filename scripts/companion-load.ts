@@ -67,11 +67,23 @@ async function drive(): Promise<void> {
       const tenant = `t${i % tenants}`;
       const subject = `u${i}`;
       const token = await new SignJWT({ tenant, subjects: [subject], roles: ["adapter"] })
-        .setProtectedHeader({ alg: "EdDSA" }).setSubject(`adapter-${i}`).setIssuer("memgate-load").setAudience("memgate").setIssuedAt().setExpirationTime("1h")
+        .setProtectedHeader({ alg: "EdDSA" })
+        .setSubject(`adapter-${i}`)
+        .setIssuer("memgate-load")
+        .setAudience("memgate")
+        .setIssuedAt()
+        .setExpirationTime("1h")
         .sign(pair.privateKey);
       users.push({ tenant, subject, token });
     }
-    const report = await runLoad({ url, users, durationMs: seconds * 1000, readsPerSec: arg("reads", 1000), writesPerSec: arg("writes", 100), maxInFlight: arg("inflight", 64) });
+    const report = await runLoad({
+      url,
+      users,
+      durationMs: seconds * 1000,
+      readsPerSec: arg("reads", 1000),
+      writesPerSec: arg("writes", 100),
+      maxInFlight: arg("inflight", 64),
+    });
     console.log(formatLoad(report, userCount, tenants));
     if (report.leaks > 0 || !report.countersMatch) process.exitCode = 1;
   } finally {

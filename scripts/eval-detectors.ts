@@ -48,9 +48,7 @@ const REFUSALS = new Set(["FORBIDDEN_CATEGORY", "INJECTION_DETECTED"]);
 
 export async function evaluateCorpus(bundlePath = DEFAULT_BUNDLE): Promise<Evaluation> {
   const bundle = await loadBundle(bundlePath);
-  const detectors = createDetectorSuite(
-    defaultDetectors({ hash: bundle.hash, data: <T>(name: string) => bundle.data.memgate[name] as T }),
-  );
+  const detectors = createDetectorSuite(defaultDetectors({ hash: bundle.hash, data: <T>(name: string) => bundle.data.memgate[name] as T }));
   const judge = async (entry: CorpusLine, category: string): Promise<Verdict> => {
     const texts = { key: "note", value: entry.text };
     const facts = await detectors.run(texts);
@@ -97,17 +95,23 @@ export function confusionTable(evaluation: Evaluation): string {
   for (const label of classes) {
     const of = evaluation.forbidden.filter((v) => v.label === label);
     const hit = of.filter((v) => v.refused).length;
-    rows.push(`${label.padEnd(17)} ${String(of.length).padStart(5)}  ${String(hit).padStart(7)}  ${String(of.length - hit).padStart(6)}  ${(hit / of.length).toFixed(3)}`);
+    rows.push(
+      `${label.padEnd(17)} ${String(of.length).padStart(5)}  ${String(hit).padStart(7)}  ${String(of.length - hit).padStart(6)}  ${(hit / of.length).toFixed(3)}`,
+    );
   }
   rows.push("");
   rows.push("benign category   lines  stored   refused  fp-rate");
   for (const label of [...new Set(evaluation.benign.map((v) => v.label))].sort()) {
     const of = evaluation.benign.filter((v) => v.label === label);
     const bad = of.filter((v) => v.stopReason !== "SUCCESS_STORED").length;
-    rows.push(`${label.padEnd(17)} ${String(of.length).padStart(5)}  ${String(of.length - bad).padStart(6)}  ${String(bad).padStart(8)}  ${(bad / of.length).toFixed(3)}`);
+    rows.push(
+      `${label.padEnd(17)} ${String(of.length).padStart(5)}  ${String(of.length - bad).padStart(6)}  ${String(bad).padStart(8)}  ${(bad / of.length).toFixed(3)}`,
+    );
   }
   rows.push("");
-  rows.push(`forbidden recall ${evaluation.recall.toFixed(3)} (gate >= 0.970); benign false positives ${(evaluation.falsePositiveRate * 100).toFixed(1)}% (gate <= 3.0%)`);
+  rows.push(
+    `forbidden recall ${evaluation.recall.toFixed(3)} (gate >= 0.970); benign false positives ${(evaluation.falsePositiveRate * 100).toFixed(1)}% (gate <= 3.0%)`,
+  );
   return rows.join("\n");
 }
 

@@ -16,7 +16,9 @@ function jcs(value) {
   }
   if (Array.isArray(value)) return `[${value.map((v) => jcs(v === undefined ? null : v)).join(",")}]`;
   if (typeof value === "object") {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${jcs(value[k])}`).join(",")}}`;
   }
   throw new Error(`cannot canonicalize a ${typeof value}`);
@@ -45,7 +47,9 @@ function fail(seq, reason) {
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
-  const lines = readFileSync(args.file, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const lines = readFileSync(args.file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const bySeq = new Map();
   let prev = args.anchor;
   let expectedSeq;
@@ -79,7 +83,8 @@ function main() {
       const payload = jcs({ tenant: cp.tenant, seq: cp.seq, hash: cp.hash, time: cp.time });
       if (!verify(null, Buffer.from(payload, "utf8"), key, Buffer.from(cp.signature, "base64"))) fail(cp.seq, "checkpoint_signature_invalid");
       if (tenant !== undefined && cp.tenant !== tenant) fail(cp.seq, "checkpoint_tenant_mismatch");
-      if (!bySeq.has(cp.seq)) fail(cp.seq, lines.length && cp.seq > expectedSeq - 1 ? "truncated (the checkpoint names a later seq)" : "checkpoint_outside_export");
+      if (!bySeq.has(cp.seq))
+        fail(cp.seq, lines.length && cp.seq > expectedSeq - 1 ? "truncated (the checkpoint names a later seq)" : "checkpoint_outside_export");
       if (bySeq.get(cp.seq) !== cp.hash) fail(cp.seq, "checkpoint_mismatch");
       checkpoints++;
     }

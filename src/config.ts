@@ -88,7 +88,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}"`);
   }
-  const algorithms = (env.JWT_ALGORITHMS ?? "EdDSA,ES256,RS256").split(",").map((a) => a.trim()).filter(Boolean);
+  const algorithms = (env.JWT_ALGORITHMS ?? "EdDSA,ES256,RS256")
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
   const unknown = algorithms.filter((a) => !ALGORITHMS.includes(a));
   if (algorithms.length === 0 || unknown.length > 0) {
     throw new ConfigError(`JWT_ALGORITHMS may list only ${ALGORITHMS.join(", ")}, got "${env.JWT_ALGORITHMS}"`);
@@ -111,9 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbName: env.MEMGATE_DB_NAME ?? "memgate",
     ferretdbPostgresUrl: optional(env, "MEMGATE_FERRETDB_POSTGRESQL_URL"),
     ferretdbBinary: path.resolve(env.MEMGATE_FERRETDB_BIN ?? path.join(projectRoot, ".tools", "bin", "ferretdb")),
-    policyBundlePath: path.resolve(
-      env.MEMGATE_POLICY_BUNDLE ?? path.join(projectRoot, "build", "policy", "bundle.tar.gz"),
-    ),
+    policyBundlePath: path.resolve(env.MEMGATE_POLICY_BUNDLE ?? path.join(projectRoot, "build", "policy", "bundle.tar.gz")),
     jwt: Object.freeze({
       publicKeyPem,
       jwksUrl,

@@ -54,10 +54,7 @@ export class TokenVerifier {
         algorithms: [...this.options.algorithms],
         requiredClaims: ["sub", "exp"],
       };
-      ({ payload } =
-        typeof this.key === "function"
-          ? await jwtVerify(token, this.key, verifyOptions)
-          : await jwtVerify(token, this.key, verifyOptions));
+      ({ payload } = typeof this.key === "function" ? await jwtVerify(token, this.key, verifyOptions) : await jwtVerify(token, this.key, verifyOptions));
     } catch (error) {
       const code = (error as { code?: string }).code ?? "ERR_JWT_INVALID";
       throw new AuthenticationError(code === "ERR_JWT_EXPIRED" ? "token expired" : `invalid token (${code})`);

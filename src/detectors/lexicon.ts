@@ -81,7 +81,10 @@ export function normalize(text: string): string {
  * and `{}` themselves).
  */
 export function foldForContractLexicon(text: string): string {
-  return text.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/\u2013/g, "-");
+  return text
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/\u2013/g, "-");
 }
 
 /** A list element's path (`refs[2]`) under its declared name (`refs[]`). */

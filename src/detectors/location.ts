@@ -45,7 +45,12 @@ export const locationDetector: Detector = {
     if (coordinatePair(text) || DMS.test(text) || NAMED.test(text) || PLUS_CODE.test(text)) {
       findings.push({ field, class: "location", label: "coordinates" });
     }
-    if (STREET.test(text) || STREET_FIRST.test(text) || NUMBER_FIRST.test(text) || (UNIT.test(text) && /\b(?:street|st|road|rd|avenue|ave|lane|drive|floor)\b/i.test(text))) {
+    if (
+      STREET.test(text) ||
+      STREET_FIRST.test(text) ||
+      NUMBER_FIRST.test(text) ||
+      (UNIT.test(text) && /\b(?:street|st|road|rd|avenue|ave|lane|drive|floor)\b/i.test(text))
+    ) {
       findings.push({ field, class: "location", label: "street_address" });
     }
     if (UK_POSTCODE.test(text) || ZIP4.test(text)) findings.push({ field, class: "location", label: "postcode" });

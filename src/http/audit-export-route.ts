@@ -31,7 +31,8 @@ export function auditExportRouter(kernel: Kernel, exportEvents: AuditOperations[
     const afterSeq = raw === undefined ? 0 : typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : -1;
     const outcome = await kernel.run(exportEvents, principal, { afterSeq }, { requestId: req.requestId });
     if (!outcome.value) {
-      const status = outcome.stopReason === "SCHEMA_INVALID" || outcome.stopReason === "BOUNDS_EXCEEDED" ? 400 : outcome.stopReason === "INTERNAL_INCONSISTENCY" ? 500 : 403;
+      const status =
+        outcome.stopReason === "SCHEMA_INVALID" || outcome.stopReason === "BOUNDS_EXCEEDED" ? 400 : outcome.stopReason === "INTERNAL_INCONSISTENCY" ? 500 : 403;
       res.status(status).json({ stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations });
       return;
     }

@@ -79,7 +79,15 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
     },
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
-      { async serverWillStart() { return { async drainServer() { await wsCleanup.dispose(); } }; } },
+      {
+        async serverWillStart() {
+          return {
+            async drainServer() {
+              await wsCleanup.dispose();
+            },
+          };
+        },
+      },
     ],
   });
   await apollo.start();
@@ -115,7 +123,12 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 500) logger.error({ err: error, requestId: req.requestId }, "unhandled error in an HTTP route");
     res.status(status).json({
-      errors: [{ message: status === 500 ? "Internal server error" : `Bad request: ${error.type ?? "malformed body"}`, extensions: { code: status === 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST" } }],
+      errors: [
+        {
+          message: status === 500 ? "Internal server error" : `Bad request: ${error.type ?? "malformed body"}`,
+          extensions: { code: status === 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST" },
+        },
+      ],
     });
   });
 

@@ -132,7 +132,14 @@ export class Kernel {
         decision = this.decide(op, principal, subjectId, ctx.now, inputOf(now));
         if (decision.outcome !== "refuse") throw new KernelError("a conditional write lost a race but the policy still allows it");
       }
-      await this.append([{ event_type: "refuse", metadata: this.refusalMetadata(op, req, ctx, parsed.facts, decision, judged) }], decision, op, principal, subjectId, call);
+      await this.append(
+        [{ event_type: "refuse", metadata: this.refusalMetadata(op, req, ctx, parsed.facts, decision, judged) }],
+        decision,
+        op,
+        principal,
+        subjectId,
+        call,
+      );
       if (!ctx.subjectHeld) this.deps.metrics.isolation.inc({ operation: `${op.contract}.${op.name}`, kind: "foreign_subject" });
       stopReason = decision.stopReason;
       return this.outcome<Result>(decision);
@@ -195,11 +202,21 @@ export class Kernel {
     }
     // Settle marks are off the request path: a miss leaves an unsettled object the repair pass settles.
     writes.events.forEach((part, i) => {
-      if (part.settle) part.settle(appended[i].seq).catch((error: unknown) => this.deps.logger.warn({ err: error, seq: appended[i].seq }, "settle mark not written; repair will set it"));
+      if (part.settle)
+        part
+          .settle(appended[i].seq)
+          .catch((error: unknown) => this.deps.logger.warn({ err: error, seq: appended[i].seq }, "settle mark not written; repair will set it"));
     });
   }
 
-  private append(parts: readonly EventPart[], decision: Decision, op: OperationName, principal: Principal, subjectId: string, call: CallContext): Promise<MemoryEvent[]> {
+  private append(
+    parts: readonly EventPart[],
+    decision: Decision,
+    op: OperationName,
+    principal: Principal,
+    subjectId: string,
+    call: CallContext,
+  ): Promise<MemoryEvent[]> {
     return Promise.all(
       parts.map((part) =>
         this.deps.events.append({
@@ -224,7 +241,14 @@ export class Kernel {
   }
 
   /** SPEC D4: what a refusal keeps is metadata: the operation's own, else field lengths. */
-  private refusalMetadata<Req, Gathered>(op: Operation<Req, Gathered, unknown>, req: Req, ctx: OperationContext, facts: FieldFact[], decision: Decision, gathered: Gathered | undefined): Record<string, unknown> {
+  private refusalMetadata<Req, Gathered>(
+    op: Operation<Req, Gathered, unknown>,
+    req: Req,
+    ctx: OperationContext,
+    facts: FieldFact[],
+    decision: Decision,
+    gathered: Gathered | undefined,
+  ): Record<string, unknown> {
     // Keyed by declared field name, never by path: a JSON value's keys come from the client and may carry
     // content. A stored key may not contain ".": "source.note" is kept as "source/note".
     const lengths: Record<string, number> = {};

@@ -42,16 +42,12 @@ export const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
     { key: { tenant_id: 1, subject_id: 1, memory_id: 1 }, name: "tenant_subject_memory", unique: true },
     { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },
   ],
-  [COLLECTIONS.memoryVersions]: [
-    { key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true },
-  ],
+  [COLLECTIONS.memoryVersions]: [{ key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true }],
   [COLLECTIONS.events]: [
     { key: { tenant_id: 1, seq: 1 }, name: "tenant_seq", unique: true },
     { key: { tenant_id: 1, subject_id: 1, timestamp: 1 }, name: "tenant_subject_timestamp" },
   ],
-  [COLLECTIONS.ledgerProposals]: [
-    { key: { tenant_id: 1, subject_id: 1, decision: 1, created_at: -1 }, name: "tenant_subject_decision_created" },
-  ],
+  [COLLECTIONS.ledgerProposals]: [{ key: { tenant_id: 1, subject_id: 1, decision: 1, created_at: -1 }, name: "tenant_subject_decision_created" }],
   [COLLECTIONS.ledgerItems]: [{ key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" }],
 };
 
@@ -65,7 +61,12 @@ export async function ensureIndexes(db: Db, indexes: Readonly<Record<string, rea
   for (const [name, wanted] of Object.entries(indexes)) {
     const collection = db.collection(name);
     const existing = new Set(
-      (await collection.listIndexes().toArray().catch(() => [] as { name?: string }[])).map((index) => index.name),
+      (
+        await collection
+          .listIndexes()
+          .toArray()
+          .catch(() => [] as { name?: string }[])
+      ).map((index) => index.name),
     );
     for (const index of wanted) {
       if (!existing.has(index.name)) await collection.createIndexes([index]);

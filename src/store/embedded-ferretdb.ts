@@ -57,9 +57,7 @@ export class EmbeddedFerretDb {
 
   static async start(options: EmbeddedFerretDbOptions): Promise<EmbeddedFerretDb> {
     if (!existsSync(options.binary)) {
-      throw new EmbeddedDatabaseError(
-        `ferretdb is not installed at ${options.binary}: run "bash scripts/bootstrap.sh" (npm start and npm test do)`,
-      );
+      throw new EmbeddedDatabaseError(`ferretdb is not installed at ${options.binary}: run "bash scripts/bootstrap.sh" (npm start and npm test do)`);
     }
     const dataDir = path.resolve(options.dataDir);
     await mkdir(dataDir, { recursive: true });

@@ -314,11 +314,7 @@ export class EventLog {
 
   private async advanceHead(tenantId: string, head: { seq: number; hash: string }): Promise<void> {
     try {
-      await this.heads.updateOne(
-        { _id: tenantId, seq: { $lt: head.seq } },
-        { $set: { seq: head.seq, hash: head.hash } },
-        { upsert: true },
-      );
+      await this.heads.updateOne({ _id: tenantId, seq: { $lt: head.seq } }, { $set: { seq: head.seq, hash: head.hash } }, { upsert: true });
     } catch (error) {
       // A newer head was written by another process; ours is older, so nothing to do.
       if (!isDuplicateKey(error)) throw error;

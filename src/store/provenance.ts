@@ -1,13 +1,7 @@
 import { canonicalHash, storedJson } from "./canonical";
 
 /** seed 004 §2: what kind of statement a stored object is. */
-export const STATEMENT_TYPES = [
-  "SourceStatement",
-  "UserProvidedStatement",
-  "SystemGeneratedStatement",
-  "DerivedStatement",
-  "ConsolidatedStatement",
-] as const;
+export const STATEMENT_TYPES = ["SourceStatement", "UserProvidedStatement", "SystemGeneratedStatement", "DerivedStatement", "ConsolidatedStatement"] as const;
 export type StatementType = (typeof STATEMENT_TYPES)[number];
 
 /** seed 004 §1.1 */
@@ -70,8 +64,7 @@ export interface ProvenanceInput {
   version: number;
 }
 
-const iso = (value: Date | string | null | undefined): string | null =>
-  value === null || value === undefined ? null : new Date(value).toISOString();
+const iso = (value: Date | string | null | undefined): string | null => (value === null || value === undefined ? null : new Date(value).toISOString());
 
 /** MP-OBJECT: builds the provenance of one object; reusable by every contract's store. */
 export function buildProvenance(input: ProvenanceInput): Provenance {

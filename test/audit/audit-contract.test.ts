@@ -80,7 +80,13 @@ describe("the audit contract on the operation kernel", () => {
     // The refusals' events tell them apart no better than the answers.
     const refusals = (await eventsOf(gw.gateway.db, "ka")).slice(before);
     expect(refusals).toHaveLength(2);
-    const shape = (e: (typeof refusals)[number]) => ({ type: e.event_type, stop: e.stop_reason, subject: e.subject_id, memory: e.memory_id, metadata: e.metadata });
+    const shape = (e: (typeof refusals)[number]) => ({
+      type: e.event_type,
+      stop: e.stop_reason,
+      subject: e.subject_id,
+      memory: e.memory_id,
+      metadata: e.metadata,
+    });
     expect(shape(refusals[0])).toEqual(shape(refusals[1]));
     // And bob's memory is untouched.
     expect(await gw.gateway.db.collection("memories").findOne({ memory_id: real })).toMatchObject({ status: "active", key: "bob-private" });
@@ -127,14 +133,26 @@ describe("the audit contract on the operation kernel", () => {
     await gw.gql(alice, ERASE_MEMORY, { id: "mem_x", subject: "bob", reason: "not mine" });
     const text = await (await fetch(`${gw.url}/metrics`)).text();
     const count = (operation: string, stopReason: string) => {
-      const line = text.split("\n").find((l) => l.startsWith("memgate_decisions_total{") && l.includes('contract="audit"') && l.includes(`operation="${operation}"`) && l.includes(`stop_reason="${stopReason}"`));
+      const line = text
+        .split("\n")
+        .find(
+          (l) =>
+            l.startsWith("memgate_decisions_total{") &&
+            l.includes('contract="audit"') &&
+            l.includes(`operation="${operation}"`) &&
+            l.includes(`stop_reason="${stopReason}"`),
+        );
       return line ? Number(line.split(" ").pop()) : 0;
     };
     expect(count("VERIFY_CHAIN", "SUCCESS_READ")).toBeGreaterThanOrEqual(1);
     expect(count("ERASE_SUBJECT", "SCHEMA_INVALID")).toBeGreaterThanOrEqual(1);
     expect(count("ERASE_MEMORY", "NOT_FOUND")).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/memgate_operation_seconds_count\{[^}]*contract="audit"[^}]*operation="VERIFY_CHAIN"/);
-    const isolation = text.split("\n").find((l) => l.startsWith("memgate_cross_tenant_attempts_total{") && l.includes('operation="audit.ERASE_MEMORY"') && l.includes('kind="foreign_subject"'));
+    const isolation = text
+      .split("\n")
+      .find(
+        (l) => l.startsWith("memgate_cross_tenant_attempts_total{") && l.includes('operation="audit.ERASE_MEMORY"') && l.includes('kind="foreign_subject"'),
+      );
     expect(Number(isolation?.split(" ").pop())).toBeGreaterThanOrEqual(1);
   });
 
@@ -155,7 +173,15 @@ describe("the audit contract on the operation kernel", () => {
     // A crash inside an erasure: the content is gone, its event never written.
     const erasedId = await storeFor("alice", "repair-erasure", "REPAIRMARK biscuits");
     await store.idle?.();
-    expect(await store.erase("ka", "alice", erasedId, { at: clock.now().toISOString(), by: "alice", reason: "erase me please", operation: "ERASE_MEMORY", decision_id: null })).toBe(true);
+    expect(
+      await store.erase("ka", "alice", erasedId, {
+        at: clock.now().toISOString(),
+        by: "alice",
+        reason: "erase me please",
+        operation: "ERASE_MEMORY",
+        decision_id: null,
+      }),
+    ).toBe(true);
 
     // Too young to judge: a live process may still be writing them.
     expect(await repair()).toEqual({ settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 3 });
@@ -165,10 +191,22 @@ describe("the audit contract on the operation kernel", () => {
     expect(await memories.findOne({ memory_id: marked })).toMatchObject({ logged: { seq: ownEvent.seq, version: 1 } });
     const events = await eventsOf(db, "ka");
     const orphan = events.find((e) => e.memory_id === "mem_repair_orphan")!;
-    expect(orphan).toMatchObject({ event_type: "create", contract: "governed", actor: { kind: "system" }, reason: expect.stringMatching(/^repair: /), metadata: { repaired: true, version: 1 } });
+    expect(orphan).toMatchObject({
+      event_type: "create",
+      contract: "governed",
+      actor: { kind: "system" },
+      reason: expect.stringMatching(/^repair: /),
+      metadata: { repaired: true, version: 1 },
+    });
     expect(await memories.findOne({ memory_id: "mem_repair_orphan" })).toMatchObject({ logged: { seq: orphan.seq, version: 1 } });
     const erasure = events.find((e) => e.memory_id === erasedId && e.event_type === "erase")!;
-    expect(erasure).toMatchObject({ contract: "audit", actor: { kind: "system" }, reason: "repair: erase me please", content_digest: null, metadata: { repaired: true, object_contract: "governed" } });
+    expect(erasure).toMatchObject({
+      contract: "audit",
+      actor: { kind: "system" },
+      reason: "repair: erase me please",
+      content_digest: null,
+      metadata: { repaired: true, object_contract: "governed" },
+    });
     expect(await memories.findOne({ memory_id: erasedId })).toMatchObject({ status: "erased", erasure: { logged_seq: erasure.seq } });
     expect(await dumpDatabase(db)).not.toContain("REPAIRMARK");
 

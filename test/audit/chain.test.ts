@@ -53,8 +53,18 @@ describe("the event log (MP-LOG) and its verification", () => {
   it("MP-LOG MP-FORGET: invalidate, archive and erase events are refused by the log without a reason", async () => {
     const log = new EventLog(gw.gateway.db, clock);
     const draft = {
-      tenant_id: "reasons", subject_id: "alice", operation: "X", memory_id: "m1", actor: { id: "a", roles: [], kind: "human" as const },
-      stop_reason: "SUCCESS_UPDATED", decision_id: null, policy_hash: null, contract_version: null, request_id: null, content_digest: null, metadata: {},
+      tenant_id: "reasons",
+      subject_id: "alice",
+      operation: "X",
+      memory_id: "m1",
+      actor: { id: "a", roles: [], kind: "human" as const },
+      stop_reason: "SUCCESS_UPDATED",
+      decision_id: null,
+      policy_hash: null,
+      contract_version: null,
+      request_id: null,
+      content_digest: null,
+      metadata: {},
     };
     for (const event_type of ["invalidate", "archive", "erase"] as const) {
       await expect(log.append({ ...draft, event_type, reason: null })).rejects.toThrow(/needs a reason/);
@@ -69,7 +79,16 @@ describe("the event log (MP-LOG) and its verification", () => {
     const { agent, auditor } = await tokens("verify-ok");
     await storeMany(gw, agent, 7);
     const result = await verify(auditor);
-    expect(result).toMatchObject({ stopReason: "SUCCESS_READ", ok: true, fromSeq: 1, toSeq: 7, eventsChecked: 7, firstBrokenSeq: null, headSeq: 7, checkpointsChecked: 1 });
+    expect(result).toMatchObject({
+      stopReason: "SUCCESS_READ",
+      ok: true,
+      fromSeq: 1,
+      toSeq: 7,
+      eventsChecked: 7,
+      firstBrokenSeq: null,
+      headSeq: 7,
+      checkpointsChecked: 1,
+    });
     expect(await verify(auditor, { from: 3, to: 5 })).toMatchObject({ ok: true, eventsChecked: 3 });
     expect(await verify(auditor, { from: 6, to: 1000 })).toMatchObject({ ok: true, eventsChecked: 2, toSeq: 7 });
     const refused = await verify(agent);
@@ -110,7 +129,10 @@ describe("the event log (MP-LOG) and its verification", () => {
     const { _id: idB, ...bodyB } = b!;
     // The unique (tenant_id, seq) index makes the attacker go through delete and insert.
     await events().deleteMany({ _id: { $in: [idA, idB] } });
-    await events().insertMany([{ _id: idA, ...bodyB }, { _id: idB, ...bodyA }]);
+    await events().insertMany([
+      { _id: idA, ...bodyB },
+      { _id: idB, ...bodyA },
+    ]);
     expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 2, reason: "seq_mismatch" });
   });
 

@@ -68,7 +68,10 @@ describe("checkpoints, export and erasure", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/x-ndjson");
     const text = await res.text();
-    const lines = text.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ seq: 1, tenant_id: "exp" });
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
     expect(lines[0]._id).toBeUndefined();
@@ -91,7 +94,9 @@ describe("checkpoints, export and erasure", () => {
     expect(await standalone(path.join(dir, "tampered.ndjson"))).toMatchObject({ code: 1, out: "FAIL seq=3 hash_mismatch\n" });
     // a truncated export no longer holds the checkpoint's seq
     writeFileSync(path.join(dir, "short.ndjson"), text.split("\n").slice(0, 6).join("\n"));
-    expect(await standalone(path.join(dir, "short.ndjson"), "--checkpoint", path.join(dir, "cp.json"), "--public-key", path.join(dir, "key.pem"))).toMatchObject({
+    expect(
+      await standalone(path.join(dir, "short.ndjson"), "--checkpoint", path.join(dir, "cp.json"), "--public-key", path.join(dir, "key.pem")),
+    ).toMatchObject({
       code: 1,
       out: expect.stringMatching(/^FAIL seq=8 truncated/),
     });
@@ -108,11 +113,20 @@ describe("checkpoints, export and erasure", () => {
     const stored = await gw.gql(agent, STORE, { input: preference({ key: "snack-note", value: "ERASE-ME-7731 oat biscuits", sourceRef: "doc:42" }) });
     const id = stored.data!.storeMemory.memory.memoryId;
     await gw.gateway.db.collection("memory_versions").insertOne({
-      _id: `exp:alice:${id}:v1` as never, tenant_id: "exp", subject_id: "alice", memory_id: id, version: 1, key: "snack-note", value: "ERASE-ME-7731 oat biscuits",
+      _id: `exp:alice:${id}:v1` as never,
+      tenant_id: "exp",
+      subject_id: "alice",
+      memory_id: id,
+      version: 1,
+      key: "snack-note",
+      value: "ERASE-ME-7731 oat biscuits",
     });
     const before = await eventsOf(gw.gateway.db, "exp");
 
-    expect((await gw.gql(user, ERASE_MEMORY, { id, reason: "" })).data!.eraseMemory).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: ["MP-LOG: reason_required"] });
+    expect((await gw.gql(user, ERASE_MEMORY, { id, reason: "" })).data!.eraseMemory).toMatchObject({
+      stopReason: "SCHEMA_INVALID",
+      explanations: ["MP-LOG: reason_required"],
+    });
     expect((await gw.gql(agent, ERASE_MEMORY, { id, reason: "x" })).data!.eraseMemory.stopReason).toBe("POLICY_DISABLED");
     expect((await gw.gql(user, ERASE_MEMORY, { id: "mem_nope", reason: "x" })).data!.eraseMemory.stopReason).toBe("NOT_FOUND");
     expect((await gw.gql(user, ERASE_MEMORY, { id, reason: "x", subject: "bob" })).data!.eraseMemory.stopReason).toBe("NOT_FOUND");
@@ -132,11 +146,17 @@ describe("checkpoints, export and erasure", () => {
 
     const after = await eventsOf(gw.gateway.db, "exp");
     expect(after.slice(0, before.length)).toEqual(before); // events kept, with their digests
-    expect(after.find((e) => e.event_type === "erase")).toMatchObject({ memory_id: id, reason: "GDPR art. 17 request by the subject", actor: { id: "alice", kind: "human" } });
+    expect(after.find((e) => e.event_type === "erase")).toMatchObject({
+      memory_id: id,
+      reason: "GDPR art. 17 request by the subject",
+      actor: { id: "alice", kind: "human" },
+    });
     expect((await gw.gql(auditor, VERIFY, {})).data!.verifyAuditChain).toMatchObject({ ok: true, checkpointsChecked: expect.any(Number) });
     const text = await (await exportNdjson(auditor)).text();
     writeFileSync(path.join(dir, "after.ndjson"), text);
-    expect((await standalone(path.join(dir, "after.ndjson"), "--checkpoint", path.join(dir, "cp.json"), "--public-key", path.join(dir, "key.pem"))).code).toBe(0);
+    expect((await standalone(path.join(dir, "after.ndjson"), "--checkpoint", path.join(dir, "cp.json"), "--public-key", path.join(dir, "key.pem"))).code).toBe(
+      0,
+    );
   });
 
   it("SPEC D1: eraseSubject by an admin erases every memory of the subject, one erase event each; other subjects keep theirs", async () => {

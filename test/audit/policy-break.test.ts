@@ -19,7 +19,18 @@ function buildVariant(name: string, file: string, edit: (data: Record<string, an
   edit(data);
   writeFileSync(target, JSON.stringify(data, null, 2));
   const out = path.join(dir, "bundle.tar.gz");
-  execFileSync(path.join(ROOT, ".tools", "bin", "opa"), ["build", "-t", "wasm", "--ignore", "*_test.rego", "-e", "memgate/main/decision", "-o", out, path.join(dir, "policies")]);
+  execFileSync(path.join(ROOT, ".tools", "bin", "opa"), [
+    "build",
+    "-t",
+    "wasm",
+    "--ignore",
+    "*_test.rego",
+    "-e",
+    "memgate/main/decision",
+    "-o",
+    out,
+    path.join(dir, "policies"),
+  ]);
   return out;
 }
 
@@ -31,7 +42,12 @@ describe("MP-BREAK: policy versions and conformance breaks", () => {
   const start = async (bundle = POLICY_BUNDLE) => {
     gw = await startTestGateway({
       clock,
-      env: { MEMGATE_POLICY_BUNDLE: bundle, MEMGATE_CHECKPOINT_PRIVATE_KEY: key, MEMGATE_CHECKPOINT_EVERY: "3", ...(dbName ? { MEMGATE_DB_NAME: dbName } : {}) },
+      env: {
+        MEMGATE_POLICY_BUNDLE: bundle,
+        MEMGATE_CHECKPOINT_PRIVATE_KEY: key,
+        MEMGATE_CHECKPOINT_EVERY: "3",
+        ...(dbName ? { MEMGATE_DB_NAME: dbName } : {}),
+      },
     });
     dbName ||= gw.dbName;
     return gw;
@@ -64,7 +80,11 @@ describe("MP-BREAK: policy versions and conformance breaks", () => {
     });
     g = await restart(silent);
     const broken = (await eventsOf(g.gateway.db, "pb")).pop()!;
-    expect(broken).toMatchObject({ event_type: "conformance_break", reason: "policy_hash_changed_without_version_change", stop_reason: "INTERNAL_INCONSISTENCY" });
+    expect(broken).toMatchObject({
+      event_type: "conformance_break",
+      reason: "policy_hash_changed_without_version_change",
+      stop_reason: "INTERNAL_INCONSISTENCY",
+    });
     // the same bundle again: nothing new
     const count = (await eventsOf(g.gateway.db, "pb")).length;
     g = await restart(silent);
@@ -78,7 +98,9 @@ describe("MP-BREAK: policy versions and conformance breaks", () => {
     const stored = await g.gql(agent, STORE, { input: preference({ key: "before" }) });
     const id = stored.data!.storeMemory.memory.memoryId;
     await storeMany(g, bystander, 1);
-    await g.gateway.db.collection<MemoryEvent>("memory_events").updateOne({ _id: eventId("pb", 2) }, { $set: { actor: { id: "someone-else", roles: ["admin"], kind: "human" } } });
+    await g.gateway.db
+      .collection<MemoryEvent>("memory_events")
+      .updateOne({ _id: eventId("pb", 2) }, { $set: { actor: { id: "someone-else", roles: ["admin"], kind: "human" } } });
 
     g = await restart(POLICY_BUNDLE);
     const events = await eventsOf(g.gateway.db, "pb");

@@ -135,15 +135,42 @@ describe("several gateway processes, one chain, and crashes", () => {
     await assertConsistent(db, "mp");
 
     // The same from the command line (npm run audit:verify / audit:export), then the standalone verifier.
-    const cliEnv = { ...process.env, MONGODB_URI: process.env.MEMGATE_TEST_MONGODB_URI, MEMGATE_DB_NAME: dbName, MEMGATE_CHECKPOINT_PRIVATE_KEY: CHECKPOINT_KEY };
-    const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, "dist", "scripts", "audit-cli.js"), ...args], { env: cliEnv, encoding: "utf8" });
+    const cliEnv = {
+      ...process.env,
+      MONGODB_URI: process.env.MEMGATE_TEST_MONGODB_URI,
+      MEMGATE_DB_NAME: dbName,
+      MEMGATE_CHECKPOINT_PRIVATE_KEY: CHECKPOINT_KEY,
+    };
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(ROOT, "dist", "scripts", "audit-cli.js"), ...args], { env: cliEnv, encoding: "utf8" });
     const verified = cli("verify", "--tenant", "mp");
     expect(verified.status).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ tenantId: "mp", ok: true, eventsChecked: 60, checkpointsChecked: 2 });
     const dir = mkdtempSync(path.join(os.tmpdir(), "memgate-cli-"));
-    const exported = cli("export", "--tenant", "mp", "--out", path.join(dir, "mp.ndjson"), "--checkpoints", path.join(dir, "cps.json"), "--public-key", path.join(dir, "key.pem"));
+    const exported = cli(
+      "export",
+      "--tenant",
+      "mp",
+      "--out",
+      path.join(dir, "mp.ndjson"),
+      "--checkpoints",
+      path.join(dir, "cps.json"),
+      "--public-key",
+      path.join(dir, "key.pem"),
+    );
     expect(exported.status).toBe(0);
-    const standalone = spawnSync(process.execPath, [path.join(ROOT, "scripts", "verify-ndjson.mjs"), path.join(dir, "mp.ndjson"), "--checkpoint", path.join(dir, "cps.json"), "--public-key", path.join(dir, "key.pem")], { encoding: "utf8" });
+    const standalone = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, "scripts", "verify-ndjson.mjs"),
+        path.join(dir, "mp.ndjson"),
+        "--checkpoint",
+        path.join(dir, "cps.json"),
+        "--public-key",
+        path.join(dir, "key.pem"),
+      ],
+      { encoding: "utf8" },
+    );
     expect(standalone.stdout).toBe("OK events=60 last_seq=60 checkpoints=2\n");
     await db.collection("memory_events").updateOne({ tenant_id: "mp", seq: 37 }, { $set: { stop_reason: "SUCCESS_READ" } });
     const broken = cli("verify", "--tenant", "mp");

@@ -4,7 +4,23 @@ import { ManualClock } from "../../src/clock";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { eventsOf, LIST, preference, READ, STORE } from "./support";
 
-const CONTENT = ["tenant_id", "subject_id", "memory_id", "version", "category", "key", "value", "source_kind", "ttl_class", "source_ref", "origin", "consent", "created_at", "expires_at", "content_salt"];
+const CONTENT = [
+  "tenant_id",
+  "subject_id",
+  "memory_id",
+  "version",
+  "category",
+  "key",
+  "value",
+  "source_kind",
+  "ttl_class",
+  "source_ref",
+  "origin",
+  "consent",
+  "created_at",
+  "expires_at",
+  "content_salt",
+];
 
 describe("MP-OBJECT provenance on every governed memory", () => {
   const clock = new ManualClock("2026-05-01T09:30:00.000Z");
@@ -18,7 +34,9 @@ describe("MP-OBJECT provenance on every governed memory", () => {
   afterAll(() => gw.stop());
 
   it("MP-OBJECT: a stored memory carries statement and verdict type (from its source kind), source_refs, timestamp, validity, scope, jurisdiction, version and integrity_hash", async () => {
-    const res = await gw.gql(agent, STORE, { input: preference({ category: "PROJECT_CONFIG", sourceKind: "CITED_SOURCE", sourceRef: "doc:123#p4", ttlClass: "MEDIUM" }) });
+    const res = await gw.gql(agent, STORE, {
+      input: preference({ category: "PROJECT_CONFIG", sourceKind: "CITED_SOURCE", sourceRef: "doc:123#p4", ttlClass: "MEDIUM" }),
+    });
     const memory = res.data!.storeMemory.memory;
     expect(memory.provenance).toEqual({
       statementType: "SourceStatement",

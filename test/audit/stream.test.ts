@@ -15,7 +15,13 @@ interface Received {
 }
 
 function client(gw: TestGateway, token: string): Client {
-  return createClient({ url: `${gw.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: true });
+  return createClient({
+    url: `${gw.url.replace("http", "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+    lazy: true,
+  });
 }
 
 /** Subscribes and resolves when `count` events arrived (or rejects on error). */

@@ -21,7 +21,6 @@ export const ERASE_SUBJECT = `mutation EraseAll($reason: String!, $subject: ID) 
   stopReason explanations erasedMemoryIds } }`;
 export const ACK = `mutation Ack($reason: String!) { acknowledgeConformanceBreak(reason: $reason) { stopReason explanations acknowledgedSeq } }`;
 
-
 export async function storeMany(gw: TestGateway, token: string, n: number, prefix = "v"): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {

@@ -17,7 +17,15 @@ const FORGET = `mutation F($id: ID!) { forgetFact(memoryId: $id) { stopReason } 
 const CONSOLIDATE = `mutation K($input: ConsolidateInput!) { consolidateMemories(input: $input) { stopReason explanations fact { memoryId statementType sourceRefs consolidatedFrom validTo temporalScope text } } }`;
 
 const SUMMARY = "User mentioned they love fettuccini and work on FL Studio";
-const fact = (over: Record<string, unknown> = {}) => ({ subjectId: "alice", type: "USER_FACT", text: "User loves fettuccini", confidence: 0.9, source: "llm_extraction", summary: SUMMARY, ...over });
+const fact = (over: Record<string, unknown> = {}) => ({
+  subjectId: "alice",
+  type: "USER_FACT",
+  text: "User loves fettuccini",
+  confidence: 0.9,
+  source: "llm_extraction",
+  summary: SUMMARY,
+  ...over,
+});
 
 describe("companion memory (seed 002)", () => {
   const clock = new ManualClock("2026-03-01T12:00:00.000Z");
@@ -40,7 +48,11 @@ describe("companion memory (seed 002)", () => {
   afterAll(() => gw.stop());
 
   it("SG-GROUND: the seed's three examples come out as the seed says, and a rejected text persists nowhere (D4)", async () => {
-    expect(await add(fact({ text: "User is an expert musician" }))).toMatchObject({ stopReason: "NO_SOURCE_DERIVED_FACT", explanations: ["SG-GROUND: ungrounded"], fact: null });
+    expect(await add(fact({ text: "User is an expert musician" }))).toMatchObject({
+      stopReason: "NO_SOURCE_DERIVED_FACT",
+      explanations: ["SG-GROUND: ungrounded"],
+      fact: null,
+    });
     expect((await add(fact({ text: "User loves fettuccini" }))).stopReason).toBe("SUCCESS_STORED");
     expect((await add(fact({ text: "User enjoys Italian food" }))).stopReason).toBe("SUCCESS_STORED");
     expect(await dumpDatabase(gw.gateway.db)).not.toContain("expert musician");
@@ -92,14 +104,30 @@ describe("companion memory (seed 002)", () => {
     const agent = await gw.token({ tenant: "acme", subjects: ["alice"], roles: ["agent"] });
     const jobless = await gw.token({ tenant: "acme", subjects: ["alice"], roles: ["job"] });
     const job = await gw.token({ sub: "extract-job", tenant: "acme", subjects: ["alice"], roles: ["job"], job: { id: "job-17", kind: "extraction" } });
-    for (const [token, origin] of [[user, "adapter"], [agent, "adapter"], [jobless, "job"], [adapter, "webhook"], [adapter, "llm_output"], [adapter, "bot_response"]]) {
-      expect(await add(fact({ text: "User likes pasta", origin }), token)).toMatchObject({ stopReason: "POLICY_DISABLED", explanations: ["SG-AUTHORITY: no_write_authority"], fact: null });
+    for (const [token, origin] of [
+      [user, "adapter"],
+      [agent, "adapter"],
+      [jobless, "job"],
+      [adapter, "webhook"],
+      [adapter, "llm_output"],
+      [adapter, "bot_response"],
+    ]) {
+      expect(await add(fact({ text: "User likes pasta", origin }), token)).toMatchObject({
+        stopReason: "POLICY_DISABLED",
+        explanations: ["SG-AUTHORITY: no_write_authority"],
+        fact: null,
+      });
     }
     expect((await add(fact({ text: "User likes pasta", source: "job", origin: "job" }), job)).stopReason).toBe("SUCCESS_STORED");
     expect((await add(fact({ text: "User works on FL Studio", source: "manual", origin: "manual" }), admin)).stopReason).toBe("SUCCESS_STORED");
     const creates = await events({ event_type: "create", subject_id: "alice" });
     const byJob = creates.find((e) => e.actor.id === "extract-job")!;
-    expect(byJob.metadata).toMatchObject({ source: "job", confidence: 0.9, validation_status: "passed", invoker: { id: "extract-job", job: { id: "job-17", kind: "extraction" } } });
+    expect(byJob.metadata).toMatchObject({
+      source: "job",
+      confidence: 0.9,
+      validation_status: "passed",
+      invoker: { id: "extract-job", job: { id: "job-17", kind: "extraction" } },
+    });
     expect(creates.some((e) => e.actor.id === "owner")).toBe(true);
   });
 
@@ -171,12 +199,21 @@ describe("companion memory (seed 002)", () => {
     await add(fact({ subjectId: s }), ad);
     expect((await env({ subject: s }, ad)).envelope.userFacts).toHaveLength(1);
     expect((await gw.gql(ad, PRIVACY, { input: { subjectId: s, memoryEnabled: false } })).data!.setPrivacy.stopReason).toBe("POLICY_DISABLED");
-    expect((await gw.gql(gina, PRIVACY, { input: { memoryEnabled: false } })).data!.setPrivacy).toMatchObject({ stopReason: "SUCCESS_UPDATED", settings: { memoryEnabled: false } });
+    expect((await gw.gql(gina, PRIVACY, { input: { memoryEnabled: false } })).data!.setPrivacy).toMatchObject({
+      stopReason: "SUCCESS_UPDATED",
+      settings: { memoryEnabled: false },
+    });
     expect((await env({ subject: s }, ad)).envelope.userFacts).toEqual([]);
-    expect(await add(fact({ subjectId: s, text: "User enjoys Italian food" }), ad)).toMatchObject({ stopReason: "POLICY_DISABLED", explanations: ["SG-PRIVACY: memory_disabled"] });
+    expect(await add(fact({ subjectId: s, text: "User enjoys Italian food" }), ad)).toMatchObject({
+      stopReason: "POLICY_DISABLED",
+      explanations: ["SG-PRIVACY: memory_disabled"],
+    });
 
     await gw.gql(gina, PRIVACY, { input: { memoryEnabled: true, learnPatterns: false, anonymizeDates: true, shareWith: ["concierge"] } });
-    expect(await add(fact({ subjectId: s, type: "USER_PATTERN" }), ad)).toMatchObject({ stopReason: "POLICY_DISABLED", explanations: ["SG-PRIVACY: patterns_disabled"] });
+    expect(await add(fact({ subjectId: s, type: "USER_PATTERN" }), ad)).toMatchObject({
+      stopReason: "POLICY_DISABLED",
+      explanations: ["SG-PRIVACY: patterns_disabled"],
+    });
     const concierge = await gw.token({ tenant: "acme", subjects: [s], roles: ["agent"], agent_type: "concierge" });
     const other = await gw.token({ tenant: "acme", subjects: [s], roles: ["agent"], agent_type: "sales" });
     expect((await env({ subject: s }, other)).stopReason).toBe("POLICY_DISABLED");
@@ -209,25 +246,59 @@ describe("companion memory (seed 002)", () => {
   it("MP-CONSOLIDATE MP-TEMPORAL: merges with the union of source_refs and the most restrictive scope; refused without sources; originals stay for audit", async () => {
     const s = "hank";
     const tok = await gw.token({ tenant: "acme", subjects: [s], roles: ["adapter"] });
-    const a = (await add(fact({ subjectId: s, text: "User loves fettuccini", sourceRefs: ["conv:1"], validTo: "2026-12-31T00:00:00.000Z" }), tok)).fact.memoryId;
-    const b = (await add(fact({ subjectId: s, text: "User works on FL Studio", sourceRefs: ["conv:2"], validTo: "2026-06-30T00:00:00.000Z" }), tok)).fact.memoryId;
+    const a = (await add(fact({ subjectId: s, text: "User loves fettuccini", sourceRefs: ["conv:1"], validTo: "2026-12-31T00:00:00.000Z" }), tok)).fact
+      .memoryId;
+    const b = (await add(fact({ subjectId: s, text: "User works on FL Studio", sourceRefs: ["conv:2"], validTo: "2026-06-30T00:00:00.000Z" }), tok)).fact
+      .memoryId;
     const c = (await add(fact({ subjectId: s, text: "User enjoys Italian food" }), tok)).fact.memoryId;
     const input = { subjectId: s, type: "USER_FACT", text: "User loves fettuccini and works on FL Studio", justification: "same conversation" };
-    expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, c] } })).data!.consolidateMemories).toMatchObject({ stopReason: "NO_SOURCE_DERIVED_FACT", explanations: expect.arrayContaining(["MP-CONSOLIDATE: missing_source_refs"]) });
-    expect((await gw.gql(user, CONSOLIDATE, { input: { ...input, subjectId: "alice", memoryIds: [a, b] } })).data!.consolidateMemories.stopReason).toBe("POLICY_DISABLED");
+    expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, c] } })).data!.consolidateMemories).toMatchObject({
+      stopReason: "NO_SOURCE_DERIVED_FACT",
+      explanations: expect.arrayContaining(["MP-CONSOLIDATE: missing_source_refs"]),
+    });
+    expect((await gw.gql(user, CONSOLIDATE, { input: { ...input, subjectId: "alice", memoryIds: [a, b] } })).data!.consolidateMemories.stopReason).toBe(
+      "POLICY_DISABLED",
+    );
     const warm = (await add(fact({ subjectId: s, type: "SHARED_NARRATIVE", text: "User works on FL Studio", sourceRefs: ["conv:3"] }), tok)).fact.memoryId;
-    expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, warm] } })).data!.consolidateMemories).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: ["MP-CONSOLIDATE: mixed_types"] });
-    expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, a] } })).data!.consolidateMemories).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: ["MP-CONSOLIDATE: needs_two_facts"] });
+    expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, warm] } })).data!.consolidateMemories).toMatchObject({
+      stopReason: "SCHEMA_INVALID",
+      explanations: ["MP-CONSOLIDATE: mixed_types"],
+    });
+    expect((await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, a] } })).data!.consolidateMemories).toMatchObject({
+      stopReason: "SCHEMA_INVALID",
+      explanations: ["MP-CONSOLIDATE: needs_two_facts"],
+    });
     const merged = (await gw.gql(tok, CONSOLIDATE, { input: { ...input, memoryIds: [a, b] } })).data!.consolidateMemories;
-    expect(merged).toMatchObject({ stopReason: "SUCCESS_STORED", fact: { statementType: "ConsolidatedStatement", sourceRefs: ["conv:1", "conv:2"], consolidatedFrom: [a, b], validTo: "2026-06-30T00:00:00.000Z", temporalScope: "bounded" } });
-    const originals = await gw.gateway.db.collection("companion_facts").find({ memory_id: { $in: [a, b] } }).toArray();
-    expect(originals.map((o) => [o.status, o.statement_type])).toEqual([["inactive", "SourceStatement"], ["inactive", "SourceStatement"]]);
+    expect(merged).toMatchObject({
+      stopReason: "SUCCESS_STORED",
+      fact: {
+        statementType: "ConsolidatedStatement",
+        sourceRefs: ["conv:1", "conv:2"],
+        consolidatedFrom: [a, b],
+        validTo: "2026-06-30T00:00:00.000Z",
+        temporalScope: "bounded",
+      },
+    });
+    const originals = await gw.gateway.db
+      .collection("companion_facts")
+      .find({ memory_id: { $in: [a, b] } })
+      .toArray();
+    expect(originals.map((o) => [o.status, o.statement_type])).toEqual([
+      ["inactive", "SourceStatement"],
+      ["inactive", "SourceStatement"],
+    ]);
     const envelope = await env({ subject: s }, tok);
     expect(envelope.envelope.sharedNarrative).toHaveLength(1);
-    expect(envelope.envelope.userFacts.map((f: { text: string }) => f.text).sort()).toEqual(["User enjoys Italian food", "User loves fettuccini and works on FL Studio"]);
+    expect(envelope.envelope.userFacts.map((f: { text: string }) => f.text).sort()).toEqual([
+      "User enjoys Italian food",
+      "User loves fettuccini and works on FL Studio",
+    ]);
     const consolidate = (await events({ event_type: "consolidate" }))[0];
     // SPEC D1: the justification is content; the chain commits to its salted digest, the record keeps the text (erasable).
-    expect(consolidate.metadata).toMatchObject({ justification: { length: "same conversation".length }, diff: { removed: [a, b], added: [merged.fact.memoryId] } });
+    expect(consolidate.metadata).toMatchObject({
+      justification: { length: "same conversation".length },
+      diff: { removed: [a, b], added: [merged.fact.memoryId] },
+    });
     expect(consolidate.metadata.justification.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(consolidate)).not.toContain("same conversation");
   });
@@ -241,7 +312,9 @@ describe("companion memory (seed 002)", () => {
     const held = await add(fact({ subjectId: s, summary, text: "User keeps an iguana named Zorblax", confidence: 0.77 }), ad);
     expect(held.stopReason).toBe("MISSING_EXPLICIT_CONSENT");
     expect((await env({ subject: s }, ad)).envelope.userFacts).toHaveLength(1);
-    expect((await gw.gql(ad, `mutation { eraseCompanionMemory(subjectId: "ivy") { stopReason } }`)).data!.eraseCompanionMemory.stopReason).toBe("POLICY_DISABLED");
+    expect((await gw.gql(ad, `mutation { eraseCompanionMemory(subjectId: "ivy") { stopReason } }`)).data!.eraseCompanionMemory.stopReason).toBe(
+      "POLICY_DISABLED",
+    );
     const erased = (await gw.gql(ivy, `mutation { eraseCompanionMemory { stopReason erased } }`)).data!.eraseCompanionMemory;
     expect(erased).toEqual({ stopReason: "SUCCESS_DELETED", erased: 1 });
     expect((await env({ subject: s }, ad)).envelope.userFacts).toEqual([]);
@@ -252,7 +325,15 @@ describe("companion memory (seed 002)", () => {
 
   it("SG-TYPED: bad input of any shape gets a typed answer and stores nothing", async () => {
     const n = await gw.gateway.db.collection("companion_facts").countDocuments({});
-    for (const bad of [{ text: "" }, { summary: "" }, { source: "gossip" }, { confidence: -1 }, { text: "x\u0001y" }, { text: "y".repeat(2000) }, { origin: "carrier-pigeon" }]) {
+    for (const bad of [
+      { text: "" },
+      { summary: "" },
+      { source: "gossip" },
+      { confidence: -1 },
+      { text: "x\u0001y" },
+      { text: "y".repeat(2000) },
+      { origin: "carrier-pigeon" },
+    ]) {
       const res = await add(fact(bad));
       expect(["SCHEMA_INVALID", "BOUNDS_EXCEEDED"]).toContain(res.stopReason);
     }

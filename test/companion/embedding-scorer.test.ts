@@ -6,7 +6,15 @@ describe("pluggable embeddings scorer (SG-GROUND)", () => {
     const calls: unknown[] = [];
     const fakeFetch = (async (_url: string, init: RequestInit) => {
       calls.push(JSON.parse(String(init.body)));
-      return new Response(JSON.stringify({ data: [{ index: 1, embedding: [1, 0.1] }, { index: 0, embedding: [1, 0] }] }), { status: 200 });
+      return new Response(
+        JSON.stringify({
+          data: [
+            { index: 1, embedding: [1, 0.1] },
+            { index: 0, embedding: [1, 0] },
+          ],
+        }),
+        { status: 200 },
+      );
     }) as unknown as typeof fetch;
     const scorer = new EmbeddingGroundingScorer({ url: "http://embeddings.invalid/v1/embeddings", model: "m" }, new LexicalGroundingScorer(), fakeFetch);
     const grounded = await scorer.score("User loves sushi.", "User loves sushi");

@@ -28,7 +28,12 @@ describe("envelope construction", () => {
 
   it("SG-ISOLATION: a record of another tenant or subject is dropped and reported, never returned", () => {
     let reported = 0;
-    const env = buildEnvelope([entry({ tenant_id: "globex", text: "foreign A" }), entry({ subject_id: "bob", text: "foreign B" }), entry({})], open, scope, () => reported++);
+    const env = buildEnvelope(
+      [entry({ tenant_id: "globex", text: "foreign A" }), entry({ subject_id: "bob", text: "foreign B" }), entry({})],
+      open,
+      scope,
+      () => reported++,
+    );
     expect(reported).toBe(2);
     expect(JSON.stringify(env)).not.toContain("foreign");
     expect(env.facts.USER_FACT).toHaveLength(1);

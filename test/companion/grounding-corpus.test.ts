@@ -4,7 +4,8 @@ import { evaluate, loadTriples } from "../../src/contracts/companion/grounding/c
 import { LexicalGroundingScorer } from "../../src/contracts/companion/grounding/lexical-scorer";
 
 const root = path.resolve(__dirname, "..", "..");
-const threshold = (JSON.parse(readFileSync(path.join(root, "policies/memgate/contracts/companion/data.json"), "utf8")) as { grounding_min: number }).grounding_min;
+const threshold = (JSON.parse(readFileSync(path.join(root, "policies/memgate/contracts/companion/data.json"), "utf8")) as { grounding_min: number })
+  .grounding_min;
 const triples = loadTriples(path.join(root, "test/corpus/grounding"));
 
 describe("grounding corpus (SG-GROUND)", () => {

@@ -51,11 +51,15 @@ describe("the companion contract on the kernel (issue 11)", () => {
   async function withBrokenLog<T>(tenant: string, run: () => Promise<T>): Promise<T> {
     const head = await gw.gateway.services.kernel.events.head(tenant);
     const blocker = { _id: `blocker:${tenant}`, tenant_id: tenant, seq: head.seq + 1 } as Record<string, unknown>;
-    await db().collection("memory_events").insertOne(blocker as never);
+    await db()
+      .collection("memory_events")
+      .insertOne(blocker as never);
     try {
       return await run();
     } finally {
-      await db().collection("memory_events").deleteOne({ _id: blocker._id } as never);
+      await db()
+        .collection("memory_events")
+        .deleteOne({ _id: blocker._id } as never);
     }
   }
 
@@ -87,10 +91,22 @@ describe("the companion contract on the kernel (issue 11)", () => {
     const t = await tokens("card", ["bea"]);
     const a = (await add(t.adapter, fact("bea"))).fact.memoryId;
     const b = (await add(t.adapter, fact("bea", { text: "User works on FL Studio", sourceRefs: ["conv:2"] }))).fact.memoryId;
-    expect(await add(t.adapter, fact("bea", { text: "User enjoys Italian food", sourceRefs: ["conv:3", `card ${CARD}`] }))).toMatchObject({ stopReason: "FORBIDDEN_CATEGORY", fact: null });
-    const merge = { subjectId: "bea", memoryIds: [a, b], type: "USER_FACT", text: "User loves fettuccini and works on FL Studio", justification: `paid with ${CARD}` };
+    expect(await add(t.adapter, fact("bea", { text: "User enjoys Italian food", sourceRefs: ["conv:3", `card ${CARD}`] }))).toMatchObject({
+      stopReason: "FORBIDDEN_CATEGORY",
+      fact: null,
+    });
+    const merge = {
+      subjectId: "bea",
+      memoryIds: [a, b],
+      type: "USER_FACT",
+      text: "User loves fettuccini and works on FL Studio",
+      justification: `paid with ${CARD}`,
+    };
     expect(first(await gw.gql(t.adapter, CONSOLIDATE, { input: merge }))).toMatchObject({ stopReason: "FORBIDDEN_CATEGORY", fact: null });
-    expect(first(await gw.gql(await t.user("bea"), PRIVACY, { input: { shareWith: ["concierge", CARD] } }))).toMatchObject({ stopReason: "FORBIDDEN_CATEGORY", settings: null });
+    expect(first(await gw.gql(await t.user("bea"), PRIVACY, { input: { shareWith: ["concierge", CARD] } }))).toMatchObject({
+      stopReason: "FORBIDDEN_CATEGORY",
+      settings: null,
+    });
     expect(await dumpDatabase(db())).not.toContain("1111 1111");
     expect(await facts().countDocuments({ tenant_id: "card", status: "active" })).toBe(2);
   });
@@ -100,13 +116,31 @@ describe("the companion contract on the kernel (issue 11)", () => {
     const cyd = await t.user("cyd");
     const refs = (n: number, len = 8) => Array.from({ length: n }, (_, i) => `conv:${String(i).padStart(len - 5, "0")}`);
     expect(first(await gw.gql(t.adapter, ADD, { input: fact("cyd", { sourceRefs: refs(32, 256) }) })).stopReason).toBe("SUCCESS_STORED");
-    expect(first(await gw.gql(t.adapter, ADD, { input: fact("cyd", { sourceRefs: refs(33) }) }))).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: ["C19-ITEM: sourceRefs_too_long"] });
-    expect(first(await gw.gql(t.adapter, ADD, { input: fact("cyd", { sourceRefs: refs(1, 257) }) }))).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: ["C19-ITEM: sourceRefs[]_too_long"] });
-    expect(first(await gw.gql(t.adapter, ADD, { input: fact("cyd", { sourceRefs: ["conv:\u0007"] }) }))).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: expect.arrayContaining(["C19-ITEM: sourceRefs[]_control_character"]) });
+    expect(first(await gw.gql(t.adapter, ADD, { input: fact("cyd", { sourceRefs: refs(33) }) }))).toMatchObject({
+      stopReason: "BOUNDS_EXCEEDED",
+      explanations: ["C19-ITEM: sourceRefs_too_long"],
+    });
+    expect(first(await gw.gql(t.adapter, ADD, { input: fact("cyd", { sourceRefs: refs(1, 257) }) }))).toMatchObject({
+      stopReason: "BOUNDS_EXCEEDED",
+      explanations: ["C19-ITEM: sourceRefs[]_too_long"],
+    });
+    expect(first(await gw.gql(t.adapter, ADD, { input: fact("cyd", { sourceRefs: ["conv:\u0007"] }) }))).toMatchObject({
+      stopReason: "SCHEMA_INVALID",
+      explanations: expect.arrayContaining(["C19-ITEM: sourceRefs[]_control_character"]),
+    });
     const settings = async (shareWith: string[]) => first(await gw.gql(cyd, PRIVACY, { input: { shareWith } }));
-    expect(await settings(["concierge\u0000"])).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: expect.arrayContaining(["C19-ITEM: shareWith[]_control_character"]) });
-    expect(await settings(["x".repeat(10_000)])).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: expect.arrayContaining(["C19-ITEM: shareWith[]_too_long"]) });
-    expect(await settings(Array.from({ length: 33 }, (_, i) => `agent${i}`))).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: ["C19-ITEM: shareWith_too_long"] });
+    expect(await settings(["concierge\u0000"])).toMatchObject({
+      stopReason: "SCHEMA_INVALID",
+      explanations: expect.arrayContaining(["C19-ITEM: shareWith[]_control_character"]),
+    });
+    expect(await settings(["x".repeat(10_000)])).toMatchObject({
+      stopReason: "BOUNDS_EXCEEDED",
+      explanations: expect.arrayContaining(["C19-ITEM: shareWith[]_too_long"]),
+    });
+    expect(await settings(Array.from({ length: 33 }, (_, i) => `agent${i}`))).toMatchObject({
+      stopReason: "BOUNDS_EXCEEDED",
+      explanations: ["C19-ITEM: shareWith_too_long"],
+    });
     expect(await events({ tenant_id: "bounds", event_type: "settings_change" })).toHaveLength(0);
     expect(await settings(["concierge"])).toMatchObject({ stopReason: "SUCCESS_UPDATED", settings: { shareWith: ["concierge"] } });
     const change = (await events({ tenant_id: "bounds", event_type: "settings_change" }))[0];
@@ -116,10 +150,16 @@ describe("the companion contract on the kernel (issue 11)", () => {
   it("MP-TEMPORAL SG-TYPED: a validTo that is not a date answers SCHEMA_INVALID (never silently dropped); a real one bounds the fact", async () => {
     const t = await tokens("dates", ["dan"]);
     for (const validTo of ["not a date", "2026-02-31", "2026-13-01T00:00:00Z", "2026-06-30T25:00:00Z", "2026-06-30T10:00:00"]) {
-      expect([validTo, await add(t.adapter, fact("dan", { validTo }))]).toMatchObject([validTo, { stopReason: "SCHEMA_INVALID", explanations: ["MP-TEMPORAL: valid_to_not_a_date"], fact: null }]);
+      expect([validTo, await add(t.adapter, fact("dan", { validTo }))]).toMatchObject([
+        validTo,
+        { stopReason: "SCHEMA_INVALID", explanations: ["MP-TEMPORAL: valid_to_not_a_date"], fact: null },
+      ]);
     }
     expect(await facts().countDocuments({ tenant_id: "dates" })).toBe(0);
-    expect(await add(t.adapter, fact("dan", { validTo: "2026-06-30T10:00:00+02:00" }))).toMatchObject({ stopReason: "SUCCESS_STORED", fact: { validTo: "2026-06-30T08:00:00.000Z", temporalScope: "bounded" } });
+    expect(await add(t.adapter, fact("dan", { validTo: "2026-06-30T10:00:00+02:00" }))).toMatchObject({
+      stopReason: "SUCCESS_STORED",
+      fact: { validTo: "2026-06-30T08:00:00.000Z", temporalScope: "bounded" },
+    });
   });
 
   it("INV-8 MP-FORGET MP-CONSOLIDATE SG-PRIVACY D1: when the event log refuses the append, forget, consolidate, privacy and erasure are undone", async () => {
@@ -133,16 +173,28 @@ describe("the companion contract on the kernel (issue 11)", () => {
     const state = async () => ({
       facts: (await facts().find({ tenant_id: tenant }).sort({ memory_id: 1 }).toArray()).map((f) => [f.memory_id, f.status, f.text, f.integrity_hash]),
       proposals: (await db().collection("companion_proposals").find({ tenant_id: tenant }).toArray()).map((p) => [p.proposal_id, p.status, p.fact.text]),
-      heads: (await db().collection("companion_fact_heads").find({ tenant_id: tenant }).sort({ _id: 1 }).toArray()).map((h) => [h._id, h.active_id, h.proposal_id]),
+      heads: (await db().collection("companion_fact_heads").find({ tenant_id: tenant }).sort({ _id: 1 }).toArray()).map((h) => [
+        h._id,
+        h.active_id,
+        h.proposal_id,
+      ]),
       settings: await store.privacy(tenant, "eve").then((p) => [p.settings, p.key]),
-      envelope: first(await gw.gql(t.adapter, ENVELOPE, { subject: "eve" })).envelope.userFacts.map((f: { memoryId: string }) => f.memoryId).sort(),
+      envelope: first(await gw.gql(t.adapter, ENVELOPE, { subject: "eve" }))
+        .envelope.userFacts.map((f: { memoryId: string }) => f.memoryId)
+        .sort(),
       events: (await events({ tenant_id: tenant })).length,
     });
     const before = await state();
     expect(before.envelope).toEqual([a, b].sort());
     const failed = { stopReason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: internal_error"] };
 
-    const merge = { subjectId: "eve", memoryIds: [a, b], type: "USER_FACT", text: "User loves fettuccini and works on FL Studio", justification: "same conversation" };
+    const merge = {
+      subjectId: "eve",
+      memoryIds: [a, b],
+      type: "USER_FACT",
+      text: "User loves fettuccini and works on FL Studio",
+      justification: "same conversation",
+    };
     const attempts: [string, () => Promise<unknown>][] = [
       ["forget", async () => first(await gw.gql(t.adapter, FORGET, { id: a, subject: "eve" }))],
       ["consolidate", async () => first(await gw.gql(t.adapter, CONSOLIDATE, { input: merge }))],
@@ -176,7 +228,9 @@ describe("the companion contract on the kernel (issue 11)", () => {
     expect(await answer(FORGET, { id: madeUp, subject: "fay" })).toEqual(forgetReal);
     const confirmReal = await answer(CONFIRM, { id: proposal, subject: "fay" });
     expect(await answer(CONFIRM, { id: "prop_00000000-0000-4000-8000-000000000000", subject: "fay" })).toEqual(confirmReal);
-    const merge = (ids: string[]) => ({ input: { subjectId: "fay", memoryIds: ids, type: "USER_FACT", text: "User loves fettuccini and works on FL Studio", justification: "x" } });
+    const merge = (ids: string[]) => ({
+      input: { subjectId: "fay", memoryIds: ids, type: "USER_FACT", text: "User loves fettuccini and works on FL Studio", justification: "x" },
+    });
     expect(await answer(CONSOLIDATE, merge([madeUp, "fact_00000000-0000-4000-8000-000000000001"]))).toEqual(await answer(CONSOLIDATE, merge([real, other])));
     expect(await facts().countDocuments({ tenant_id: "oracle", status: "active" })).toBe(2);
   });
@@ -189,16 +243,22 @@ describe("the companion contract on the kernel (issue 11)", () => {
     const held = (await add(t.adapter, fact("gil", { text: "User enjoys Italian food", confidence: 0.77 }))).proposalId;
     await gw.gql(gil, CONFIRM, { id: held });
     await gw.gql(t.adapter, ENVELOPE, { subject: "gil" });
-    await gw.gql(t.adapter, CONSOLIDATE, { input: { subjectId: "gil", memoryIds: [a, b], type: "USER_FACT", text: "User loves fettuccini and works on FL Studio", justification: "same" } });
+    await gw.gql(t.adapter, CONSOLIDATE, {
+      input: { subjectId: "gil", memoryIds: [a, b], type: "USER_FACT", text: "User loves fettuccini and works on FL Studio", justification: "same" },
+    });
     await gw.gql(t.adapter, FORGET, { id: b, subject: "gil" });
     await gw.gql(gil, PRIVACY, { input: { anonymizeDates: true } });
     await gw.gql(t.admin, DECAY, {});
     await gw.gql(gil, ERASE, {});
     const metrics = await (await fetch(`${gw.url}/metrics`)).text();
     for (const operation of ["ADD_FACT", "CONFIRM_PROPOSAL", "ENVELOPE", "CONSOLIDATE", "FORGET_FACT", "SET_PRIVACY", "DECAY", "ERASE"]) {
-      expect([operation, new RegExp(`memgate_decisions_total\\{contract="companion",operation="${operation}",stop_reason="[A-Z_]+"\\} [1-9]`).test(metrics)]).toEqual([operation, true]);
+      expect([
+        operation,
+        new RegExp(`memgate_decisions_total\\{contract="companion",operation="${operation}",stop_reason="[A-Z_]+"\\} [1-9]`).test(metrics),
+      ]).toEqual([operation, true]);
     }
-    for (const outcome of ["auto_apply", "proposal", "confirmed"]) expect(metrics).toMatch(new RegExp(`memgate_gate_outcomes_total\\{outcome="${outcome}"\\} [1-9]`));
+    for (const outcome of ["auto_apply", "proposal", "confirmed"])
+      expect(metrics).toMatch(new RegExp(`memgate_gate_outcomes_total\\{outcome="${outcome}"\\} [1-9]`));
     expect(metrics).toMatch(/memgate_operation_seconds_count\{contract="companion",operation="ERASE"\} [1-9]/);
   });
 
@@ -211,9 +271,16 @@ describe("the companion contract on the kernel (issue 11)", () => {
     const held = await add(t.adapter, fact("hal", { text: "User keeps an iguana named Zorblax", summary, confidence: 0.77, sourceRefs: ["conv:QQMARKER-2"] }));
     expect([stored.stopReason, held.stopReason]).toEqual(["SUCCESS_STORED", "MISSING_EXPLICIT_CONSENT"]);
     // the head ids fingerprint nothing even before erasure: no unsalted hash of the content anywhere
-    const unsalted = (type: string, t2: string) => createHash("sha256").update(`${type}\n${t2.trim().replace(/\s+/g, " ").toLowerCase()}`).digest("hex").slice(0, 32);
+    const unsalted = (type: string, t2: string) =>
+      createHash("sha256")
+        .update(`${type}\n${t2.trim().replace(/\s+/g, " ").toLowerCase()}`)
+        .digest("hex")
+        .slice(0, 32);
     expect(await dumpDatabase(db())).not.toContain(unsalted("USER_FACT", text));
-    const salts = [...(await facts().find({ tenant_id: "erase" }).toArray()).map((f) => f.content_salt), ...(await db().collection("companion_proposals").find({ tenant_id: "erase" }).toArray()).map((p) => p.fact.content_salt)];
+    const salts = [
+      ...(await facts().find({ tenant_id: "erase" }).toArray()).map((f) => f.content_salt),
+      ...(await db().collection("companion_proposals").find({ tenant_id: "erase" }).toArray()).map((p) => p.fact.content_salt),
+    ];
     expect(salts).toHaveLength(2);
     expect((await store.objectIds("erase", "hal")).sort()).toEqual([stored.fact.memoryId, held.proposalId].sort());
 
@@ -243,15 +310,28 @@ describe("the companion contract on the kernel (issue 11)", () => {
         expect([name, doc.provenance?.statement_type !== undefined, /^[0-9a-f]{64}$/.test(doc.integrity_hash)]).toEqual([name, true, true]);
       }
     }
-    expect((await facts().findOne({ memory_id: id }))!.provenance).toMatchObject({ statement_type: "SourceStatement", source_refs: ["conv:1"], valid_to: "2026-12-31T00:00:00.000Z", temporal_scope: "bounded" });
+    expect((await facts().findOne({ memory_id: id }))!.provenance).toMatchObject({
+      statement_type: "SourceStatement",
+      source_refs: ["conv:1"],
+      valid_to: "2026-12-31T00:00:00.000Z",
+      temporal_scope: "bounded",
+    });
 
     await facts().updateOne({ memory_id: id }, { $set: { text: "User loves lasagne" } });
-    expect(first(await gw.gql(t.adapter, FORGET, { id, subject: "ida" }))).toMatchObject({ stopReason: "INTERNAL_INCONSISTENCY", explanations: ["MP-OBJECT: integrity_hash_mismatch"] });
+    expect(first(await gw.gql(t.adapter, FORGET, { id, subject: "ida" }))).toMatchObject({
+      stopReason: "INTERNAL_INCONSISTENCY",
+      explanations: ["MP-OBJECT: integrity_hash_mismatch"],
+    });
     expect(await events({ tenant_id: "tamper", event_type: "conformance_break", memory_id: id })).toHaveLength(1);
 
     await add(t.adapter, fact("ivo"));
-    await db().collection("companion_subject_index").updateOne({ tenant_id: "tamper", subject_id: "ivo" }, { $set: { "facts.0.text": "User loves lasagne" } });
-    expect(first(await gw.gql(t.adapter, ENVELOPE, { subject: "ivo" }))).toMatchObject({ stopReason: "INTERNAL_INCONSISTENCY", explanations: ["MP-OBJECT: integrity_hash_mismatch"] });
+    await db()
+      .collection("companion_subject_index")
+      .updateOne({ tenant_id: "tamper", subject_id: "ivo" }, { $set: { "facts.0.text": "User loves lasagne" } });
+    expect(first(await gw.gql(t.adapter, ENVELOPE, { subject: "ivo" }))).toMatchObject({
+      stopReason: "INTERNAL_INCONSISTENCY",
+      explanations: ["MP-OBJECT: integrity_hash_mismatch"],
+    });
 
     // a damaged record never keeps its content from being erased (D1)
     expect(first(await gw.gql(await t.user("ida"), ERASE, {}))).toMatchObject({ stopReason: "SUCCESS_DELETED", erased: 1 });
@@ -269,7 +349,12 @@ describe("the companion contract on the kernel (issue 11)", () => {
 
     await facts().updateOne({ memory_id: id }, { $set: { logged: null } });
     const [object] = (await store.unsettled(1000)).filter((o) => o.tenantId === "settle");
-    expect(object).toMatchObject({ subjectId: "jo", objectId: id, kind: "write", missing: { event_type: "create", stop_reason: "SUCCESS_STORED", content_digest: create.content_digest } });
+    expect(object).toMatchObject({
+      subjectId: "jo",
+      objectId: id,
+      kind: "write",
+      missing: { event_type: "create", stop_reason: "SUCCESS_STORED", content_digest: create.content_digest },
+    });
     await store.settle(object, create.seq);
     expect((await facts().findOne({ memory_id: id }))!.logged).toEqual({ seq: create.seq });
   });

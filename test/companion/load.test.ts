@@ -10,7 +10,12 @@ describe("companion load, short (SG-LOAD)", () => {
 
   it("SG-LOAD SG-ISOLATION: 120 users of 4 tenants for 3 s: no response carries another subject's or tenant's memory, and /metrics counts what was sent", async () => {
     const users: LoadUser[] = [];
-    for (let i = 0; i < 120; i++) users.push({ tenant: `t${i % 4}`, subject: `u${i % 30}`, token: await gw.token({ tenant: `t${i % 4}`, subjects: [`u${i % 30}`], roles: ["adapter"], sub: `a${i}` }) });
+    for (let i = 0; i < 120; i++)
+      users.push({
+        tenant: `t${i % 4}`,
+        subject: `u${i % 30}`,
+        token: await gw.token({ tenant: `t${i % 4}`, subjects: [`u${i % 30}`], roles: ["adapter"], sub: `a${i}` }),
+      });
     const report = await runLoad({ url: gw.url, users, durationMs: 3000, readsPerSec: 200, writesPerSec: 30, maxInFlight: 48 });
     console.log(formatLoad(report, 120, 4));
     // rates depend on the machine (benchmarks print them: npm run load); this run proves isolation and counting

@@ -15,13 +15,15 @@ const READ = `query($id: ID!) { memory(memoryId: $id) { ${FIELDS} } }`;
 const LIST = `query { memories { stopReason explanations memories { memoryId } } }`;
 const SETTINGS = `mutation($input: MemorySettingsInput!) { setMemorySettings(input: $input) { stopReason explanations } }`;
 
-
 const decisionOf = (res: { data?: Record<string, any> }) => Object.values(res.data!)[0] as { stopReason: string; explanations: string[] };
 
 /** INV-8: no item without its event, no event claiming an item that is not there. */
 async function expectConsistent(db: Db): Promise<void> {
   const items = await db.collection("memories").find({}).toArray();
-  const events = await db.collection("memory_events").find({ memory_id: { $ne: null } }).toArray();
+  const events = await db
+    .collection("memory_events")
+    .find({ memory_id: { $ne: null } })
+    .toArray();
   for (const it of items) {
     const own = events.filter((e) => e.memory_id === it.memory_id && e.tenant_id === it.tenant_id);
     expect([it.memory_id, own.some((e) => e.event_type === "create")]).toEqual([it.memory_id, true]);
@@ -120,7 +122,15 @@ describe("C19-FAIL INV-8: a broken dependency answers INTERNAL_INCONSISTENCY and
   });
 
   describe.each([
-    ["throws", (): Detector => ({ name: "broken", detect: () => { throw new Error("detector exploded"); } })],
+    [
+      "throws",
+      (): Detector => ({
+        name: "broken",
+        detect: () => {
+          throw new Error("detector exploded");
+        },
+      }),
+    ],
     ["rejects", (): Detector => ({ name: "broken-async", detect: async () => Promise.reject(new Error("detector rejected")) })],
     ["returns garbage", (): Detector => ({ name: "garbage", detect: () => undefined as never })],
   ])("C19-FAIL: a detector that %s (GatewayOptions.detectors)", (_name, detector) => {

@@ -42,7 +42,13 @@ describe("GroupCommit: the governed store's off-path writes (issue 11 §7)", () 
   it("issue-11 §7: back-pressure: past the backlog, room() waits until a write has made progress", async () => {
     let release!: () => void;
     let gate = new Promise<void>((resolve) => (release = resolve));
-    const commits = new GroupCommit<number>("test", logger, () => gate, () => false, 3);
+    const commits = new GroupCommit<number>(
+      "test",
+      logger,
+      () => gate,
+      () => false,
+      3,
+    );
     const added = [1, 2, 3].map((n) => commits.add(n));
     let roomy = false;
     const waiting = commits.room().then(() => (roomy = true));

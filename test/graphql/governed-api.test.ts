@@ -18,7 +18,6 @@ const LIST = `query List($subject: ID, $category: String, $limit: Int, $after: S
   }
 }`;
 
-
 describe("governed memory over GraphQL (foundation)", () => {
   const clock = new ManualClock("2026-03-01T12:00:00.000Z");
   let gw: TestGateway;
@@ -53,7 +52,13 @@ describe("governed memory over GraphQL (foundation)", () => {
   });
 
   it("C19-CAT: each of the five allowed categories stores within its bounds", async () => {
-    for (const [category, ttlClass] of [["PREFERENCE", "SHORT"], ["WORKFLOW_DEFAULT", "MEDIUM"], ["PROJECT_CONFIG", "LONG"], ["CONSTRAINT", "SHORT"], ["REMINDER", "MEDIUM"]]) {
+    for (const [category, ttlClass] of [
+      ["PREFERENCE", "SHORT"],
+      ["WORKFLOW_DEFAULT", "MEDIUM"],
+      ["PROJECT_CONFIG", "LONG"],
+      ["CONSTRAINT", "SHORT"],
+      ["REMINDER", "MEDIUM"],
+    ]) {
       const res = await gw.gql(alice, STORE, { input: preference({ category, ttlClass, key: `k-${category}` }) });
       expect([category, res.data!.storeMemory.stopReason]).toEqual([category, "SUCCESS_STORED"]);
     }
@@ -138,12 +143,26 @@ describe("governed memory over GraphQL (foundation)", () => {
   });
 
   it("C19-VERSION: the contract query is read from the policy bundle", async () => {
-    const res = await gw.gql(alice, "{ contract { version policyVersion stopReasons sourceKinds categories { name valueMax ttlClasses sourceKinds } ttlClasses { name seconds } } }");
+    const res = await gw.gql(
+      alice,
+      "{ contract { version policyVersion stopReasons sourceKinds categories { name valueMax ttlClasses sourceKinds } ttlClasses { name seconds } } }",
+    );
     const contract = res.data!.contract;
     expect(contract.version).toBe("19.1.0");
     expect(contract.policyVersion).toBe(gw.gateway.services.policy.hash);
-    expect(contract.categories.map((c: { name: string }) => c.name).sort()).toEqual(["CONSTRAINT", "PREFERENCE", "PROJECT_CONFIG", "REMINDER", "WORKFLOW_DEFAULT"]);
-    expect(contract.categories.find((c: { name: string }) => c.name === "REMINDER")).toEqual({ name: "REMINDER", valueMax: 512, ttlClasses: ["SHORT", "MEDIUM"], sourceKinds: ["USER_EXPLICIT"] });
+    expect(contract.categories.map((c: { name: string }) => c.name).sort()).toEqual([
+      "CONSTRAINT",
+      "PREFERENCE",
+      "PROJECT_CONFIG",
+      "REMINDER",
+      "WORKFLOW_DEFAULT",
+    ]);
+    expect(contract.categories.find((c: { name: string }) => c.name === "REMINDER")).toEqual({
+      name: "REMINDER",
+      valueMax: 512,
+      ttlClasses: ["SHORT", "MEDIUM"],
+      sourceKinds: ["USER_EXPLICIT"],
+    });
     expect(contract.stopReasons[0]).toBe("INTERNAL_INCONSISTENCY");
     expect(contract.ttlClasses.map((t: { name: string }) => t.name)).toEqual(["SHORT", "MEDIUM", "LONG"]);
   });

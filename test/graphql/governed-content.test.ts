@@ -56,7 +56,9 @@ describe("Phase 19 content checks over GraphQL (forbidden classes, category bans
       expect(res.explanations).toContain(explanation);
     }
     expect((await store({ category: "REMINDER", value: "remind me to run tests before commit" })).stopReason).toBe("SUCCESS_STORED");
-    expect((await store({ category: "PROJECT_CONFIG", ttlClass: "LONG", key: "db password", value: "read from the DB_PASSWORD env var" })).stopReason).toBe("SUCCESS_STORED");
+    expect((await store({ category: "PROJECT_CONFIG", ttlClass: "LONG", key: "db password", value: "read from the DB_PASSWORD env var" })).stopReason).toBe(
+      "SUCCESS_STORED",
+    );
   });
 
   it("C19-TOOL INV-4: injection phrasing, role spoofing and hidden characters are INJECTION_DETECTED; tool-output origin is FORBIDDEN_CATEGORY", async () => {
@@ -81,7 +83,16 @@ describe("Phase 19 content checks over GraphQL (forbidden classes, category bans
 
   it("C19-ITEM INV-6: memory_id, key and source_ref bounds answer BOUNDS_EXCEEDED", async () => {
     expect((await store({ key: "k".repeat(129) })).stopReason).toBe("BOUNDS_EXCEEDED");
-    expect((await store({ category: "PROJECT_CONFIG", ttlClass: "LONG", sourceKind: "CITED_SOURCE", sourceRef: Array.from({ length: 60 }, (_, i) => `doc:${i}`).join(",") })).stopReason).toBe("BOUNDS_EXCEEDED");
+    expect(
+      (
+        await store({
+          category: "PROJECT_CONFIG",
+          ttlClass: "LONG",
+          sourceKind: "CITED_SOURCE",
+          sourceRef: Array.from({ length: 60 }, (_, i) => `doc:${i}`).join(","),
+        })
+      ).stopReason,
+    ).toBe("BOUNDS_EXCEEDED");
     const read = await gw.gql(token, `query($id: ID!) { memory(memoryId: $id) { stopReason } }`, { id: "m".repeat(65) });
     expect(read.data!.memory.stopReason).toBe("BOUNDS_EXCEEDED");
   });

@@ -33,7 +33,14 @@ describe("the governed contract on the kernel (issue 11)", () => {
   it("issue-11 C19-ITEM D3a: a lone or reversed surrogate in key, value or source_ref answers SCHEMA_INVALID, stores nothing, and the subject's list still reads back", async () => {
     const { token } = await subject();
     const kept = await store(token, { key: "kept", value: "prefer short answers" });
-    const cited = (sourceRef: string) => ({ category: "PROJECT_CONFIG", ttlClass: "LONG", sourceKind: "CITED_SOURCE", key: "branch", value: "main", sourceRef });
+    const cited = (sourceRef: string) => ({
+      category: "PROJECT_CONFIG",
+      ttlClass: "LONG",
+      sourceKind: "CITED_SOURCE",
+      key: "branch",
+      value: "main",
+      sourceRef,
+    });
     for (const bad of ILL_FORMED) {
       for (const [field, over] of [
         ["key", { key: bad }],
@@ -57,7 +64,11 @@ describe("the governed contract on the kernel (issue 11)", () => {
   it("issue-11 C19-FORBID D4: a card number or an API key in a DELETE reason is FORBIDDEN_CATEGORY, is stored nowhere, and the item stays", async () => {
     const { token } = await subject();
     const id = (await store(token)).memory.memoryId;
-    for (const reason of ["refund to card 4111 1111 1111 1111 please", "rotate sk_live_4eC39HqLyjWDarjtT1zdp7dc now", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"]) {
+    for (const reason of [
+      "refund to card 4111 1111 1111 1111 please",
+      "rotate sk_live_4eC39HqLyjWDarjtT1zdp7dc now",
+      "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    ]) {
       const res = (await gw.gql(token, DELETE, { id, reason })).data!.deleteMemory;
       expect([reason, res.stopReason]).toEqual([reason, "FORBIDDEN_CATEGORY"]);
     }
@@ -121,7 +132,13 @@ describe("the governed contract on the kernel (issue 11)", () => {
     // a version written but never settled (a process stopped before its mark) is listed with the event to complete it
     await gw.gateway.db.collection("memories").updateOne({ memory_id: id }, { $unset: { logged: "" } });
     const [pending] = (await governed.unsettled(100)).filter((u) => u.objectId === id);
-    expect(pending).toMatchObject({ tenantId: "store-co", subjectId, kind: "write", version: 2, missing: { event_type: "update", operation: "UPDATE", stop_reason: "SUCCESS_UPDATED" } });
+    expect(pending).toMatchObject({
+      tenantId: "store-co",
+      subjectId,
+      kind: "write",
+      version: 2,
+      missing: { event_type: "update", operation: "UPDATE", stop_reason: "SUCCESS_UPDATED" },
+    });
     expect(pending.missing.content_digest).toMatch(/^[0-9a-f]{64}$/);
     await governed.settle(pending, 99);
     expect(await gw.gateway.db.collection("memories").findOne({ memory_id: id })).toMatchObject({ logged: { seq: 99, version: 2 } });
@@ -167,8 +184,13 @@ describe("issue-11 C19-POLICY: settings changed through one gateway process hold
     expect((await b.gql(alice, READ, { id })).data!.memory).toMatchObject({ stopReason: "POLICY_DISABLED", explanations: ["C19-POLICY: memory_disabled"] });
     expect((await b.gql(alice, STORE, { input: item() })).data!.storeMemory.stopReason).toBe("POLICY_DISABLED");
 
-    expect((await a.gql(admin, SETTINGS, { input: { subjectId: "alice", enabled: true, maxItemsPerSubject: 1 } })).data!.setMemorySettings.stopReason).toBe("SUCCESS_UPDATED");
+    expect((await a.gql(admin, SETTINGS, { input: { subjectId: "alice", enabled: true, maxItemsPerSubject: 1 } })).data!.setMemorySettings.stopReason).toBe(
+      "SUCCESS_UPDATED",
+    );
     expect((await b.gql(alice, READ, { id })).data!.memory.stopReason).toBe("SUCCESS_READ");
-    expect((await b.gql(alice, STORE, { input: item() })).data!.storeMemory).toMatchObject({ stopReason: "ENTITLEMENT_CAP", explanations: ["C19-CAP: max_items_per_subject_reached"] });
+    expect((await b.gql(alice, STORE, { input: item() })).data!.storeMemory).toMatchObject({
+      stopReason: "ENTITLEMENT_CAP",
+      explanations: ["C19-CAP: max_items_per_subject_reached"],
+    });
   });
 });

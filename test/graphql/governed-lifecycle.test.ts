@@ -14,7 +14,6 @@ const LIST = `query($subject: ID, $category: String) { memories(subjectId: $subj
 const SETTINGS = `mutation($input: MemorySettingsInput!) {
   setMemorySettings(input: $input) { stopReason explanations contractVersion settings { scope subjectId enabled maxItemsPerSubject maxWritesPerWindow updatedAt } } }`;
 
-
 describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", () => {
   const clock = new ManualClock("2026-04-01T09:00:00.000Z");
   let gw: TestGateway;
@@ -37,9 +36,15 @@ describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", ()
     const { token } = await subject();
     const v1 = await store(token, { value: "prefer concise responses" });
     clock.advance(60_000);
-    const res = await gw.gql(token, UPDATE, { input: { ...item({ value: "prefer detailed responses", ttlClass: "MEDIUM" }), memoryId: v1.memory.memoryId, expectedVersion: 1 } });
+    const res = await gw.gql(token, UPDATE, {
+      input: { ...item({ value: "prefer detailed responses", ttlClass: "MEDIUM" }), memoryId: v1.memory.memoryId, expectedVersion: 1 },
+    });
     const v2 = res.data!.updateMemory;
-    expect(v2).toMatchObject({ stopReason: "SUCCESS_UPDATED", contractVersion: "19.1.0", memory: { memoryId: v1.memory.memoryId, version: 2, value: "prefer detailed responses", ttlClass: "MEDIUM" } });
+    expect(v2).toMatchObject({
+      stopReason: "SUCCESS_UPDATED",
+      contractVersion: "19.1.0",
+      memory: { memoryId: v1.memory.memoryId, version: 2, value: "prefer detailed responses", ttlClass: "MEDIUM" },
+    });
     expect(v2.memory.createdAt).toBe(v1.memory.createdAt);
     expect(v2.memory.updatedAt).toBe("2026-04-01T09:01:00.000Z");
     expect(v2.memory.expiresAt).toBe("2026-05-01T09:01:00.000Z");
@@ -53,7 +58,10 @@ describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", ()
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ version: 2, supersedes: 1, status: "active" });
     const events = await gw.gateway.db.collection("memory_events").find({ memory_id: v1.memory.memoryId }).sort({ seq: 1 }).toArray();
-    expect(events.map((e) => [e.event_type, e.stop_reason, e.metadata.version])).toEqual([["create", "SUCCESS_STORED", 1], ["update", "SUCCESS_UPDATED", 2]]);
+    expect(events.map((e) => [e.event_type, e.stop_reason, e.metadata.version])).toEqual([
+      ["create", "SUCCESS_STORED", 1],
+      ["update", "SUCCESS_UPDATED", 2],
+    ]);
     expect(events[1].content_digest).not.toBe(events[0].content_digest);
   });
 
@@ -134,7 +142,8 @@ describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", ()
 
   it("C19-SRC INV-5: DERIVED_UNVERIFIED is NO_SOURCE_DERIVED_FACT; CITED_SOURCE needs a source_ref of structure ids", async () => {
     const { token } = await subject();
-    const cited = (over: Record<string, unknown>) => item({ category: "PROJECT_CONFIG", ttlClass: "LONG", sourceKind: "CITED_SOURCE", key: "main branch", value: "main", ...over });
+    const cited = (over: Record<string, unknown>) =>
+      item({ category: "PROJECT_CONFIG", ttlClass: "LONG", sourceKind: "CITED_SOURCE", key: "main branch", value: "main", ...over });
     const cases: [Record<string, unknown>, string][] = [
       [item({ sourceKind: "DERIVED_UNVERIFIED" }), "NO_SOURCE_DERIVED_FACT"],
       [item({ category: "PROJECT_CONFIG", sourceKind: "DERIVED_UNVERIFIED", sourceRef: "doc:1" }), "NO_SOURCE_DERIVED_FACT"],
@@ -157,7 +166,9 @@ describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", ()
       const res = (await gw.gql(token, STORE, { input: item({ consent }) })).data!.storeMemory;
       expect(res).toMatchObject({ stopReason: "MISSING_EXPLICIT_CONSENT", explanations: ["C19-CONSENT: explicit_consent_missing"] });
     }
-    const system = (await gw.gql(token, STORE, { input: item({ sourceKind: "SYSTEM_KNOWN", consent: null, category: "WORKFLOW_DEFAULT", value: "npm run build" }) })).data!.storeMemory;
+    const system = (
+      await gw.gql(token, STORE, { input: item({ sourceKind: "SYSTEM_KNOWN", consent: null, category: "WORKFLOW_DEFAULT", value: "npm run build" }) })
+    ).data!.storeMemory;
     expect(system.stopReason).toBe("SUCCESS_STORED");
     const withEvidence = (await gw.gql(token, STORE, { input: item({ consent: { explicit: true, evidenceRef: "msg:42" } }) })).data!.storeMemory;
     expect(withEvidence.stopReason).toBe("SUCCESS_STORED");
@@ -213,7 +224,9 @@ describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", ()
     await store(token, { key: "b" });
     const third = await store(token, { key: "c" });
     expect(third).toMatchObject({ stopReason: "ENTITLEMENT_CAP", explanations: ["C19-CAP: max_items_per_subject_reached"], memory: null });
-    expect((await gw.gql(token, UPDATE, { input: { ...item({ key: "a2" }), memoryId: first.memory.memoryId } })).data!.updateMemory.stopReason).toBe("SUCCESS_UPDATED");
+    expect((await gw.gql(token, UPDATE, { input: { ...item({ key: "a2" }), memoryId: first.memory.memoryId } })).data!.updateMemory.stopReason).toBe(
+      "SUCCESS_UPDATED",
+    );
     expect((await gw.gql(token, DELETE, { id: first.memory.memoryId })).data!.deleteMemory.stopReason).toBe("SUCCESS_DELETED");
     expect((await store(token, { key: "c" })).stopReason).toBe("SUCCESS_STORED");
     // Counters are settled off the request path (group-committed with the settle marks): wait for them, then read the subject's one document.
@@ -247,7 +260,11 @@ describe("Phase 19 lifecycle over GraphQL: UPDATE, DELETE, settings, quotas", ()
       expect((await store(token, { ttlClass, key: ttlClass })).memory.expiresAt).toBe(expiresAt);
     }
     const contract = (await gw.gql(token, "{ contract { ttlClasses { name seconds } } }")).data!.contract;
-    expect(contract.ttlClasses).toEqual([{ name: "SHORT", seconds: 86400 }, { name: "MEDIUM", seconds: 2592000 }, { name: "LONG", seconds: 31536000 }]);
+    expect(contract.ttlClasses).toEqual([
+      { name: "SHORT", seconds: 86400 },
+      { name: "MEDIUM", seconds: 2592000 },
+      { name: "LONG", seconds: 31536000 },
+    ]);
   });
 
   it("C19-TTL: an expired item answers NOT_FOUND to UPDATE and DELETE as well as READ", async () => {

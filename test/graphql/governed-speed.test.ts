@@ -24,7 +24,9 @@ function background(e: CommandStartedEvent): boolean {
   if (collection === "memory_settings_epoch") return true;
   if (e.commandName !== "update" || collection !== "memories") return false;
   const updates = e.command.updates as Document[];
-  return updates.length === 1 && Object.keys(updates[0].q as Document).join() === "_id" && Object.keys((updates[0].u as Document).$set ?? {}).join() === "logged";
+  return (
+    updates.length === 1 && Object.keys(updates[0].q as Document).join() === "_id" && Object.keys((updates[0].u as Document).$set ?? {}).join() === "logged"
+  );
 }
 
 describe("issue 11 §7: the governed write path at the database's speed", () => {

@@ -66,44 +66,79 @@ describe("issue 11 acceptance: erasure reaches every contract (SPEC D1, MP-FORGE
   it("setup: the marker goes into every text field of every contract's writing operations, and each write succeeds", async () => {
     // governed (seed 000): key, value, consent evidence, source_ref; an update; a delete with its reason
     const stored = expectAnswer(
-      await gqlDecision(gw, t.agent, GOVERNED.STORE, { input: preference({ key: `tone ${w("key")}`, value: `prefer ${w("value")} replies`, consent: { explicit: true, evidenceRef: `msg:${w("evidence")}` } }) }),
+      await gqlDecision(gw, t.agent, GOVERNED.STORE, {
+        input: preference({ key: `tone ${w("key")}`, value: `prefer ${w("value")} replies`, consent: { explicit: true, evidenceRef: `msg:${w("evidence")}` } }),
+      }),
       "SUCCESS_STORED",
       "governed STORE",
     );
     const governedId = (stored.memory as { memoryId: string }).memoryId;
     const withRef = expectAnswer(
-      await gqlDecision(gw, t.agent, GOVERNED.STORE, { input: cited({ key: `branch ${w("citedkey")}`, value: `main ${w("citedvalue")}`, sourceRef: `doc:${w("sourceref")}#L12` }) }),
+      await gqlDecision(gw, t.agent, GOVERNED.STORE, {
+        input: cited({ key: `branch ${w("citedkey")}`, value: `main ${w("citedvalue")}`, sourceRef: `doc:${w("sourceref")}#L12` }),
+      }),
       "SUCCESS_STORED",
       "governed STORE with a source_ref",
     );
     clock.advance(1000);
     expectAnswer(
-      await gqlDecision(gw, t.agent, GOVERNED.UPDATE, { input: { ...preference({ key: `tone ${w("key")}`, value: `prefer ${w("updated")} replies` }), memoryId: governedId, expectedVersion: 1 } }),
+      await gqlDecision(gw, t.agent, GOVERNED.UPDATE, {
+        input: { ...preference({ key: `tone ${w("key")}`, value: `prefer ${w("updated")} replies` }), memoryId: governedId, expectedVersion: 1 },
+      }),
       "SUCCESS_UPDATED",
       "governed UPDATE",
     );
-    const doomed = expectAnswer(await gqlDecision(gw, t.agent, GOVERNED.STORE, { input: preference({ key: `pace ${w("deletedkey")}`, value: `prefer ${w("deletedvalue")} pace` }) }), "SUCCESS_STORED", "governed STORE");
+    const doomed = expectAnswer(
+      await gqlDecision(gw, t.agent, GOVERNED.STORE, { input: preference({ key: `pace ${w("deletedkey")}`, value: `prefer ${w("deletedvalue")} pace` }) }),
+      "SUCCESS_STORED",
+      "governed STORE",
+    );
     const doomedId = (doomed.memory as { memoryId: string }).memoryId;
-    expectAnswer(await gqlDecision(gw, t.agent, GOVERNED.DELETE, { id: doomedId, reason: `the person asked ${w("deletereason")}` }), "SUCCESS_DELETED", "governed DELETE");
+    expectAnswer(
+      await gqlDecision(gw, t.agent, GOVERNED.DELETE, { id: doomedId, reason: `the person asked ${w("deletereason")}` }),
+      "SUCCESS_DELETED",
+      "governed DELETE",
+    );
     written.governed.push(governedId, (withRef.memory as { memoryId: string }).memoryId, doomedId);
 
     // agent (seed 001): text, rationale, evidence refs of a write (both doors); a change; an update's rationale and evidence
     const problem = expectAnswer(
-      await postMemory(gw, t.repoAgent, agentWrite(REPO, { text: `The ${w("agenttext")} build fails on CI`, rationale: `seen ${w("rationale")} twice`, evidence_refs: [`ci:${w("evidenceref")}`] })),
+      await postMemory(
+        gw,
+        t.repoAgent,
+        agentWrite(REPO, {
+          text: `The ${w("agenttext")} build fails on CI`,
+          rationale: `seen ${w("rationale")} twice`,
+          evidence_refs: [`ci:${w("evidenceref")}`],
+        }),
+      ),
       "SUCCESS_STORED",
       "agent WRITE (POST /v1/memory)",
     );
     const problemId = (problem.memory as { id: string }).id;
     const change = expectAnswer(
       await gqlDecision(gw, t.repoAgent, AGENT.WRITE, {
-        input: { repo_id: REPO, memory: { text: `Moved the ${w("changetext")} build to Vite`, scope: "repo", kind: "change", confidence: 0.9, rationale: `the ${w("changewhy")} migration`, links: { change_targets: [problemId] } } },
+        input: {
+          repo_id: REPO,
+          memory: {
+            text: `Moved the ${w("changetext")} build to Vite`,
+            scope: "repo",
+            kind: "change",
+            confidence: 0.9,
+            rationale: `the ${w("changewhy")} migration`,
+            links: { change_targets: [problemId] },
+          },
+        },
       }),
       "SUCCESS_STORED",
       "agent WRITE (GraphQL)",
     );
     expectAnswer(
       await gqlDecision(gw, t.repoAgent, AGENT.UPDATE, {
-        input: agentUpdate(REPO, problemId, { truth: { rationale: `fixed ${w("truthwhy")} on staging`, evidence_refs: [`pr:${w("truthref")}`] }, utility: { rationale: `saved ${w("utilitywhy")} an hour` } }),
+        input: agentUpdate(REPO, problemId, {
+          truth: { rationale: `fixed ${w("truthwhy")} on staging`, evidence_refs: [`pr:${w("truthref")}`] },
+          utility: { rationale: `saved ${w("utilitywhy")} an hour` },
+        }),
       }),
       "SUCCESS_UPDATED",
       "agent UPDATE",
@@ -113,12 +148,22 @@ describe("issue 11 acceptance: erasure reaches every contract (SPEC D1, MP-FORGE
     // companion (seed 002, seed 004): a fact's text, summary and source refs; a held proposal; a consolidation
     const summary = `User said they keep a pet iguana named ${w("iguana")} and a parrot named ${w("parrot")} and love fettuccini.`;
     const a = expectAnswer(
-      await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: `User keeps a pet iguana named ${w("iguana")}`, summary, sourceRefs: [`conv:${w("convref")}`] }) }),
+      await gqlDecision(gw, t.adapter, COMPANION.ADD, {
+        input: fact({ text: `User keeps a pet iguana named ${w("iguana")}`, summary, sourceRefs: [`conv:${w("convref")}`] }),
+      }),
       "SUCCESS_STORED",
       "companion ADD_FACT",
     );
-    const b = expectAnswer(await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: "User loves fettuccini", summary, sourceRefs: [`conv:${w("secondref")}`] }) }), "SUCCESS_STORED", "companion ADD_FACT");
-    expectAnswer(await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: `User keeps a parrot named ${w("parrot")}`, summary, confidence: 0.77 }) }), "MISSING_EXPLICIT_CONSENT", "companion ADD_FACT held");
+    const b = expectAnswer(
+      await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: "User loves fettuccini", summary, sourceRefs: [`conv:${w("secondref")}`] }) }),
+      "SUCCESS_STORED",
+      "companion ADD_FACT",
+    );
+    expectAnswer(
+      await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: `User keeps a parrot named ${w("parrot")}`, summary, confidence: 0.77 }) }),
+      "MISSING_EXPLICIT_CONSENT",
+      "companion ADD_FACT held",
+    );
     const merged = expectAnswer(
       await gqlDecision(gw, t.adapter, COMPANION.CONSOLIDATE, {
         input: {
@@ -132,13 +177,25 @@ describe("issue 11 acceptance: erasure reaches every contract (SPEC D1, MP-FORGE
       "SUCCESS_STORED",
       "companion CONSOLIDATE",
     );
-    written.companion.push((a.fact as { memoryId: string }).memoryId, (b.fact as { memoryId: string }).memoryId, (merged.fact as { memoryId: string }).memoryId);
+    written.companion.push(
+      (a.fact as { memoryId: string }).memoryId,
+      (b.fact as { memoryId: string }).memoryId,
+      (merged.fact as { memoryId: string }).memoryId,
+    );
 
     // ledger (seed 003): proposed text, source id and note; a pending proposal, an approved item's final text, a forgotten item
     const source = { sourceType: "phase3_reflection", sourceId: `refl-${w("sourceid")}`, note: `After ${w("note")} summary` };
-    expectAnswer(await gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal({ proposedText: `I prefer ${w("pending")} walks in the evening`, source }) }), "MISSING_EXPLICIT_CONSENT", "ledger PROPOSE");
+    expectAnswer(
+      await gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal({ proposedText: `I prefer ${w("pending")} walks in the evening`, source }) }),
+      "MISSING_EXPLICIT_CONSENT",
+      "ledger PROPOSE",
+    );
     for (const tag of ["approved", "forgotten"]) {
-      const held = expectAnswer(await gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal({ proposedText: `I prefer ${w(`${tag}proposed`)} walks`, source }) }), "MISSING_EXPLICIT_CONSENT", "ledger PROPOSE");
+      const held = expectAnswer(
+        await gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal({ proposedText: `I prefer ${w(`${tag}proposed`)} walks`, source }) }),
+        "MISSING_EXPLICIT_CONSENT",
+        "ledger PROPOSE",
+      );
       const approved = expectAnswer(
         await gqlDecision(gw, t.alice, LEDGER.APPROVE, { id: held.proposalId, text: `I've noticed I like ${w(`${tag}final`)} walks` }),
         "SUCCESS_STORED",
@@ -160,7 +217,11 @@ describe("issue 11 acceptance: erasure reaches every contract (SPEC D1, MP-FORGE
     const ids = res.erasedMemoryIds as string[];
     erasedIds.push(...ids);
     expect(ids.length).toBeGreaterThan(0);
-    expect({ governed: written.governed.filter((id) => !ids.includes(id)), companion: written.companion.filter((id) => !ids.includes(id)), ledger: written.ledger.filter((id) => !ids.includes(id)) }).toEqual({
+    expect({
+      governed: written.governed.filter((id) => !ids.includes(id)),
+      companion: written.companion.filter((id) => !ids.includes(id)),
+      ledger: written.ledger.filter((id) => !ids.includes(id)),
+    }).toEqual({
       governed: [],
       companion: [],
       ledger: [],
@@ -196,7 +257,8 @@ describe("issue 11 acceptance: erasure reaches every contract (SPEC D1, MP-FORGE
   (onSqlite ? it : it.skip)("SPEC D1 P54-D: no file of the embedded database (the .sqlite files and their -wal) holds the marker's bytes", async () => {
     // Life goes on for other subjects: SQLite restarts its WAL on a write after a checkpoint.
     const bob = await gw.token({ tenant: TENANT, subjects: ["bob"], roles: ["agent"] });
-    for (let i = 0; i < 3; i++) expectAnswer(await gqlDecision(gw, bob, GOVERNED.STORE, { input: preference({ key: `bob-${i}` }) }), "SUCCESS_STORED", "a later write");
+    for (let i = 0; i < 3; i++)
+      expectAnswer(await gqlDecision(gw, bob, GOVERNED.STORE, { input: preference({ key: `bob-${i}` }) }), "SUCCESS_STORED", "a later write");
     expect(filesHolding(ferretDir!, M)).toEqual([]);
   });
 

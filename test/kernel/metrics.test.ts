@@ -1,6 +1,21 @@
 import { ManualClock } from "../../src/clock";
 import { startTestGateway, type TestGateway } from "../support/gateway";
-import { AUDIT, COMPANION, GOVERNED, LEDGER, agentWrite, fact, gqlDecision, postMemory, preference, proposal, scrape, total, type Answer, type Sample } from "./support";
+import {
+  AUDIT,
+  COMPANION,
+  GOVERNED,
+  LEDGER,
+  agentWrite,
+  fact,
+  gqlDecision,
+  postMemory,
+  preference,
+  proposal,
+  scrape,
+  total,
+  type Answer,
+  type Sample,
+} from "./support";
 
 /**
  * Issue 11, "How it will be checked": /metrics after one operation of each contract.
@@ -35,15 +50,18 @@ describe("issue 11 acceptance: /metrics counts every contract (SG-ISOLATION, SG-
     ["audit", () => gqlDecision(gw, t.auditor, AUDIT.VERIFY, {})],
   ];
 
-  it.each(ONE_EACH)("SG-LOAD: one %s operation is exactly one memgate_decisions_total count, under its contract and the stop reason it answered, and one latency observation", async (contract, call) => {
-    const before = await scrape(gw);
-    const answer = await call();
-    const after = await scrape(gw);
-    const delta = (name: string, where: Record<string, string> = {}) => total(after, name, where) - total(before, name, where);
-    expect({ contract, decisions: delta("memgate_decisions_total", { contract, stop_reason: answer.stopReason }) }).toEqual({ contract, decisions: 1 });
-    expect({ contract, allDecisions: delta("memgate_decisions_total") }).toEqual({ contract, allDecisions: 1 });
-    expect({ contract, observations: delta("memgate_operation_seconds_count", { contract }) }).toEqual({ contract, observations: 1 });
-  });
+  it.each(ONE_EACH)(
+    "SG-LOAD: one %s operation is exactly one memgate_decisions_total count, under its contract and the stop reason it answered, and one latency observation",
+    async (contract, call) => {
+      const before = await scrape(gw);
+      const answer = await call();
+      const after = await scrape(gw);
+      const delta = (name: string, where: Record<string, string> = {}) => total(after, name, where) - total(before, name, where);
+      expect({ contract, decisions: delta("memgate_decisions_total", { contract, stop_reason: answer.stopReason }) }).toEqual({ contract, decisions: 1 });
+      expect({ contract, allDecisions: delta("memgate_decisions_total") }).toEqual({ contract, allDecisions: 1 });
+      expect({ contract, observations: delta("memgate_operation_seconds_count", { contract }) }).toEqual({ contract, observations: 1 });
+    },
+  );
 
   it("SG-LOAD: after one operation of each contract, /metrics has decision and latency series for all five", async () => {
     const samples = await scrape(gw);
@@ -53,7 +71,8 @@ describe("issue 11 acceptance: /metrics counts every contract (SG-ISOLATION, SG-
       expect([contract, contracts("memgate_operation_seconds_count").has(contract)]).toEqual([contract, true]);
       expect([contract, contracts("memgate_operation_seconds_bucket").has(contract)]).toEqual([contract, true]);
     }
-    for (const s of samples.filter((x) => x.name === "memgate_decisions_total")) expect(Object.keys(s.labels).sort()).toEqual(["contract", "operation", "stop_reason"]);
+    for (const s of samples.filter((x) => x.name === "memgate_decisions_total"))
+      expect(Object.keys(s.labels).sort()).toEqual(["contract", "operation", "stop_reason"]);
   });
 
   /** One attempt per contract on a subject the token does not hold. */
@@ -65,12 +84,15 @@ describe("issue 11 acceptance: /metrics counts every contract (SG-ISOLATION, SG-
     ["audit", () => gqlDecision(gw, t.stranger, AUDIT.ERASE_SUBJECT, { subject: "alice", reason: "not mine to erase" })],
   ];
 
-  it.each(FOREIGN)("SG-ISOLATION: contract %s: an operation on a subject the token does not hold is refused and counted once in memgate_cross_tenant_attempts_total", async (_contract, attempt) => {
-    const before = total(await scrape(gw), "memgate_cross_tenant_attempts_total");
-    const answer = await attempt();
-    expect(answer.stopReason).not.toMatch(/^SUCCESS_/);
-    expect(total(await scrape(gw), "memgate_cross_tenant_attempts_total") - before).toBe(1);
-  });
+  it.each(FOREIGN)(
+    "SG-ISOLATION: contract %s: an operation on a subject the token does not hold is refused and counted once in memgate_cross_tenant_attempts_total",
+    async (_contract, attempt) => {
+      const before = total(await scrape(gw), "memgate_cross_tenant_attempts_total");
+      const answer = await attempt();
+      expect(answer.stopReason).not.toMatch(/^SUCCESS_/);
+      expect(total(await scrape(gw), "memgate_cross_tenant_attempts_total") - before).toBe(1);
+    },
+  );
 
   it("default Node process metrics are exported beside memgate's", async () => {
     const names = new Set((await scrape(gw)).map((s) => s.name));

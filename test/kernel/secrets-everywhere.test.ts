@@ -59,15 +59,28 @@ describe("issue 11 acceptance: a secret in any free-text field is refused and st
     // What the targeted operations act on: valid, so only the secret can be wrong with a request.
     const stored = expectAnswer(await gqlDecision(gw, t.agent, GOVERNED.STORE, { input: preference() }), "SUCCESS_STORED", "seed governed");
     seed.memory = (stored.memory as { memoryId: string }).memoryId;
-    const ursula = expectAnswer(await gqlDecision(gw, t.ursula, GOVERNED.STORE, { input: preference({ key: "ursula-kept" }) }), "SUCCESS_STORED", "seed governed (ursula)");
+    const ursula = expectAnswer(
+      await gqlDecision(gw, t.ursula, GOVERNED.STORE, { input: preference({ key: "ursula-kept" }) }),
+      "SUCCESS_STORED",
+      "seed governed (ursula)",
+    );
     seed.ursulaMemory = (ursula.memory as { memoryId: string }).memoryId;
     const written = expectAnswer(await postMemory(gw, t.repoAgent, agentWrite(REPO)), "SUCCESS_STORED", "seed agent");
     seed.agentMemory = (written.memory as { id: string }).id;
-    const a = expectAnswer(await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: "User works on FL Studio", sourceRefs: ["conv:1"] }) }), "SUCCESS_STORED", "seed fact");
-    const b = expectAnswer(await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: "User enjoys Italian food", sourceRefs: ["conv:2"] }) }), "SUCCESS_STORED", "seed fact");
+    const a = expectAnswer(
+      await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: "User works on FL Studio", sourceRefs: ["conv:1"] }) }),
+      "SUCCESS_STORED",
+      "seed fact",
+    );
+    const b = expectAnswer(
+      await gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: "User enjoys Italian food", sourceRefs: ["conv:2"] }) }),
+      "SUCCESS_STORED",
+      "seed fact",
+    );
     seed.factA = (a.fact as { memoryId: string }).memoryId;
     seed.factB = (b.fact as { memoryId: string }).memoryId;
-    seed.proposal = expectAnswer(await gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal() }), "MISSING_EXPLICIT_CONSENT", "seed proposal").proposalId as string;
+    seed.proposal = expectAnswer(await gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal() }), "MISSING_EXPLICIT_CONSENT", "seed proposal")
+      .proposalId as string;
   });
   afterAll(() => gw.stop());
 
@@ -77,40 +90,99 @@ describe("issue 11 acceptance: a secret in any free-text field is refused and st
     ["governed storeMemory.key", (s) => gqlDecision(gw, t.agent, GOVERNED.STORE, { input: preference({ key: `tone ${s}` }) })],
     ["governed storeMemory.value", (s) => gqlDecision(gw, t.agent, GOVERNED.STORE, { input: preference({ value: `prefer replies ${s}` }) })],
     ["governed storeMemory.sourceRef", (s) => gqlDecision(gw, t.agent, GOVERNED.STORE, { input: cited({ sourceRef: `doc:${s}` }) })],
-    ["governed storeMemory.consent.evidenceRef", (s) => gqlDecision(gw, t.agent, GOVERNED.STORE, { input: preference({ consent: { explicit: true, evidenceRef: `msg:${s}` } }) })],
+    [
+      "governed storeMemory.consent.evidenceRef",
+      (s) => gqlDecision(gw, t.agent, GOVERNED.STORE, { input: preference({ consent: { explicit: true, evidenceRef: `msg:${s}` } }) }),
+    ],
     ["governed updateMemory.key", (s) => gqlDecision(gw, t.agent, GOVERNED.UPDATE, { input: { ...preference({ key: `tone ${s}` }), memoryId: seed.memory } })],
-    ["governed updateMemory.value", (s) => gqlDecision(gw, t.agent, GOVERNED.UPDATE, { input: { ...preference({ value: `prefer replies ${s}` }), memoryId: seed.memory } })],
-    ["governed updateMemory.consent.evidenceRef", (s) => gqlDecision(gw, t.agent, GOVERNED.UPDATE, { input: { ...preference({ consent: { explicit: true, evidenceRef: `msg:${s}` } }), memoryId: seed.memory } })],
+    [
+      "governed updateMemory.value",
+      (s) => gqlDecision(gw, t.agent, GOVERNED.UPDATE, { input: { ...preference({ value: `prefer replies ${s}` }), memoryId: seed.memory } }),
+    ],
+    [
+      "governed updateMemory.consent.evidenceRef",
+      (s) =>
+        gqlDecision(gw, t.agent, GOVERNED.UPDATE, {
+          input: { ...preference({ consent: { explicit: true, evidenceRef: `msg:${s}` } }), memoryId: seed.memory },
+        }),
+    ],
     ["governed deleteMemory.reason", (s) => gqlDecision(gw, t.agent, GOVERNED.DELETE, { id: seed.memory, reason: `asked to forget ${s}` })],
     // agent (seed 001), through both doors
     ["agent write memory.text (POST /v1/memory)", (s) => postMemory(gw, t.repoAgent, agentWrite(REPO, { text: `Deploy uses ${s}` }))],
     ["agent write memory.text (agentWrite)", (s) => gqlDecision(gw, t.repoAgent, AGENT.WRITE, { input: agentWrite(REPO, { text: `Deploy uses ${s}` }) })],
     ["agent write memory.text (memoryRequest)", (s) => gqlDecision(gw, t.repoAgent, AGENT.RAW, { document: agentWrite(REPO, { text: `Deploy uses ${s}` }) })],
     ["agent write memory.rationale", (s) => postMemory(gw, t.repoAgent, agentWrite(REPO, { rationale: `seen with ${s}` }))],
-    ["agent write memory.evidence_refs[]", (s) => gqlDecision(gw, t.repoAgent, AGENT.WRITE, { input: agentWrite(REPO, { evidence_refs: ["ci:run/1", `ci:${s}`] }) })],
+    [
+      "agent write memory.evidence_refs[]",
+      (s) => gqlDecision(gw, t.repoAgent, AGENT.WRITE, { input: agentWrite(REPO, { evidence_refs: ["ci:run/1", `ci:${s}`] }) }),
+    ],
     ["agent update truth.rationale", (s) => postMemory(gw, t.repoAgent, agentUpdate(REPO, seed.agentMemory, { truth: { rationale: `fixed with ${s}` } }))],
-    ["agent update truth.evidence_refs[]", (s) => gqlDecision(gw, t.repoAgent, AGENT.UPDATE, { input: agentUpdate(REPO, seed.agentMemory, { truth: { evidence_refs: [`pr:${s}`] } }) })],
-    ["agent update utility.rationale", (s) => gqlDecision(gw, t.repoAgent, AGENT.UPDATE, { input: agentUpdate(REPO, seed.agentMemory, { utility: { rationale: `saved time ${s}` } }) })],
-    ["agent update (dry_run) truth.rationale", (s) => postMemory(gw, t.repoAgent, agentUpdate(REPO, seed.agentMemory, { mode: "dry_run", truth: { rationale: `fixed with ${s}` } }))],
+    [
+      "agent update truth.evidence_refs[]",
+      (s) => gqlDecision(gw, t.repoAgent, AGENT.UPDATE, { input: agentUpdate(REPO, seed.agentMemory, { truth: { evidence_refs: [`pr:${s}`] } }) }),
+    ],
+    [
+      "agent update utility.rationale",
+      (s) => gqlDecision(gw, t.repoAgent, AGENT.UPDATE, { input: agentUpdate(REPO, seed.agentMemory, { utility: { rationale: `saved time ${s}` } }) }),
+    ],
+    [
+      "agent update (dry_run) truth.rationale",
+      (s) => postMemory(gw, t.repoAgent, agentUpdate(REPO, seed.agentMemory, { mode: "dry_run", truth: { rationale: `fixed with ${s}` } })),
+    ],
     ["agent read query (POST /v1/memory)", (s) => postMemory(gw, t.repoAgent, agentRead(REPO, `postgres timeout ${s}`))],
     ["agent read query (agentRead)", (s) => gqlDecision(gw, t.repoAgent, AGENT.READ, { input: agentRead(REPO, `postgres timeout ${s}`) })],
     // companion (seed 002, seed 004)
-    ["companion addFact.text", (s) => gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: `User loves fettuccini ${s}`, summary: `User mentioned they love fettuccini ${s}` }) })],
-    ["companion addFact.summary", (s) => gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ summary: `User mentioned they love fettuccini and paid with ${s}` }) })],
+    [
+      "companion addFact.text",
+      (s) =>
+        gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ text: `User loves fettuccini ${s}`, summary: `User mentioned they love fettuccini ${s}` }) }),
+    ],
+    [
+      "companion addFact.summary",
+      (s) => gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ summary: `User mentioned they love fettuccini and paid with ${s}` }) }),
+    ],
     ["companion addFact.sourceRefs[]", (s) => gqlDecision(gw, t.adapter, COMPANION.ADD, { input: fact({ sourceRefs: ["conv:9", `conv:${s}`] }) })],
     ["companion setPrivacy.shareWith[]", (s) => gqlDecision(gw, t.alice, COMPANION.PRIVACY, { input: { shareWith: ["concierge", s] } })],
     [
       "companion consolidateMemories.text",
-      (s) => gqlDecision(gw, t.adapter, COMPANION.CONSOLIDATE, { input: { subjectId: "alice", memoryIds: [seed.factA, seed.factB], type: "USER_FACT", text: `User works on FL Studio and enjoys Italian food ${s}`, justification: "same conversation" } }),
+      (s) =>
+        gqlDecision(gw, t.adapter, COMPANION.CONSOLIDATE, {
+          input: {
+            subjectId: "alice",
+            memoryIds: [seed.factA, seed.factB],
+            type: "USER_FACT",
+            text: `User works on FL Studio and enjoys Italian food ${s}`,
+            justification: "same conversation",
+          },
+        }),
     ],
     [
       "companion consolidateMemories.justification",
-      (s) => gqlDecision(gw, t.adapter, COMPANION.CONSOLIDATE, { input: { subjectId: "alice", memoryIds: [seed.factA, seed.factB], type: "USER_FACT", text: "User works on FL Studio and enjoys Italian food", justification: `same conversation ${s}` } }),
+      (s) =>
+        gqlDecision(gw, t.adapter, COMPANION.CONSOLIDATE, {
+          input: {
+            subjectId: "alice",
+            memoryIds: [seed.factA, seed.factB],
+            type: "USER_FACT",
+            text: "User works on FL Studio and enjoys Italian food",
+            justification: `same conversation ${s}`,
+          },
+        }),
     ],
     // ledger (seed 003)
     ["ledger proposeMemory.proposedText", (s) => gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal({ proposedText: `I prefer paying with ${s}` }) })],
-    ["ledger proposeMemory.source.sourceId", (s) => gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal({ source: { sourceType: "phase3_reflection", sourceId: s, note: "After Phase 3 summary" } }) })],
-    ["ledger proposeMemory.source.note", (s) => gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal({ source: { sourceType: "phase3_reflection", sourceId: "refl-17", note: `After ${s}` } }) })],
+    [
+      "ledger proposeMemory.source.sourceId",
+      (s) =>
+        gqlDecision(gw, t.agent, LEDGER.PROPOSE, {
+          input: proposal({ source: { sourceType: "phase3_reflection", sourceId: s, note: "After Phase 3 summary" } }),
+        }),
+    ],
+    [
+      "ledger proposeMemory.source.note",
+      (s) =>
+        gqlDecision(gw, t.agent, LEDGER.PROPOSE, { input: proposal({ source: { sourceType: "phase3_reflection", sourceId: "refl-17", note: `After ${s}` } }) }),
+    ],
     ["ledger approveProposal.finalText", (s) => gqlDecision(gw, t.alice, LEDGER.APPROVE, { id: seed.proposal, text: `I've noticed I pay with ${s}` })],
     // audit / erasure (on ursula, so that a refusal that did not happen would not disturb the cases above)
     ["audit eraseMemory.reason", (s) => gqlDecision(gw, t.ursula, AUDIT.ERASE_MEMORY, { id: seed.ursulaMemory, reason: `GDPR request, card ${s}` })],

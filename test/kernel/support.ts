@@ -69,7 +69,15 @@ export const preference = (over: Record<string, unknown> = {}): Record<string, u
 
 /** A valid CITED_SOURCE STORE input, the one shape that carries a source_ref. */
 export const cited = (over: Record<string, unknown> = {}): Record<string, unknown> =>
-  preference({ category: "PROJECT_CONFIG", sourceKind: "CITED_SOURCE", ttlClass: "LONG", key: "main branch", value: "main", sourceRef: "doc:README.md#L12", ...over });
+  preference({
+    category: "PROJECT_CONFIG",
+    sourceKind: "CITED_SOURCE",
+    ttlClass: "LONG",
+    key: "main branch",
+    value: "main",
+    sourceRef: "doc:README.md#L12",
+    ...over,
+  });
 
 export const SUMMARY = "User mentioned they love fettuccini and work on FL Studio";
 
@@ -101,7 +109,11 @@ export const agentWrite = (repo: string, memory: Record<string, unknown> = {}): 
 });
 
 /** A valid seed-001 update document (commit, truth and utility). */
-export const agentUpdate = (repo: string, memoryId: string, over: { truth?: Record<string, unknown>; utility?: Record<string, unknown>; mode?: string } = {}): Record<string, unknown> => ({
+export const agentUpdate = (
+  repo: string,
+  memoryId: string,
+  over: { truth?: Record<string, unknown>; utility?: Record<string, unknown>; mode?: string } = {},
+): Record<string, unknown> => ({
   op: "update",
   repo_id: repo,
   memory_id: memoryId,
@@ -242,7 +254,5 @@ export function parseMetrics(text: string): Sample[] {
 
 /** The sum of a metric's samples whose labels include `where`. */
 export function total(samples: Sample[], name: string, where: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
+  return samples.filter((s) => s.name === name && Object.entries(where).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
 }

@@ -80,7 +80,9 @@ describe("issue 11 acceptance: two independent gateways in one process", () => {
     // Cache B's (empty) envelope first, then write at A: B must not serve A's fact, cached or fresh.
     expect(((await gqlDecision(b, t.adapter, COMPANION.ENVELOPE, { subject: "alice" })).envelope as { userFacts: unknown[] }).userFacts).toEqual([]);
     expectAnswer(await gqlDecision(a, t.adapter, COMPANION.ADD, { input: fact() }), "SUCCESS_STORED", "add fact at A");
-    expect(((await gqlDecision(a, t.adapter, COMPANION.ENVELOPE, { subject: "alice", skip: true })).envelope as { userFacts: unknown[] }).userFacts).toHaveLength(1);
+    expect(
+      ((await gqlDecision(a, t.adapter, COMPANION.ENVELOPE, { subject: "alice", skip: true })).envelope as { userFacts: unknown[] }).userFacts,
+    ).toHaveLength(1);
     for (const skip of [false, true]) {
       expect(((await gqlDecision(b, t.adapter, COMPANION.ENVELOPE, { subject: "alice", skip })).envelope as { userFacts: unknown[] }).userFacts).toEqual([]);
     }
@@ -90,7 +92,9 @@ describe("issue 11 acceptance: two independent gateways in one process", () => {
     const held = expectAnswer(await gqlDecision(a, t.agent, LEDGER.PROPOSE, { input: proposal() }), "MISSING_EXPLICIT_CONSENT", "propose at A");
     expect(((await gqlDecision(a, t.alice, LEDGER.PENDING, {})).proposals as { proposalId: string }[]).map((p) => p.proposalId)).toEqual([held.proposalId]);
     expect((await gqlDecision(b, t.alice, LEDGER.PENDING, {})).proposals).toEqual([]);
-    expect((await gqlDecision(b, t.alice, LEDGER.APPROVE, { id: held.proposalId, text: "I've noticed I focus better in the morning" })).stopReason).toBe("NOT_FOUND");
+    expect((await gqlDecision(b, t.alice, LEDGER.APPROVE, { id: held.proposalId, text: "I've noticed I focus better in the morning" })).stopReason).toBe(
+      "NOT_FOUND",
+    );
   });
 
   it("SG-LOAD: each /metrics counts only its own gateway's decisions", async () => {

@@ -59,7 +59,9 @@ describe("P54-D declined text in the embedded database's files", () => {
     const files = path.join(dataDir, "ferretdb");
     // Several proposals, so the declined row shares its page with rows that stay.
     for (let i = 0; i < 5; i++) await gql(agent, PROPOSE, { input: proposal({ proposedText: `I prefer option ${i} for lunch` }) });
-    const res = await gql(agent, PROPOSE, { input: proposal({ proposedText: `I prefer ${marker} in the evening`, source: { sourceType: "phase3_reflection", note: `After ${noteMarker}` } }) });
+    const res = await gql(agent, PROPOSE, {
+      input: proposal({ proposedText: `I prefer ${marker} in the evening`, source: { sourceType: "phase3_reflection", note: `After ${noteMarker}` } }),
+    });
     const proposalId = res.data.proposeMemory.proposalId as string;
     expect(proposalId).toMatch(/^prop_/);
     for (let i = 5; i < 10; i++) await gql(agent, PROPOSE, { input: proposal({ proposedText: `I prefer option ${i} for dinner` }) });

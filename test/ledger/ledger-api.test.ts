@@ -27,7 +27,12 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
       const decision = res.data!.proposeMemory;
       expect(decision).toMatchObject({ stopReason: "MISSING_EXPLICIT_CONSENT", explanations: [] });
       expect(decision.proposalId).toMatch(/^prop_/);
-      expect(decision.proposal).toMatchObject({ proposedText: "I prefer written summaries after calls", kind: "SELF_OBSERVATION", decision: "pending", source: { sourceType: "phase3_reflection", sourceId: "refl-17", note: "After Phase 3 summary" } });
+      expect(decision.proposal).toMatchObject({
+        proposedText: "I prefer written summaries after calls",
+        kind: "SELF_OBSERVATION",
+        decision: "pending",
+        source: { sourceType: "phase3_reflection", sourceId: "refl-17", note: "After Phase 3 summary" },
+      });
       expect(await items().countDocuments()).toBe(before);
       const ledger = await gw.gql(alice, LEDGER, {});
       expect(ledger.data!.ledger.items.map((i: { text: string }) => i.text)).not.toContain("I prefer written summaries after calls");
@@ -119,7 +124,13 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
       const res = await gw.gql(alice, APPROVE, { id, text: finalText });
       const decision = res.data!.approveProposal;
       expect(decision.stopReason).toBe("SUCCESS_STORED");
-      expect(decision.memory).toMatchObject({ text: finalText, kind: "SELF_OBSERVATION", proposalId: id, status: "active", source: { sourceType: "phase3_reflection", sourceId: "refl-17", note: "After Phase 3 summary" } });
+      expect(decision.memory).toMatchObject({
+        text: finalText,
+        kind: "SELF_OBSERVATION",
+        proposalId: id,
+        status: "active",
+        source: { sourceType: "phase3_reflection", sourceId: "refl-17", note: "After Phase 3 summary" },
+      });
       expect(decision.memory.proposedAt).toBe("2026-05-04T09:00:00.000Z");
       expect(decision.memory.createdAt).toBe("2026-05-04T09:01:00.000Z");
       expect(await items().countDocuments({ proposal_id: id })).toBe(1);
@@ -136,7 +147,10 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
 
     it("P54-A: a proposal is approved once; a second approval answers NOT_FOUND and still only one item exists", async () => {
       const id = await propose(gw, agent);
-      const [a, b] = await Promise.all([gw.gql(alice, APPROVE, { id, text: "I want to read more fiction" }), gw.gql(alice, APPROVE, { id, text: "I want to read more fiction!" })]);
+      const [a, b] = await Promise.all([
+        gw.gql(alice, APPROVE, { id, text: "I want to read more fiction" }),
+        gw.gql(alice, APPROVE, { id, text: "I want to read more fiction!" }),
+      ]);
       expect([a.data!.approveProposal.stopReason, b.data!.approveProposal.stopReason].sort()).toEqual(["NOT_FOUND", "SUCCESS_STORED"]);
       expect(await items().countDocuments({ proposal_id: id })).toBe(1);
       const item = await items().findOne({ proposal_id: id });
@@ -185,14 +199,23 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
 
     it("P54-B: an empty or oversized final text is refused and the proposal stays pending", async () => {
       const id = await propose(gw, agent);
-      expect((await gw.gql(alice, APPROVE, { id, text: " \n " })).data!.approveProposal).toMatchObject({ stopReason: "SCHEMA_INVALID", explanations: ["P54-B: final_text_required"] });
-      expect((await gw.gql(alice, APPROVE, { id, text: "w".repeat(1025) })).data!.approveProposal).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", explanations: ["C19-ITEM: finalText_too_long"] });
+      expect((await gw.gql(alice, APPROVE, { id, text: " \n " })).data!.approveProposal).toMatchObject({
+        stopReason: "SCHEMA_INVALID",
+        explanations: ["P54-B: final_text_required"],
+      });
+      expect((await gw.gql(alice, APPROVE, { id, text: "w".repeat(1025) })).data!.approveProposal).toMatchObject({
+        stopReason: "BOUNDS_EXCEEDED",
+        explanations: ["C19-ITEM: finalText_too_long"],
+      });
       expect(await proposals().findOne({ proposal_id: id })).toMatchObject({ decision: "pending" });
     });
 
     it("P54-D SPEC-D4: declining stores no item and the proposed text is in no collection afterwards; only metadata stays", async () => {
       const marker = "QUOKKA-DECLINE-6152";
-      const id = await propose(gw, agent, { proposedText: `I prefer ${marker} on Fridays`, source: { sourceType: "phase3_reflection", sourceId: "refl-9", note: `note ${marker}` } });
+      const id = await propose(gw, agent, {
+        proposedText: `I prefer ${marker} on Fridays`,
+        source: { sourceType: "phase3_reflection", sourceId: "refl-9", note: `note ${marker}` },
+      });
       expect(await dumpDatabase(gw.gateway.db)).toContain(marker); // the probe is really there before
       const res = await gw.gql(alice, DECLINE, { id });
       expect(res.data!.declineProposal).toMatchObject({ stopReason: "SUCCESS_DELETED", proposalId: id });
@@ -203,7 +226,12 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
       expect(record).not.toHaveProperty("proposed_text");
       expect(record!.source).not.toHaveProperty("note");
       const event = await events().findOne({ operation: "DECLINE", "metadata.proposal_id": id });
-      expect(event).toMatchObject({ event_type: "delete", reason: "proposal_declined", content_digest: null, metadata: { lengths: { proposed_text: marker.length + 20 } } });
+      expect(event).toMatchObject({
+        event_type: "delete",
+        reason: "proposal_declined",
+        content_digest: null,
+        metadata: { lengths: { proposed_text: marker.length + 20 } },
+      });
       const pending = await gw.gql(alice, PENDING, {});
       expect(pending.data!.pendingProposals.proposals.map((p: { proposalId: string }) => p.proposalId)).not.toContain(id);
       expect((await gw.gql(alice, DECLINE, { id })).data!.declineProposal.stopReason).toBe("NOT_FOUND");
@@ -238,18 +266,32 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
       const record = await items().findOne({ memory_id: id });
       expect(record).toMatchObject({ status: "deleted" });
       expect(record!.deleted_at.toISOString()).toBe(clock.now().toISOString());
-      expect(await events().findOne({ operation: "FORGET", memory_id: id })).toMatchObject({ event_type: "invalidate", reason: "forgotten_by_owner", stop_reason: "SUCCESS_DELETED" });
+      expect(await events().findOne({ operation: "FORGET", memory_id: id })).toMatchObject({
+        event_type: "invalidate",
+        reason: "forgotten_by_owner",
+        stop_reason: "SUCCESS_DELETED",
+      });
       const ledger = (await gw.gql(alice, LEDGER, {})).data!.ledger;
       expect(ledger.items.map((i: { memoryId: string }) => i.memoryId)).not.toContain(id);
       expect(JSON.stringify(ledger)).not.toContain("tea to coffee");
       const selected = (await gw.gql(alice, SELECT, { ids: [id] })).data!.selectedMemoryContext;
-      expect(selected).toMatchObject({ stopReason: "NOT_FOUND", selectedMemoryIds: [], resolvedTexts: [], attributionLine: null, selections: [{ memoryId: id, stopReason: "NOT_FOUND" }] });
+      expect(selected).toMatchObject({
+        stopReason: "NOT_FOUND",
+        selectedMemoryIds: [],
+        resolvedTexts: [],
+        attributionLine: null,
+        selections: [{ memoryId: id, stopReason: "NOT_FOUND" }],
+      });
       expect((await gw.gql(alice, FORGET, { id })).data!.forgetMemory.stopReason).toBe("NOT_FOUND");
     });
 
     it("P54-E SPEC-D5: only the owner can forget; anyone else gets NOT_FOUND and the item stays", async () => {
       const id = await approved(gw, agent, alice, "I want to run a 10k");
-      for (const token of [agent, await gw.token({ tenant: "acme", subjects: ["bob"], roles: ["user"] }), await gw.token({ tenant: "globex", subjects: ["alice"], roles: ["user"] })]) {
+      for (const token of [
+        agent,
+        await gw.token({ tenant: "acme", subjects: ["bob"], roles: ["user"] }),
+        await gw.token({ tenant: "globex", subjects: ["alice"], roles: ["user"] }),
+      ]) {
         expect((await gw.gql(token, FORGET, { id })).data!.forgetMemory.stopReason).toBe("NOT_FOUND");
       }
       expect(await items().findOne({ memory_id: id })).toMatchObject({ status: "active", deleted_at: null });
@@ -270,7 +312,10 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
         selectedMemoryIds: [b, a],
         resolvedTexts: ["I can't travel in July", "I prefer bullet points\tover prose"],
         attributionLine: "Using the items you selected…",
-        selections: [{ memoryId: b, stopReason: "SUCCESS_READ" }, { memoryId: a, stopReason: "SUCCESS_READ" }],
+        selections: [
+          { memoryId: b, stopReason: "SUCCESS_READ" },
+          { memoryId: a, stopReason: "SUCCESS_READ" },
+        ],
       });
     });
 
@@ -299,7 +344,11 @@ describe("the person's ledger over GraphQL (seed 003)", () => {
 
     it("P54-F: selecting more than the bound answers BOUNDS_EXCEEDED with an empty context", async () => {
       const ids = Array.from({ length: 51 }, (_, i) => `mem_${i}`);
-      expect((await gw.gql(alice, SELECT, { ids })).data!.selectedMemoryContext).toMatchObject({ stopReason: "BOUNDS_EXCEEDED", resolvedTexts: [], selections: [] });
+      expect((await gw.gql(alice, SELECT, { ids })).data!.selectedMemoryContext).toMatchObject({
+        stopReason: "BOUNDS_EXCEEDED",
+        resolvedTexts: [],
+        selections: [],
+      });
     });
   });
 });

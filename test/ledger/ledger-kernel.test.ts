@@ -144,14 +144,21 @@ describe("the ledger on the operation kernel (issue 11)", () => {
     for (const record of [item, source]) {
       expect(record).toMatchObject({ integrity_hash: expect.stringMatching(/^[0-9a-f]{64}$/), provenance: { temporal_scope: "unknown", version: 1 } });
     }
-    expect(item!.provenance).toMatchObject({ statement_type: "UserProvidedStatement", verdict_type: "Factual", applicability_scope: { level: "subject", tenant_id: "tamper", subject_id: "tess", category: "SELF_OBSERVATION" } });
+    expect(item!.provenance).toMatchObject({
+      statement_type: "UserProvidedStatement",
+      verdict_type: "Factual",
+      applicability_scope: { level: "subject", tenant_id: "tamper", subject_id: "tess", category: "SELF_OBSERVATION" },
+    });
     expect(source!.provenance).toMatchObject({ statement_type: "DerivedStatement", verdict_type: "Inference", source_refs: ["phase3_reflection:refl-17"] });
     expect((await gw.gql(tess, LEDGER, {})).data!.ledger.stopReason).toBe("SUCCESS_LISTED"); // what was hashed reads back
 
     await items().updateOne({ memory_id: memoryId }, { $set: { text: "I prefer tampered meetings" } });
     const res = (await gw.gql(tess, LEDGER, {})).data!.ledger;
     expect(res).toMatchObject({ stopReason: "INTERNAL_INCONSISTENCY", explanations: ["MP-OBJECT: integrity_hash_mismatch"], items: [] });
-    expect(await events().findOne({ tenant_id: "tamper", event_type: "conformance_break", memory_id: memoryId })).toMatchObject({ contract: "ledger", operation: "LEDGER" });
+    expect(await events().findOne({ tenant_id: "tamper", event_type: "conformance_break", memory_id: memoryId })).toMatchObject({
+      contract: "ledger",
+      operation: "LEDGER",
+    });
   });
 
   it("SPEC-D1 MP-FORGET: a person erases an approved ledger item: its text, source and its proposal's texts are gone, tombstones stay, and the ledger still reads", async () => {
@@ -165,7 +172,13 @@ describe("the ledger on the operation kernel (issue 11)", () => {
     expect(res).toMatchObject({ stopReason: "SUCCESS_DELETED", erasedMemoryIds: [memoryId] });
     expect(await dumpDatabase(gw.gateway.db)).not.toContain(marker);
     const tombstone = await items().findOne({ memory_id: memoryId });
-    expect(tombstone).toMatchObject({ status: "erased", text: "", content_salt: "", source: { source_type: "phase3_reflection", source_id: null, note: null }, erasure: { reason: "I asked to be forgotten" } });
+    expect(tombstone).toMatchObject({
+      status: "erased",
+      text: "",
+      content_salt: "",
+      source: { source_type: "phase3_reflection", source_id: null, note: null },
+      erasure: { reason: "I asked to be forgotten" },
+    });
     const proposalTombstone = await proposals().findOne({ proposal_id: tombstone!.proposal_id });
     expect(proposalTombstone).toMatchObject({ decision: "erased", final_text: null, source: { source_type: "phase3_reflection", source_id: null } });
     expect(proposalTombstone).not.toHaveProperty("proposed_text");
@@ -216,10 +229,23 @@ describe("the ledger on the operation kernel (issue 11)", () => {
     // A process that stopped between the write and its event: the write and its due mark, no event.
     const crashed = `prop_${randomUUID()}`;
     const record = (await proposals().findOne({ proposal_id: id }))!;
-    const due = { event_type: "create" as const, operation: "PROPOSE", stop_reason: "MISSING_EXPLICIT_CONSENT", decision_id: randomUUID(), at: clock.now(), content_digest: null, metadata: { proposal_id: crashed } };
+    const due = {
+      event_type: "create" as const,
+      operation: "PROPOSE",
+      stop_reason: "MISSING_EXPLICIT_CONSENT",
+      decision_id: randomUUID(),
+      at: clock.now(),
+      content_digest: null,
+      metadata: { proposal_id: crashed },
+    };
     await store().insertProposal({ ...(record as any), _id: `acme:alice:${crashed}`, proposal_id: crashed }, due);
     const waiting = (await store().unsettled(1000)).find((o) => o.objectId === crashed);
-    expect(waiting).toMatchObject({ tenantId: "acme", subjectId: "alice", kind: "write", missing: { event_type: "create", operation: "PROPOSE", stop_reason: "MISSING_EXPLICIT_CONSENT" } });
+    expect(waiting).toMatchObject({
+      tenantId: "acme",
+      subjectId: "alice",
+      kind: "write",
+      missing: { event_type: "create", operation: "PROPOSE", stop_reason: "MISSING_EXPLICIT_CONSENT" },
+    });
     await store().settle(waiting!, 1);
     expect((await store().unsettled(1000)).map((o) => o.objectId)).not.toContain(crashed);
   });
@@ -240,7 +266,10 @@ describe("P54-D INV-8: a decline whose event cannot be appended", () => {
     // the proposal's create event goes in and its decline's event is refused by the database.
     await events.createIndex({ tenant_id: 1, "metadata.proposal_id": 1 }, { unique: true, name: "test_one_event_per_proposal" });
     try {
-      const id = await propose(gw, agent, { proposedText: "I prefer KEPT-TEXT-9182", source: { sourceType: "phase3_reflection", sourceId: "refl-1", note: "After KEPT-NOTE-9182" } });
+      const id = await propose(gw, agent, {
+        proposedText: "I prefer KEPT-TEXT-9182",
+        source: { sourceType: "phase3_reflection", sourceId: "refl-1", note: "After KEPT-NOTE-9182" },
+      });
       const res = (await gw.gql(alice, DECLINE, { id })).data!.declineProposal;
       expect(res).toMatchObject({ stopReason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: internal_error"], proposalId: null });
       expect(await gw.gateway.db.collection("ledger_proposals").findOne({ proposal_id: id })).toMatchObject({

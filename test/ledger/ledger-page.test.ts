@@ -9,7 +9,16 @@ import { LEDGER, propose } from "./helpers";
 const CHROMIUM = process.env.MEMGATE_CHROMIUM ?? "/usr/bin/chromium";
 const ARTIFACTS = path.resolve(__dirname, "..", "..", "test-artifacts", "ledger");
 const BUNDLE = path.resolve(__dirname, "..", "..", "build", "web", "ledger", "index.html");
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /**
  * The ledger page in a real headless Chromium against a real gateway: what a person does
@@ -56,7 +65,10 @@ describe("the ledger page at /ledger/ in headless Chromium", () => {
   });
 
   it("P54-A P54-B P54-C: a proposal made through the API appears, is refused with the rule named, edited and approved, and shows verbatim", async () => {
-    await propose(gw, agent, { proposedText: "You focus better in the morning", source: { sourceType: "phase3_reflection", sourceId: "refl-42", note: "After Phase 3 summary" } });
+    await propose(gw, agent, {
+      proposedText: "You focus better in the morning",
+      source: { sourceType: "phase3_reflection", sourceId: "refl-42", note: "After Phase 3 summary" },
+    });
     await page.goto(`${gw.url}/ledger/`);
     // keyboard only: type the token, tab to the button, press Enter
     await page.getByLabel("Access token").focus();

@@ -44,7 +44,16 @@ describe("P54-G ledger items reach no other read and no policy input", () => {
     inputs.length = 0;
 
     // Everything else an agent or the person does afterwards.
-    const stored = await gw.gql(agent, STORE, { input: { category: "PREFERENCE", key: "tone", value: "prefer concise answers", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: { explicit: true } } });
+    const stored = await gw.gql(agent, STORE, {
+      input: {
+        category: "PREFERENCE",
+        key: "tone",
+        value: "prefer concise answers",
+        sourceKind: "USER_EXPLICIT",
+        ttlClass: "LONG",
+        consent: { explicit: true },
+      },
+    });
     expect(stored.data!.storeMemory.stopReason).toBe("SUCCESS_STORED");
     const reads = [
       await gw.gql(agent, LIST, {}),

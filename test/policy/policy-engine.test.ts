@@ -48,7 +48,15 @@ describe("the policy runtime", () => {
   it("C19-VERSION: evaluates the compiled entrypoint in-process and stamps the bundle's sha256 and contract version", async () => {
     expect(await engine.reload()).toBe(true);
     const decision = engine.decide(storeInput);
-    expect(decision).toEqual({ outcome: "allow", stop_reason: "SUCCESS_STORED", explanations: [], contract_version: "19.1.0", gate: null, errors: [], policy_hash: engine.hash });
+    expect(decision).toEqual({
+      outcome: "allow",
+      stop_reason: "SUCCESS_STORED",
+      explanations: [],
+      contract_version: "19.1.0",
+      gate: null,
+      errors: [],
+      policy_hash: engine.hash,
+    });
     expect(engine.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -34,7 +34,16 @@ describe("the embedded default (npm start without MONGODB_URI)", () => {
       // The token CLI signs with the development key the gateway created under the data folder.
       const { stdout } = await run(
         process.execPath,
-        [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), path.join(root, "scripts", "token.ts"), "--tenant", "acme", "--subject", "alice", "--role", "agent"],
+        [
+          path.join(root, "node_modules", "tsx", "dist", "cli.mjs"),
+          path.join(root, "scripts", "token.ts"),
+          "--tenant",
+          "acme",
+          "--subject",
+          "alice",
+          "--role",
+          "agent",
+        ],
         { env: { ...process.env, MEMGATE_DATA_DIR: dataDir } },
       );
       const response = await fetch(`${gateway.url}/graphql`, {
@@ -70,7 +79,10 @@ describe("stopping the process (npm start)", () => {
       process.execPath,
       // The real entrypoint, compiled (`npm test` builds dist/ before jest starts).
       [path.join(root, "dist", "src", "main.js")],
-      { env: { ...process.env, MEMGATE_DATA_DIR: dataDir, MEMGATE_POLICY_BUNDLE: POLICY_BUNDLE, PORT: "0", LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "pipe"] },
+      {
+        env: { ...process.env, MEMGATE_DATA_DIR: dataDir, MEMGATE_POLICY_BUNDLE: POLICY_BUNDLE, PORT: "0", LOG_LEVEL: "info" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
     );
     let out = "";
     const listening = new Promise<void>((resolve, reject) => {

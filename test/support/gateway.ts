@@ -60,7 +60,13 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     LOG_LEVEL: process.env.MEMGATE_TEST_LOG_LEVEL ?? "silent",
     ...options.env,
   });
-  const gateway = await Gateway.start({ config, clock: options.clock, detectors: options.detectors, extraDetectors: options.extraDetectors, logger: options.logger });
+  const gateway = await Gateway.start({
+    config,
+    clock: options.clock,
+    detectors: options.detectors,
+    extraDetectors: options.extraDetectors,
+    logger: options.logger,
+  });
   const url = gateway.url;
   return {
     gateway,

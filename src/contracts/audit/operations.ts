@@ -238,7 +238,15 @@ async function eraseObject(store: ContractStore, ctx: OperationContext, objectId
     writtenAt: new Date(mark.at),
     kind: "erasure",
     version: null,
-    missing: { event_type: "erase", operation: mark.operation, stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: {}, reason: mark.reason, decision_id: mark.decision_id },
+    missing: {
+      event_type: "erase",
+      operation: mark.operation,
+      stop_reason: "SUCCESS_DELETED",
+      content_digest: null,
+      metadata: {},
+      reason: mark.reason,
+      decision_id: mark.decision_id,
+    },
   };
   writes.event({
     event_type: "erase",

@@ -23,7 +23,10 @@ function abortable<T>(iterable: AsyncIterable<T>, controller: AbortController): 
   };
 }
 
-async function subscribeToEvents({ args, context }: SubscribeResolverData<unknown, { afterSeq?: number | null }, GatewayContext>): Promise<AsyncIterable<MemoryEvent>> {
+async function subscribeToEvents({
+  args,
+  context,
+}: SubscribeResolverData<unknown, { afterSeq?: number | null }, GatewayContext>): Promise<AsyncIterable<MemoryEvent>> {
   const { kernel, contracts } = context.services;
   const outcome = await kernel.run(contracts.audit.operations.subscribeEvents, context.principal, { afterSeq: args.afterSeq }, context);
   if (!outcome.value) {
@@ -54,7 +57,9 @@ export class AuditResolver {
     @Arg("limit", () => Int, { nullable: true }) limit: number | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<AuditCheckpointList> {
-    return AuditCheckpointList.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.listCheckpoints, ctx.principal, { afterSeq, limit }, ctx));
+    return AuditCheckpointList.from(
+      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.listCheckpoints, ctx.principal, { afterSeq, limit }, ctx),
+    );
   }
 
   @Subscription(() => MemoryEventView, {
@@ -72,7 +77,9 @@ export class AuditResolver {
     @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<ErasureDecision> {
-    return ErasureDecision.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseMemory, ctx.principal, { memoryId, subjectId, reason }, ctx));
+    return ErasureDecision.from(
+      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseMemory, ctx.principal, { memoryId, subjectId, reason }, ctx),
+    );
   }
 
   @Mutation(() => ErasureDecision, { description: "SPEC D1: erases every memory of a subject (subject or admin; reason required)." })
@@ -86,6 +93,8 @@ export class AuditResolver {
 
   @Mutation(() => AcknowledgementDecision, { description: "MP-BREAK: an admin acknowledges the tenant's conformance break; writes resume." })
   async acknowledgeConformanceBreak(@Arg("reason", () => String) reason: string, @Ctx() ctx: GatewayContext): Promise<AcknowledgementDecision> {
-    return AcknowledgementDecision.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.acknowledgeBreak, ctx.principal, { reason }, ctx));
+    return AcknowledgementDecision.from(
+      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.acknowledgeBreak, ctx.principal, { reason }, ctx),
+    );
   }
 }

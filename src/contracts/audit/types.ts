@@ -70,7 +70,11 @@ export class ChainVerification extends DecisionFields {
   @Field(() => Int, { nullable: true }) toSeq!: number | null;
   @Field(() => Int, { nullable: true }) eventsChecked!: number | null;
   @Field(() => Int, { nullable: true }) firstBrokenSeq!: number | null;
-  @Field(() => String, { nullable: true, description: "hash_mismatch, missing_event, seq_mismatch, tenant_mismatch, prev_hash_mismatch, truncated, chain_head_mismatch, checkpoint_mismatch, checkpoint_signature_invalid" })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "hash_mismatch, missing_event, seq_mismatch, tenant_mismatch, prev_hash_mismatch, truncated, chain_head_mismatch, checkpoint_mismatch, checkpoint_signature_invalid",
+  })
   reason!: string | null;
   @Field(() => Int, { nullable: true }) headSeq!: number | null;
   @Field(() => String, { nullable: true }) headHash!: string | null;

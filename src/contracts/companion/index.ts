@@ -5,7 +5,6 @@ import { createGroundingScorer } from "./grounding";
 import { companionOperations, type CompanionOperations } from "./operations";
 import { CompanionStore } from "./store";
 
-
 /**
  * The companion contract (seed 002, with seed 004 consolidation): facts gated by confidence
  * and grounding, proposals, envelopes and their cache, privacy, decay and erasure, as
@@ -14,6 +13,13 @@ import { CompanionStore } from "./store";
 export function companionContract(deps: ContractDeps): ContractModule<CompanionOperations> {
   const store = new CompanionStore(deps.db);
   const cache = new EnvelopeCache<Envelope>(deps.clock, deps.config.envelopeCacheSeconds * 1000);
-  const operations = companionOperations({ store, scorer: createGroundingScorer(process.env), cache, policy: deps.policy, metrics: deps.metrics, logger: deps.logger });
+  const operations = companionOperations({
+    store,
+    scorer: createGroundingScorer(process.env),
+    cache,
+    policy: deps.policy,
+    metrics: deps.metrics,
+    logger: deps.logger,
+  });
   return { name: "companion", operations, stores: [store] };
 }

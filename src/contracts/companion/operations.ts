@@ -220,7 +220,11 @@ export function companionOperations(parts: CompanionParts) {
       expires_at: new Date(ctx.now.getTime() + (data().decay_days[body.type] ?? 0) * DAY_MS),
       logged: null,
     });
-    await step(writes, () => store.insertFact(record), () => store.removeFact(record));
+    await step(
+      writes,
+      () => store.insertFact(record),
+      () => store.removeFact(record),
+    );
     writes.event({
       event_type: "create",
       memory_id: memoryId,
@@ -229,12 +233,28 @@ export function companionOperations(parts: CompanionParts) {
       settle: (seq) => store.settleObject("write", ctx.tenantId, ctx.subjectId, memoryId, seq),
     });
     if (supersedes) {
-      await step(writes, () => store.setStatus(supersedes, "inactive", "superseded"), () => store.restoreStatus(supersedes));
+      await step(
+        writes,
+        () => store.setStatus(supersedes, "inactive", "superseded"),
+        () => store.restoreStatus(supersedes),
+      );
       writes.event({ event_type: "invalidate", memory_id: supersedes.memory_id, reason: "superseded", metadata: { superseded_by: memoryId } });
     }
     const headKey = headId(key, ctx.tenantId, ctx.subjectId, record.type, record.text);
-    const next = sealHead({ _id: headKey, tenant_id: ctx.tenantId, subject_id: ctx.subjectId, active_id: memoryId, proposal_id: null, proposal_confidence: null, observations: 0 });
-    await step(writes, () => store.putHead(next), () => store.restoreHead(headKey, head));
+    const next = sealHead({
+      _id: headKey,
+      tenant_id: ctx.tenantId,
+      subject_id: ctx.subjectId,
+      active_id: memoryId,
+      proposal_id: null,
+      proposal_confidence: null,
+      observations: 0,
+    });
+    await step(
+      writes,
+      () => store.putHead(next),
+      () => store.restoreHead(headKey, head),
+    );
     return record;
   };
 
@@ -305,9 +325,17 @@ export function companionOperations(parts: CompanionParts) {
       if (discarded) {
         metrics.gate.inc({ outcome: gate.band });
         // SPEC D4: the reason is logged, never the text
-        logger.debug({ requestId: ctx.requestId, reason: gate.reason, confidence: req.confidence, groundingScore: g?.grounding.score ?? null }, "[SKIP] fact discarded");
+        logger.debug(
+          { requestId: ctx.requestId, reason: gate.reason, confidence: req.confidence, groundingScore: g?.grounding.score ?? null },
+          "[SKIP] fact discarded",
+        );
       }
-      return { ...audit(req, ctx, g?.grounding), validation_status: gate?.band === "ungrounded" ? "failed" : "not_applied", gate: discarded ? gate.band : null, gate_reason: discarded ? gate.reason : null };
+      return {
+        ...audit(req, ctx, g?.grounding),
+        validation_status: gate?.band === "ungrounded" ? "failed" : "not_applied",
+        gate: discarded ? gate.band : null,
+        gate_reason: discarded ? gate.reason : null,
+      };
     },
     async allow(req, g, ctx, writes, decision) {
       const gate = gateOf(decision);
@@ -330,7 +358,11 @@ export function companionOperations(parts: CompanionParts) {
       });
       const pending = g.pending;
       if (pending) {
-        await step(writes, () => store.setProposalStatus(pending, "applied"), () => store.setProposalStatus(pending, "pending"));
+        await step(
+          writes,
+          () => store.setProposalStatus(pending, "applied"),
+          () => store.setProposalStatus(pending, "pending"),
+        );
       }
       metrics.gate.inc({ outcome });
       logger.info({ requestId: ctx.requestId, confidence: gate.effective_confidence, memoryId: record.memory_id, gate: outcome }, "[HIGH] Applied fact");
@@ -346,13 +378,23 @@ export function companionOperations(parts: CompanionParts) {
         const head = g.head;
         const { integrity_hash: _h, ...pointer } = head;
         const next = sealHead({ ...pointer, proposal_confidence: Math.max(confidence, head.proposal_confidence ?? 0), observations: head.observations + 1 });
-        await step(writes, () => store.putHead(next), () => store.restoreHead(head._id, head));
+        await step(
+          writes,
+          () => store.putHead(next),
+          () => store.restoreHead(head._id, head),
+        );
         proposalId = g.pending.proposal_id;
         writes.event({
           event_type: "update",
           memory_id: proposalId,
           reason: "reinforced",
-          metadata: { ...audit(req, ctx, g.grounding), validation_status: "passed", gate: "proposal", proposal_id: proposalId, observations: next.observations },
+          metadata: {
+            ...audit(req, ctx, g.grounding),
+            validation_status: "passed",
+            gate: "proposal",
+            proposal_id: proposalId,
+            observations: next.observations,
+          },
         });
       } else {
         const key = await keyOf(writes, ctx, g.privacy);
@@ -367,7 +409,11 @@ export function companionOperations(parts: CompanionParts) {
           created_at: ctx.now,
           logged: null,
         });
-        await step(writes, () => store.insertProposal(record), () => store.removeProposal(record));
+        await step(
+          writes,
+          () => store.insertProposal(record),
+          () => store.removeProposal(record),
+        );
         const headKey = headId(key, ctx.tenantId, ctx.subjectId, record.fact.type, record.fact.text);
         const next = sealHead({
           _id: headKey,
@@ -378,7 +424,11 @@ export function companionOperations(parts: CompanionParts) {
           proposal_confidence: confidence,
           observations: (g.head?.observations ?? 0) + 1,
         });
-        await step(writes, () => store.putHead(next), () => store.restoreHead(headKey, g.head));
+        await step(
+          writes,
+          () => store.putHead(next),
+          () => store.restoreHead(headKey, g.head),
+        );
         const id = proposalId;
         writes.event({
           event_type: "create",
@@ -434,7 +484,11 @@ export function companionOperations(parts: CompanionParts) {
         proposal_id: proposal.proposal_id,
         invoker: invoker(ctx),
       });
-      await step(writes, () => store.setProposalStatus(proposal, "applied"), () => store.setProposalStatus(proposal, "pending"));
+      await step(
+        writes,
+        () => store.setProposalStatus(proposal, "applied"),
+        () => store.setProposalStatus(proposal, "pending"),
+      );
       metrics.gate.inc({ outcome: "confirmed" });
       logger.info({ requestId: ctx.requestId, proposalId: proposal.proposal_id, memoryId: record.memory_id }, "proposal confirmed by the person and applied");
       return { fact: record };
@@ -452,7 +506,11 @@ export function companionOperations(parts: CompanionParts) {
     async allow(_req, fact, ctx, writes) {
       if (!fact) throw new CompanionError("the policy forgot a fact that is not there");
       // MP-FORGET: invalidation with a reason, never deletion.
-      await step(writes, () => store.setStatus(fact, "inactive", "forgotten"), () => store.restoreStatus(fact));
+      await step(
+        writes,
+        () => store.setStatus(fact, "inactive", "forgotten"),
+        () => store.restoreStatus(fact),
+      );
       await invalidate(writes, ctx);
       writes.event({ event_type: "invalidate", memory_id: fact.memory_id, reason: "forgotten", metadata: { type: fact.type } });
       return {};
@@ -510,7 +568,14 @@ export function companionOperations(parts: CompanionParts) {
   const setPrivacy = operation<PrivacyRequest, PrivacyGathered, { settings: PrivacySettings }>({
     contract: "companion",
     name: "SET_PRIVACY",
-    fields: { subjectId: id(), memoryEnabled: boolean(), learnPatterns: boolean(), shareWith: list(text()), anonymizeDates: boolean(), deleteAfterDays: number() },
+    fields: {
+      subjectId: id(),
+      memoryEnabled: boolean(),
+      learnPatterns: boolean(),
+      shareWith: list(text()),
+      anonymizeDates: boolean(),
+      deleteAfterDays: number(),
+    },
     async gather(_req, ctx) {
       const record = await store.privacyRecord(ctx.tenantId, ctx.subjectId);
       return { record, state: await store.privacy(ctx.tenantId, ctx.subjectId) };
@@ -520,7 +585,11 @@ export function companionOperations(parts: CompanionParts) {
     async allow(req, g, ctx, writes) {
       const current = g.state.settings;
       const next = nextSettings(req, current);
-      await step(writes, () => store.putPrivacy(ctx.tenantId, ctx.subjectId, next, ctx.now), () => store.restorePrivacy(ctx.tenantId, ctx.subjectId, g.record, ctx.now));
+      await step(
+        writes,
+        () => store.putPrivacy(ctx.tenantId, ctx.subjectId, next, ctx.now),
+        () => store.restorePrivacy(ctx.tenantId, ctx.subjectId, g.record, ctx.now),
+      );
       cache.invalidateSubject(ctx.tenantId, ctx.subjectId); // opt-out takes effect at once (the generation moved on too)
       const changed = (Object.keys(next) as (keyof PrivacySettings)[]).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]));
       // The agent types shared with are counted, not copied: the log keeps no free text of the person's.
@@ -588,7 +657,11 @@ export function companionOperations(parts: CompanionParts) {
       let n = 0;
       for (const fact of await store.activeInTenant(ctx.tenantId)) {
         if (fact.expires_at.getTime() > ctx.now.getTime()) continue;
-        await step(writes, () => store.setStatus(fact, "inactive", "decayed"), () => store.restoreStatus(fact));
+        await step(
+          writes,
+          () => store.setStatus(fact, "inactive", "decayed"),
+          () => store.restoreStatus(fact),
+        );
         writes.event({ event_type: "invalidate", subject_id: fact.subject_id, memory_id: fact.memory_id, reason: "decayed", metadata: { type: fact.type } });
         logger.info({ requestId: ctx.requestId, memoryId: fact.memory_id, type: fact.type }, "SG-DECAY: fact deactivated (kept, never deleted)");
         n++;
@@ -613,7 +686,10 @@ export function companionOperations(parts: CompanionParts) {
     async gather(req, ctx) {
       // More ids than the bound allows are refused (BOUNDS_EXCEEDED); no more are read than that.
       const ids = [...new Set(strings(req.memoryIds))].slice(0, 64);
-      const [found, privacy] = await Promise.all([Promise.all(ids.map((i) => store.fact(ctx.tenantId, ctx.subjectId, i))), store.privacy(ctx.tenantId, ctx.subjectId)]);
+      const [found, privacy] = await Promise.all([
+        Promise.all(ids.map((i) => store.fact(ctx.tenantId, ctx.subjectId, i))),
+        store.privacy(ctx.tenantId, ctx.subjectId),
+      ]);
       const summary = found
         .filter((f): f is FactRecord => f !== null)
         .map((f) => f.text)
@@ -631,7 +707,9 @@ export function companionOperations(parts: CompanionParts) {
         grounding: { score: g?.grounding.score ?? 0 },
         privacy: privacyInput(g?.privacy),
         consolidate: {
-          inputs: ids.map((_, i) => (found[i] && found[i].status === "active" ? { found: true, source_refs: found[i].source_refs.length } : { found: false, source_refs: 0 })),
+          inputs: ids.map((_, i) =>
+            found[i] && found[i].status === "active" ? { found: true, source_refs: found[i].source_refs.length } : { found: false, source_refs: 0 },
+          ),
           types: [...new Set(found.filter((f): f is FactRecord => f !== null).map((f) => f.type))],
         },
       };
@@ -652,7 +730,11 @@ export function companionOperations(parts: CompanionParts) {
         groundingScore: g.grounding.score,
         justification: str(req.justification),
       });
-      await step(writes, () => store.insertFact(record), () => store.removeFact(record));
+      await step(
+        writes,
+        () => store.insertFact(record),
+        () => store.removeFact(record),
+      );
       writes.event({
         event_type: "consolidate",
         memory_id: memoryId,
@@ -660,15 +742,27 @@ export function companionOperations(parts: CompanionParts) {
         reason: "consolidation",
         metadata: {
           inputs: originals.map((f) => ({ memory_id: f.memory_id, statement_type: f.statement_type, digest: factDigest(f) })),
-          output: { memory_id: memoryId, statement_type: "ConsolidatedStatement", source_refs: record.source_refs.length, valid_to: record.valid_to?.toISOString() ?? null },
+          output: {
+            memory_id: memoryId,
+            statement_type: "ConsolidatedStatement",
+            source_refs: record.source_refs.length,
+            valid_to: record.valid_to?.toISOString() ?? null,
+          },
           // The justification is content: the record keeps it (erasable), the chain commits to its salted digest.
-          justification: { digest: saltedDigest(record.content_salt ?? "", { justification: record.justification ?? "" }), length: str(req.justification).length },
+          justification: {
+            digest: saltedDigest(record.content_salt ?? "", { justification: record.justification ?? "" }),
+            length: str(req.justification).length,
+          },
           diff: { removed: originals.map((f) => f.memory_id), added: [memoryId] },
         },
         settle: (seq) => store.settleObject("write", ctx.tenantId, ctx.subjectId, memoryId, seq),
       });
       for (const fact of originals) {
-        await step(writes, () => store.setStatus(fact, "inactive", "consolidated"), () => store.restoreStatus(fact));
+        await step(
+          writes,
+          () => store.setStatus(fact, "inactive", "consolidated"),
+          () => store.restoreStatus(fact),
+        );
         writes.event({ event_type: "invalidate", memory_id: fact.memory_id, reason: "consolidated", metadata: { into: memoryId } });
       }
       await invalidate(writes, ctx);

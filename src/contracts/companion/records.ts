@@ -166,7 +166,16 @@ export const FACT_CONTENT_FIELDS = [
 
 export const PROPOSAL_CONTENT_FIELDS = ["tenant_id", "subject_id", "proposal_id", "fact", "created_at"] as const;
 
-export const PRIVACY_CONTENT_FIELDS = ["tenant_id", "subject_id", "memory_enabled", "learn_patterns", "share_with", "anonymize_dates", "delete_after_days", "updated_at"] as const;
+export const PRIVACY_CONTENT_FIELDS = [
+  "tenant_id",
+  "subject_id",
+  "memory_enabled",
+  "learn_patterns",
+  "share_with",
+  "anonymize_dates",
+  "delete_after_days",
+  "updated_at",
+] as const;
 
 /** seed 004 §1.1: a manual fact is the person's word; an extracted or merged one is an inference. */
 const verdictOf = (body: Pick<FactBody, "statement_type">): VerdictType => (body.statement_type === "UserProvidedStatement" ? "Factual" : "Inference");

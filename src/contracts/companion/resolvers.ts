@@ -1,6 +1,16 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import type { GatewayContext } from "../../graphql/context";
-import { AddFactInput, ConsolidateInput, DecayDecision, EraseDecision, EnvelopePurpose, FactDecision, MemoryEnvelope, PrivacyDecision, PrivacyInput } from "./types";
+import {
+  AddFactInput,
+  ConsolidateInput,
+  DecayDecision,
+  EraseDecision,
+  EnvelopePurpose,
+  FactDecision,
+  MemoryEnvelope,
+  PrivacyDecision,
+  PrivacyInput,
+} from "./types";
 
 /**
  * Companion memory (seed 002) and consolidation (seed 004). Each method hands its arguments
@@ -15,13 +25,21 @@ export class CompanionResolver {
   }
 
   @Mutation(() => FactDecision, { description: "SG-GATE: the person confirms a held proposal." })
-  async confirmProposal(@Arg("proposalId", () => ID) proposalId: string, @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null, @Ctx() ctx: GatewayContext): Promise<FactDecision> {
+  async confirmProposal(
+    @Arg("proposalId", () => ID) proposalId: string,
+    @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<FactDecision> {
     const { kernel, contracts } = ctx.services;
     return FactDecision.from(await kernel.run(contracts.companion.operations.confirmProposal, ctx.principal, { proposalId, subjectId }, ctx));
   }
 
   @Mutation(() => FactDecision, { description: "Forget a fact: inactive at once, kept for audit (MP-FORGET)." })
-  async forgetFact(@Arg("memoryId", () => ID) memoryId: string, @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null, @Ctx() ctx: GatewayContext): Promise<FactDecision> {
+  async forgetFact(
+    @Arg("memoryId", () => ID) memoryId: string,
+    @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<FactDecision> {
     const { kernel, contracts } = ctx.services;
     return FactDecision.from(await kernel.run(contracts.companion.operations.forgetFact, ctx.principal, { memoryId, subjectId }, ctx));
   }
@@ -31,11 +49,14 @@ export class CompanionResolver {
     @Arg("purpose", () => EnvelopePurpose) purpose: EnvelopePurpose,
     @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
     @Arg("skipCache", () => Boolean, { nullable: true }) skipCache: boolean | null,
-    @Arg("includeNarrative", () => Boolean, { nullable: true, description: "Asking for SHARED_NARRATIVE with a power purpose is refused (SG-WARMTH)." }) includeNarrative: boolean | null,
+    @Arg("includeNarrative", () => Boolean, { nullable: true, description: "Asking for SHARED_NARRATIVE with a power purpose is refused (SG-WARMTH)." })
+    includeNarrative: boolean | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<MemoryEnvelope> {
     const { kernel, contracts } = ctx.services;
-    return MemoryEnvelope.from(await kernel.run(contracts.companion.operations.envelope, ctx.principal, { subjectId, purpose, skipCache, includeNarrative }, ctx));
+    return MemoryEnvelope.from(
+      await kernel.run(contracts.companion.operations.envelope, ctx.principal, { subjectId, purpose, skipCache, includeNarrative }, ctx),
+    );
   }
 
   @Mutation(() => PrivacyDecision, { description: "SG-PRIVACY: the subject itself or an admin." })

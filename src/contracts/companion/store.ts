@@ -313,7 +313,15 @@ export class CompanionStore implements ContractStore {
   }
 
   private defaults(tenant: string, subject: string, now: Date): Omit<PrivacyRecord, "_id" | "generation" | "head_key"> {
-    const { _id: _ignored, ...sealed } = sealPrivacy({ _id: subjectDocId(tenant, subject), tenant_id: tenant, subject_id: subject, ...DEFAULT_PRIVACY, share_with: [], updated_at: now, generation: 0 });
+    const { _id: _ignored, ...sealed } = sealPrivacy({
+      _id: subjectDocId(tenant, subject),
+      tenant_id: tenant,
+      subject_id: subject,
+      ...DEFAULT_PRIVACY,
+      share_with: [],
+      updated_at: now,
+      generation: 0,
+    });
     const { generation: _g, ...rest } = sealed;
     return rest;
   }
@@ -325,7 +333,11 @@ export class CompanionStore implements ContractStore {
 
   /** New settings; the generation moves on, so every process's cached envelopes of the subject are stale at once. */
   async putPrivacy(tenant: string, subject: string, settings: PrivacySettings, now: Date): Promise<void> {
-    const { _id, generation: _g, ...fields } = sealPrivacy({ _id: subjectDocId(tenant, subject), tenant_id: tenant, subject_id: subject, ...settings, updated_at: now, generation: 0 });
+    const {
+      _id,
+      generation: _g,
+      ...fields
+    } = sealPrivacy({ _id: subjectDocId(tenant, subject), tenant_id: tenant, subject_id: subject, ...settings, updated_at: now, generation: 0 });
     await upsert(() => this.privacyRecords.updateOne({ _id }, { $set: fields, $inc: { generation: 1 } }, { upsert: true }));
   }
 
@@ -430,7 +442,8 @@ export class CompanionStore implements ContractStore {
     }
     for (const proposal of snapshot.proposals) await this.proposals.replaceOne({ _id: proposal._id }, proposal, { upsert: true });
     for (const head of snapshot.heads) await this.heads.replaceOne({ _id: head._id }, head, { upsert: true });
-    if (snapshot.privacy?.head_key) await this.privacyRecords.updateOne({ _id: snapshot.privacy._id }, { $set: { head_key: snapshot.privacy.head_key }, $inc: { generation: 1 } });
+    if (snapshot.privacy?.head_key)
+      await this.privacyRecords.updateOne({ _id: snapshot.privacy._id }, { $set: { head_key: snapshot.privacy.head_key }, $inc: { generation: 1 } });
     for (const entry of snapshot.index?.facts ?? []) await this.index(entry.tenant_id, entry.subject_id, entry);
   }
 
@@ -461,8 +474,21 @@ export class CompanionStore implements ContractStore {
     const filter = { $or: [{ logged: null }, { erasure: { $exists: true }, "erasure.logged_seq": { $exists: false } }] };
     const [facts, proposals] = await Promise.all([this.facts.find(filter).limit(limit).toArray(), this.proposals.find(filter).limit(limit).toArray()]);
     const objects: UnsettledObject[] = [
-      ...facts.map((f) => this.unsettledOf(f.tenant_id, f.subject_id, f.memory_id, f.created_at, f, f.erasure, f.statement_type === "ConsolidatedStatement" ? "consolidate" : "create", "SUCCESS_STORED")),
-      ...proposals.map((p) => this.unsettledOf(p.tenant_id, p.subject_id, p.proposal_id, p.created_at, p.fact, p.erasure, "create", "MISSING_EXPLICIT_CONSENT")),
+      ...facts.map((f) =>
+        this.unsettledOf(
+          f.tenant_id,
+          f.subject_id,
+          f.memory_id,
+          f.created_at,
+          f,
+          f.erasure,
+          f.statement_type === "ConsolidatedStatement" ? "consolidate" : "create",
+          "SUCCESS_STORED",
+        ),
+      ),
+      ...proposals.map((p) =>
+        this.unsettledOf(p.tenant_id, p.subject_id, p.proposal_id, p.created_at, p.fact, p.erasure, "create", "MISSING_EXPLICIT_CONSENT"),
+      ),
     ];
     return objects.sort((a, b) => a.writtenAt.getTime() - b.writtenAt.getTime()).slice(0, limit);
   }
@@ -485,7 +511,13 @@ export class CompanionStore implements ContractStore {
         writtenAt: new Date(erasure.at),
         kind: "erasure",
         version: null,
-        missing: { event_type: "erase", operation: erasure.operation, stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: { reason: erasure.reason } },
+        missing: {
+          event_type: "erase",
+          operation: erasure.operation,
+          stop_reason: "SUCCESS_DELETED",
+          content_digest: null,
+          metadata: { reason: erasure.reason },
+        },
       };
     }
     return {

@@ -34,7 +34,8 @@ export class PrivacyInput {
   @Field(() => ID, { nullable: true }) subjectId?: string | null;
   @Field(() => Boolean, { nullable: true }) memoryEnabled?: boolean | null;
   @Field(() => Boolean, { nullable: true }) learnPatterns?: boolean | null;
-  @Field(() => [String], { nullable: true, description: "Agent types (the agent_type token claim) that may read envelopes; empty: all." }) shareWith?: string[] | null;
+  @Field(() => [String], { nullable: true, description: "Agent types (the agent_type token claim) that may read envelopes; empty: all." }) shareWith?:
+    string[] | null;
   @Field(() => Boolean, { nullable: true }) anonymizeDates?: boolean | null;
   @Field(() => Int, { nullable: true }) deleteAfterDays?: number | null;
 }
@@ -112,7 +113,14 @@ export class EnvelopeEntry {
   @Field({ description: "Always true (SG-ADVISORY)" }) advisory!: boolean;
 
   static from(f: EnvelopeFact): EnvelopeEntry {
-    return Object.assign(new EnvelopeEntry(), { memoryId: f.memoryId, text: f.text, confidence: f.confidence, ageDays: f.ageDays, addedAt: f.addedAt, advisory: true });
+    return Object.assign(new EnvelopeEntry(), {
+      memoryId: f.memoryId,
+      text: f.text,
+      confidence: f.confidence,
+      ageDays: f.ageDays,
+      addedAt: f.addedAt,
+      advisory: true,
+    });
   }
 }
 
@@ -125,7 +133,8 @@ export class MemoryEnvelopeBody {
   @Field() advisory!: boolean;
   @Field(() => [EnvelopeEntry]) userFacts!: EnvelopeEntry[];
   @Field(() => [EnvelopeEntry]) userPatterns!: EnvelopeEntry[];
-  @Field(() => [EnvelopeEntry], { nullable: true, description: "null for power purposes: left out by construction (SG-WARMTH)" }) sharedNarrative!: EnvelopeEntry[] | null;
+  @Field(() => [EnvelopeEntry], { nullable: true, description: "null for power purposes: left out by construction (SG-WARMTH)" }) sharedNarrative!:
+    EnvelopeEntry[] | null;
 }
 
 @ObjectType({ implements: DecisionFields })
@@ -164,10 +173,22 @@ export class PrivacySettingsView {
 export class PrivacyDecision extends DecisionFields {
   @Field(() => PrivacySettingsView, { nullable: true }) settings!: PrivacySettingsView | null;
 
-  static from(outcome: Outcome<{ settings: { memory_enabled: boolean; learn_patterns: boolean; share_with: string[]; anonymize_dates: boolean; delete_after_days: number | null } }>): PrivacyDecision {
+  static from(
+    outcome: Outcome<{
+      settings: { memory_enabled: boolean; learn_patterns: boolean; share_with: string[]; anonymize_dates: boolean; delete_after_days: number | null };
+    }>,
+  ): PrivacyDecision {
     const d = new PrivacyDecision().assignDecision(outcome);
     const s = outcome.value?.settings;
-    d.settings = s ? Object.assign(new PrivacySettingsView(), { memoryEnabled: s.memory_enabled, learnPatterns: s.learn_patterns, shareWith: s.share_with, anonymizeDates: s.anonymize_dates, deleteAfterDays: s.delete_after_days }) : null;
+    d.settings = s
+      ? Object.assign(new PrivacySettingsView(), {
+          memoryEnabled: s.memory_enabled,
+          learnPatterns: s.learn_patterns,
+          shareWith: s.share_with,
+          anonymizeDates: s.anonymize_dates,
+          deleteAfterDays: s.delete_after_days,
+        })
+      : null;
     return d;
   }
 }

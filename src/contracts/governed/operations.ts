@@ -201,7 +201,8 @@ export function governedOperations(store: GovernedStore) {
         memory_id: memoryId,
         content_digest: contentDigest(record),
         metadata: eventMetadata(record),
-        settle: (seq) => store.settleWrite(record, seq, { delta: { items: 1, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
+        settle: (seq) =>
+          store.settleWrite(record, seq, { delta: { items: 1, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
       });
       return record;
     },
@@ -248,7 +249,8 @@ export function governedOperations(store: GovernedStore) {
         memory_id: next.memory_id,
         content_digest: contentDigest(next),
         metadata: { ...eventMetadata(next), supersedes: live.version },
-        settle: (seq) => store.settleWrite(next, seq, { delta: { items: 0, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
+        settle: (seq) =>
+          store.settleWrite(next, seq, { delta: { items: 0, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
       });
       return next;
     },
@@ -277,7 +279,10 @@ export function governedOperations(store: GovernedStore) {
         memory_id: live.memory_id,
         content_digest: contentDigest(live),
         // The person's reason is content: the chain commits to its salted digest, so an erasure reaches it.
-        metadata: { ...eventMetadata(live), ...(reason === null ? {} : { reason: { digest: saltedDigest(live.content_salt, { reason }), length: reason.length } }) },
+        metadata: {
+          ...eventMetadata(live),
+          ...(reason === null ? {} : { reason: { digest: saltedDigest(live.content_salt, { reason }), length: reason.length } }),
+        },
         // A deleted item no longer counts against the subject's cap (C19-CAP); its `logged` mark stays the version's.
         settle: () => store.counters.add(ctx.tenantId, ctx.subjectId, { items: -1, writes: 0, windowStart: windowStart(ctx) }),
       });
@@ -390,7 +395,9 @@ export function itemOf(req: ItemRequest) {
 }
 
 /** The stored content of an allowed write: the policy allowed it, so every required field is a string. */
-function content(item: ReturnType<typeof itemOf>): Pick<MemoryRecord, "category" | "key" | "value" | "source_kind" | "ttl_class" | "source_ref" | "origin" | "consent"> {
+function content(
+  item: ReturnType<typeof itemOf>,
+): Pick<MemoryRecord, "category" | "key" | "value" | "source_kind" | "ttl_class" | "source_ref" | "origin" | "consent"> {
   const str = (value: string | null, name: string): string => {
     if (typeof value !== "string") throw new KernelError(`governed: the policy allowed an item without ${name}`);
     return value;

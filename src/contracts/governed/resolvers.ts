@@ -36,7 +36,9 @@ export class GovernedResolver {
     @Ctx() ctx: GatewayContext,
   ): Promise<MemoryDecision> {
     const { kernel, contracts } = ctx.services;
-    return MemoryDecision.from(await kernel.run(contracts.governed.operations.delete, ctx.principal, deleteRequest(memoryId, subjectId, reason, expectedVersion), ctx));
+    return MemoryDecision.from(
+      await kernel.run(contracts.governed.operations.delete, ctx.principal, deleteRequest(memoryId, subjectId, reason, expectedVersion), ctx),
+    );
   }
 
   @Mutation(() => MemorySettingsDecision, { description: "Memory on/off and quotas for the tenant or a subject (admin role; C19-POLICY, C19-CAP)." })

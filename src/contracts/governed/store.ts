@@ -293,7 +293,9 @@ export class GovernedStore implements ContractStore {
   private async writeMarks(marks: readonly Mark[]): Promise<void> {
     for (let i = 0; i < marks.length; i += MARK_CHUNK) {
       await this.memories.bulkWrite(
-        marks.slice(i, i + MARK_CHUNK).map((m) => ({ updateOne: { filter: { _id: m.id, version: m.version }, update: { $set: { logged: { seq: m.seq, version: m.version } } } } })),
+        marks
+          .slice(i, i + MARK_CHUNK)
+          .map((m) => ({ updateOne: { filter: { _id: m.id, version: m.version }, update: { $set: { logged: { seq: m.seq, version: m.version } } } } })),
         { ordered: false },
       );
     }

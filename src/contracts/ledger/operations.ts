@@ -152,7 +152,15 @@ export function ledgerOperations(store: LedgerStore) {
         source_type: source.source_type,
         lengths: { proposed_text: proposedText.length, note: source.note?.length ?? 0, source_id: source.source_id?.length ?? 0 },
       };
-      const due: DueEvent = { event_type: "create", operation: "PROPOSE", stop_reason: decision.stopReason, decision_id: decision.decisionId, at: ctx.now, content_digest: null, metadata };
+      const due: DueEvent = {
+        event_type: "create",
+        operation: "PROPOSE",
+        stop_reason: decision.stopReason,
+        decision_id: decision.decisionId,
+        at: ctx.now,
+        content_digest: null,
+        metadata,
+      };
       const record = withProposalProvenance({
         _id: ledgerDocId(ctx.tenantId, ctx.subjectId, proposalId),
         tenant_id: ctx.tenantId,
@@ -208,8 +216,21 @@ export function ledgerOperations(store: LedgerStore) {
       const memoryId = itemIdOf(proposal.proposal_id);
       const salt = newSalt();
       const digest = saltedDigest(salt, { text: finalText });
-      const metadata = { proposal_id: proposal.proposal_id, kind: proposal.kind, source_type: proposal.source.source_type, edited: finalText !== proposal.proposed_text };
-      const due: DueEvent = { event_type: "create", operation: "APPROVE", stop_reason: decision.stopReason, decision_id: decision.decisionId, at: ctx.now, content_digest: digest, metadata };
+      const metadata = {
+        proposal_id: proposal.proposal_id,
+        kind: proposal.kind,
+        source_type: proposal.source.source_type,
+        edited: finalText !== proposal.proposed_text,
+      };
+      const due: DueEvent = {
+        event_type: "create",
+        operation: "APPROVE",
+        stop_reason: decision.stopReason,
+        decision_id: decision.decisionId,
+        at: ctx.now,
+        content_digest: digest,
+        metadata,
+      };
       const item = withItemProvenance({
         _id: ledgerDocId(ctx.tenantId, ctx.subjectId, memoryId),
         tenant_id: ctx.tenantId,
@@ -270,7 +291,15 @@ export function ledgerOperations(store: LedgerStore) {
         source_type: proposal.source.source_type,
         lengths: { proposed_text: proposal.proposed_text?.length ?? 0 },
       };
-      const due: DueEvent = { event_type: "delete", operation: "DECLINE", stop_reason: decision.stopReason, decision_id: decision.decisionId, at: ctx.now, content_digest: null, metadata };
+      const due: DueEvent = {
+        event_type: "delete",
+        operation: "DECLINE",
+        stop_reason: decision.stopReason,
+        decision_id: decision.decisionId,
+        at: ctx.now,
+        content_digest: null,
+        metadata,
+      };
       const declined = await writes.run(
         () => store.markDeclined(proposal, ctx.now, due),
         async (done) => (done ? store.restoreDeclined(proposal, due) : undefined),
@@ -306,7 +335,15 @@ export function ledgerOperations(store: LedgerStore) {
     async allow(_req, gathered, ctx, writes, decision) {
       const item = required(gathered, "ledger item");
       const metadata = { proposal_id: item.proposal_id, kind: item.kind };
-      const due: DueEvent = { event_type: "invalidate", operation: "FORGET", stop_reason: decision.stopReason, decision_id: decision.decisionId, at: ctx.now, content_digest: null, metadata };
+      const due: DueEvent = {
+        event_type: "invalidate",
+        operation: "FORGET",
+        stop_reason: decision.stopReason,
+        decision_id: decision.decisionId,
+        at: ctx.now,
+        content_digest: null,
+        metadata,
+      };
       const forgotten = await writes.run(
         () => store.markDeleted(item, ctx.now, due),
         async (done) => (done ? store.revertDeleted(item, due) : undefined),

@@ -232,7 +232,10 @@ export class LedgerStore implements ContractStore {
 
   /** Undoes insertProposal. */
   async deleteProposal(record: ProposalRecord, due: DueEvent): Promise<void> {
-    await Promise.all([this.proposals.deleteOne({ _id: record._id }), this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due })]);
+    await Promise.all([
+      this.proposals.deleteOne({ _id: record._id }),
+      this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due }),
+    ]);
   }
 
   async getProposal(tenantId: string, subjectId: string, proposalId: string): Promise<ProposalRecord | null> {
@@ -248,7 +251,10 @@ export class LedgerStore implements ContractStore {
 
   /** Which of the subjects holds the object (a proposal or an item), if any. */
   async ownerOf(tenantId: string, subjectIds: readonly string[], objectId: string): Promise<string | null> {
-    const found = await this.collectionOf(objectId).findOne({ _id: { $in: subjectIds.map((s) => memoryDocId(tenantId, s, objectId)) } }, { projection: { subject_id: 1 } });
+    const found = await this.collectionOf(objectId).findOne(
+      { _id: { $in: subjectIds.map((s) => memoryDocId(tenantId, s, objectId)) } },
+      { projection: { subject_id: 1 } },
+    );
     return found?.subject_id ?? null;
   }
 
@@ -330,7 +336,10 @@ export class LedgerStore implements ContractStore {
 
   /** Undoes claimItem (never called for a claim that lost: the item is the winner's). */
   async deleteItem(record: LedgerItemRecord, due: DueEvent): Promise<void> {
-    await Promise.all([this.items.deleteOne({ _id: record._id }), this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.memory_id, due })]);
+    await Promise.all([
+      this.items.deleteOne({ _id: record._id }),
+      this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.memory_id, due }),
+    ]);
   }
 
   async getItem(tenantId: string, subjectId: string, memoryId: string): Promise<LedgerItemRecord | null> {
@@ -360,7 +369,9 @@ export class LedgerStore implements ContractStore {
   async markDeleted(record: LedgerItemRecord, at: Date, due: DueEvent): Promise<boolean> {
     return this.withDue(
       { tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.memory_id, due },
-      async () => (await this.items.updateOne({ _id: record._id, status: "active" }, { $set: { status: "deleted", deleted_at: at, updated_at: at } })).modifiedCount === 1,
+      async () =>
+        (await this.items.updateOne({ _id: record._id, status: "active" }, { $set: { status: "deleted", deleted_at: at, updated_at: at } })).modifiedCount ===
+        1,
       (done) => done,
       () => this.revertDeleted(record, due),
     );
@@ -396,7 +407,12 @@ export class LedgerStore implements ContractStore {
 
   async settle(object: UnsettledObject, seq: number): Promise<void> {
     if (object.kind === "write") {
-      await this.dueEvents.deleteMany({ tenant_id: object.tenantId, subject_id: object.subjectId, object_id: object.objectId, event_type: object.missing.event_type as DueEvent["event_type"] });
+      await this.dueEvents.deleteMany({
+        tenant_id: object.tenantId,
+        subject_id: object.subjectId,
+        object_id: object.objectId,
+        event_type: object.missing.event_type as DueEvent["event_type"],
+      });
       return;
     }
     const _id = memoryDocId(object.tenantId, object.subjectId, object.objectId);
@@ -404,7 +420,10 @@ export class LedgerStore implements ContractStore {
     // An item's erasure erased its proposal too (it holds the same text): one event covers both.
     if (object.objectId.startsWith(ITEM_PREFIX)) {
       const proposal = memoryDocId(object.tenantId, object.subjectId, proposalIdOf(object.objectId));
-      await this.proposals.updateOne({ _id: proposal, "erasure.via": object.objectId, "erasure.logged_seq": { $exists: false } }, { $set: { "erasure.logged_seq": seq } });
+      await this.proposals.updateOne(
+        { _id: proposal, "erasure.via": object.objectId, "erasure.logged_seq": { $exists: false } },
+        { $set: { "erasure.logged_seq": seq } },
+      );
     }
   }
 
@@ -511,7 +530,13 @@ function dueObject(mark: DueMark): UnsettledObject {
     writtenAt: mark.at,
     kind: "write",
     version: null,
-    missing: { event_type: mark.event_type, operation: mark.operation, stop_reason: mark.stop_reason, content_digest: mark.content_digest, metadata: mark.metadata },
+    missing: {
+      event_type: mark.event_type,
+      operation: mark.operation,
+      stop_reason: mark.stop_reason,
+      content_digest: mark.content_digest,
+      metadata: mark.metadata,
+    },
   };
 }
 

@@ -69,7 +69,10 @@ export class LedgerItem {
   }
 }
 
-@ObjectType({ implements: DecisionFields, description: "proposeMemory: MISSING_EXPLICIT_CONSENT with the id of the proposal held for the person (SPEC D3), or a refusal." })
+@ObjectType({
+  implements: DecisionFields,
+  description: "proposeMemory: MISSING_EXPLICIT_CONSENT with the id of the proposal held for the person (SPEC D3), or a refusal.",
+})
 export class ProposalDecision extends DecisionFields {
   @Field(() => ID, { nullable: true }) proposalId!: string | null;
   @Field(() => MemoryProposal, { nullable: true }) proposal!: MemoryProposal | null;
@@ -93,7 +96,10 @@ export class ProposalListDecision extends DecisionFields {
   }
 }
 
-@ObjectType({ implements: DecisionFields, description: "approveProposal: SUCCESS_STORED with the one ledger item created, or a refusal (the proposal stays pending)." })
+@ObjectType({
+  implements: DecisionFields,
+  description: "approveProposal: SUCCESS_STORED with the one ledger item created, or a refusal (the proposal stays pending).",
+})
 export class LedgerItemDecision extends DecisionFields {
   @Field(() => LedgerItem, { nullable: true }) memory!: LedgerItem | null;
 
@@ -142,7 +148,7 @@ export class MemorySelection {
 export class SelectedMemoryContextDecision extends DecisionFields {
   @Field(() => [ID]) selectedMemoryIds!: string[];
   @Field(() => [String], { description: "The items' texts, verbatim, in the order of selectedMemoryIds." }) resolvedTexts!: string[];
-  @Field(() => String, { nullable: true, description: "\"Using the items you selected…\" whenever the context is not empty; null when it is." })
+  @Field(() => String, { nullable: true, description: '"Using the items you selected…" whenever the context is not empty; null when it is.' })
   attributionLine!: string | null;
   @Field(() => [MemorySelection]) selections!: MemorySelection[];
 
@@ -171,7 +177,7 @@ export class LedgerContractInfo {
 export class ProposalSourceInput {
   @Field({ description: "One of ledgerContract.sourceTypes (policy data)." }) sourceType!: string;
   @Field(() => String, { nullable: true, description: "Pointer to the reflection or interpretation artifact." }) sourceId?: string | null;
-  @Field(() => String, { nullable: true, description: "Human-readable, e.g. \"After Phase 3 summary\"." }) note?: string | null;
+  @Field(() => String, { nullable: true, description: 'Human-readable, e.g. "After Phase 3 summary".' }) note?: string | null;
 }
 
 /** kind and sourceType are strings so that every value gets a stop reason (SPEC D3a). */

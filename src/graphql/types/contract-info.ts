@@ -41,9 +41,9 @@ export class ContractInfo {
       categories: Object.entries(contract.categories).map(([name, c]) =>
         Object.assign(new CategoryInfo(), { name, description: c.description, valueMax: c.value_max, ttlClasses: c.ttl_classes, sourceKinds: c.source_kinds }),
       ),
-      ttlClasses: Object.entries(contract.ttl_classes).sort(([, a], [, b]) => a.seconds - b.seconds).map(([name, t]) =>
-        Object.assign(new TtlClassInfo(), { name, seconds: t.seconds, description: t.description }),
-      ),
+      ttlClasses: Object.entries(contract.ttl_classes)
+        .sort(([, a], [, b]) => a.seconds - b.seconds)
+        .map(([name, t]) => Object.assign(new TtlClassInfo(), { name, seconds: t.seconds, description: t.description })),
       sourceKinds: contract.source_kinds,
       bounds: Object.entries(contract.bounds).map(([field, maxLength]) => Object.assign(new FieldBound(), { field, maxLength })),
       stopReasons: contract.priority,

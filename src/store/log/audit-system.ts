@@ -68,7 +68,8 @@ export class AuditSystem implements AuditLog {
       { every: config.audit.checkpointEvery, intervalS: config.audit.checkpointIntervalS },
       logger,
     );
-    events.onHookError = (error, event) => logger.error({ err: error, tenant: event.tenant_id, seq: event.seq }, "after-append hook failed (repaired at next start)");
+    events.onHookError = (error, event) =>
+      logger.error({ err: error, tenant: event.tenant_id, seq: event.seq }, "after-append hook failed (repaired at next start)");
     events.afterAppend(checkpointer.onAppended);
 
     const auditor = new ChainAuditor(events, checkpointer);

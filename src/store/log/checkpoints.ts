@@ -89,9 +89,11 @@ export class Checkpointer {
   start(): void {
     if (this.options.intervalS <= 0 || this.timer) return;
     this.timer = setInterval(() => {
-      this.running = this.running.then(async () => void (await this.checkpointAll())).catch((error: unknown) => {
-        this.logger.error({ err: error }, "checkpoint round failed");
-      });
+      this.running = this.running
+        .then(async () => void (await this.checkpointAll()))
+        .catch((error: unknown) => {
+          this.logger.error({ err: error }, "checkpoint round failed");
+        });
     }, this.options.intervalS * 1000);
     this.timer.unref();
   }

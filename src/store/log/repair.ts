@@ -58,7 +58,8 @@ export class Repair {
     const report: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 };
     const cutoff = this.clock.now().getTime() - this.minAgeMs;
     for (const store of this.stores) await this.repairStore(store, cutoff, report);
-    if (report.settled + report.completed + report.erasuresCompleted > 0) this.logger.warn({ repair: report }, "repaired objects left unsettled by a stopped process");
+    if (report.settled + report.completed + report.erasuresCompleted > 0)
+      this.logger.warn({ repair: report }, "repaired objects left unsettled by a stopped process");
     return report;
   }
 

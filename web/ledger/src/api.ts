@@ -94,15 +94,16 @@ export class LedgerApi {
   }
 
   async decline(proposalId: string): Promise<Decision> {
-    const data = await this.call<{ declineProposal: Decision }>(
-      `mutation($id: ID!) { declineProposal(proposalId: $id) { stopReason explanations } }`,
-      { id: proposalId },
-    );
+    const data = await this.call<{ declineProposal: Decision }>(`mutation($id: ID!) { declineProposal(proposalId: $id) { stopReason explanations } }`, {
+      id: proposalId,
+    });
     return data.declineProposal;
   }
 
   async forget(memoryId: string): Promise<Decision> {
-    const data = await this.call<{ forgetMemory: Decision }>(`mutation($id: ID!) { forgetMemory(memoryId: $id) { stopReason explanations } }`, { id: memoryId });
+    const data = await this.call<{ forgetMemory: Decision }>(`mutation($id: ID!) { forgetMemory(memoryId: $id) { stopReason explanations } }`, {
+      id: memoryId,
+    });
     return data.forgetMemory;
   }
 
@@ -130,9 +131,12 @@ export function explain(decision: Decision): string {
   const rules = decision.explanations.join("; ");
   switch (decision.stopReason) {
     case "FORBIDDEN_CATEGORY":
-      if (rules.includes("identity_locking")) return `This wording describes who you are rather than what you prefer, want or noticed. Try "I prefer…", "I want to…" or "I've noticed…". (${rules})`;
-      if (rules.includes("clinical_language")) return `The ledger does not keep clinical or diagnostic language. Describe what you noticed in everyday words. (${rules})`;
-      if (rules.includes("authoritative_framing")) return `Please avoid words like "definitely" or "this proves": the ledger keeps what you noticed, not verdicts. (${rules})`;
+      if (rules.includes("identity_locking"))
+        return `This wording describes who you are rather than what you prefer, want or noticed. Try "I prefer…", "I want to…" or "I've noticed…". (${rules})`;
+      if (rules.includes("clinical_language"))
+        return `The ledger does not keep clinical or diagnostic language. Describe what you noticed in everyday words. (${rules})`;
+      if (rules.includes("authoritative_framing"))
+        return `Please avoid words like "definitely" or "this proves": the ledger keeps what you noticed, not verdicts. (${rules})`;
       return `This wording cannot be stored. (${rules})`;
     case "NOT_FOUND":
       return "This is no longer available: it may have been decided or forgotten already.";

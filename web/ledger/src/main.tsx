@@ -25,7 +25,12 @@ function Provenance({ source }: { source: Source }) {
   return (
     <>
       from {SOURCE_LABELS[source.sourceType] ?? source.sourceType}
-      {source.sourceId ? <> (<code>{source.sourceId}</code>)</> : null}
+      {source.sourceId ? (
+        <>
+          {" "}
+          (<code>{source.sourceId}</code>)
+        </>
+      ) : null}
       {source.note ? <> · “{source.note}”</> : null}
     </>
   );
@@ -41,8 +46,8 @@ function SignIn({ onSignIn, error }: { onSignIn: (token: string) => void; error:
     <main id="main" class="card">
       <h1>Your memory ledger</h1>
       <p>
-        This page shows what assistants have asked to remember about you. Nothing is kept until you approve it, in your own words, and
-        you can forget anything at any time.
+        This page shows what assistants have asked to remember about you. Nothing is kept until you approve it, in your own words, and you can forget anything
+        at any time.
       </p>
       <form
         onSubmit={(event) => {
@@ -256,11 +261,7 @@ function Ledger({ token, onSignOut }: { token: string; onSignOut: (error?: strin
   const decline = (proposal: Proposal) =>
     act(async () => {
       const decision = await api.decline(proposal.proposalId);
-      setStatus(
-        decision.stopReason === "SUCCESS_DELETED"
-          ? { kind: "info", text: "Declined. Nothing was kept." }
-          : { kind: "error", text: explain(decision) },
-      );
+      setStatus(decision.stopReason === "SUCCESS_DELETED" ? { kind: "info", text: "Declined. Nothing was kept." } : { kind: "error", text: explain(decision) });
       await refresh();
       proposalsHeading.current?.focus();
     });
@@ -290,7 +291,13 @@ function Ledger({ token, onSignOut }: { token: string; onSignOut: (error?: strin
     <>
       <header class="bar">
         <p>
-          Signed in{who ? <> as <strong>{who}</strong></> : null}
+          Signed in
+          {who ? (
+            <>
+              {" "}
+              as <strong>{who}</strong>
+            </>
+          ) : null}
         </p>
         <button type="button" onClick={() => onSignOut()}>
           Sign out
@@ -363,7 +370,9 @@ function Ledger({ token, onSignOut }: { token: string; onSignOut: (error?: strin
             What an assistant would get
           </h2>
           <p class="hint">
-            {selected.size === 0 ? "No items selected: an assistant gets no memory at all." : `${selected.size} item${selected.size === 1 ? "" : "s"} selected.`}
+            {selected.size === 0
+              ? "No items selected: an assistant gets no memory at all."
+              : `${selected.size} item${selected.size === 1 ? "" : "s"} selected.`}
           </p>
           <button type="button" class="primary" disabled={busy} onClick={() => void showContext()}>
             Show context for selected items

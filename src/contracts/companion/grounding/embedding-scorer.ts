@@ -31,7 +31,10 @@ export class EmbeddingGroundingScorer implements GroundingScorer {
     });
     if (!response.ok) throw new Error(`embeddings endpoint answered HTTP ${response.status}`);
     const body = (await response.json()) as { data?: { embedding?: number[]; index?: number }[] };
-    const vectors = (body.data ?? []).slice().sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding);
+    const vectors = (body.data ?? [])
+      .slice()
+      .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
+      .map((d) => d.embedding);
     if (vectors.length !== 2 || !vectors[0] || !vectors[1] || vectors[0].length !== vectors[1].length) {
       throw new Error("embeddings endpoint answered an unexpected shape");
     }

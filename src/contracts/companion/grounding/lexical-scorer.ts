@@ -108,72 +108,73 @@ export class LexicalGroundingScorer implements GroundingScorer {
     let bestScore = 0;
     let bestUnsupported = claim.content.length;
     const segments = [...new Set(source.content.map((t) => t.sentence))];
-    for (const negatedRegion of [false, true]) for (const segment of segments) {
-      // per claim word: its best plain support and its best support by an antonym
-      const plain: number[] = [];
-      const opposite: number[] = [];
-      const viaPertainym: boolean[] = [];
-      const position: number[] = [];
-      for (const token of claim.content) {
-        let bestPlain = 0;
-        let bestOpposite = 0;
-        let pertainymMatch = false;
-        let at = -1;
-        for (const [si, s] of source.content.entries()) {
-          if (s.negated !== negatedRegion || s.sentence !== segment) continue; // one predicate supports one claim
-          // SG-GROUND wrong person: what the summary says of another person supports only what the
-          // claim says of that same person, in the same role ("User's dad taught them" is not "User taught their dad")
-          if (s.foreign !== token.foreign) continue;
-          if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
-          if (s.former && !claim.cues.former) continue; // "used to" is not "does"
-          if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
-          const match = this.similarity(token.word, s.word, token.noun === true, s.noun === true);
-          if (match.antonym) bestOpposite = Math.max(bestOpposite, match.score);
-          else if (match.score > bestPlain) {
-            bestPlain = match.score;
-            pertainymMatch = match.pertainym === true;
-            at = si;
+    for (const negatedRegion of [false, true])
+      for (const segment of segments) {
+        // per claim word: its best plain support and its best support by an antonym
+        const plain: number[] = [];
+        const opposite: number[] = [];
+        const viaPertainym: boolean[] = [];
+        const position: number[] = [];
+        for (const token of claim.content) {
+          let bestPlain = 0;
+          let bestOpposite = 0;
+          let pertainymMatch = false;
+          let at = -1;
+          for (const [si, s] of source.content.entries()) {
+            if (s.negated !== negatedRegion || s.sentence !== segment) continue; // one predicate supports one claim
+            // SG-GROUND wrong person: what the summary says of another person supports only what the
+            // claim says of that same person, in the same role ("User's dad taught them" is not "User taught their dad")
+            if (s.foreign !== token.foreign) continue;
+            if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
+            if (s.former && !claim.cues.former) continue; // "used to" is not "does"
+            if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
+            const match = this.similarity(token.word, s.word, token.noun === true, s.noun === true);
+            if (match.antonym) bestOpposite = Math.max(bestOpposite, match.score);
+            else if (match.score > bestPlain) {
+              bestPlain = match.score;
+              pertainymMatch = match.pertainym === true;
+              at = si;
+            }
+            if (bestPlain === 1) break;
           }
-          if (bestPlain === 1) break;
+          plain.push(bestPlain);
+          opposite.push(bestOpposite);
+          viaPertainym.push(pertainymMatch);
+          position.push(at);
         }
-        plain.push(bestPlain);
-        opposite.push(bestOpposite);
-        viaPertainym.push(pertainymMatch);
-        position.push(at);
-      }
-      // "prefers tea over coffee" is not "prefers coffee over tea": a comparison keeps its order
-      if (claim.cues.comparative) {
-        const placed = position.filter((p) => p >= 0);
-        if (placed.some((p, i) => i > 0 && p < placed[i - 1])) plain.fill(0);
-      }
-      // "has an allergy" <- "is allergic": possession of what a predicate adjective pertains to
-      claim.content.forEach((t, i) => {
-        if (HAVE.has(t.word) && plain[i] < 0.8 && viaPertainym.some((v, j) => v && j !== i)) plain[i] = 0.85;
-      });
-      // SG-GROUND negation: "doesn't like" supports "dislikes" (one antonym flips the polarity), never "likes"
-      const scores = plain.slice();
-      if (claim.cues.negationParity !== negatedRegion) {
-        let flip = -1;
-        opposite.forEach((v, i) => {
-          if (v > 0 && (flip < 0 || v > opposite[flip])) flip = i;
+        // "prefers tea over coffee" is not "prefers coffee over tea": a comparison keeps its order
+        if (claim.cues.comparative) {
+          const placed = position.filter((p) => p >= 0);
+          if (placed.some((p, i) => i > 0 && p < placed[i - 1])) plain.fill(0);
+        }
+        // "has an allergy" <- "is allergic": possession of what a predicate adjective pertains to
+        claim.content.forEach((t, i) => {
+          if (HAVE.has(t.word) && plain[i] < 0.8 && viaPertainym.some((v, j) => v && j !== i)) plain[i] = 0.85;
         });
-        if (flip < 0) scores.fill(0);
-        else scores[flip] = opposite[flip];
+        // SG-GROUND negation: "doesn't like" supports "dislikes" (one antonym flips the polarity), never "likes"
+        const scores = plain.slice();
+        if (claim.cues.negationParity !== negatedRegion) {
+          let flip = -1;
+          opposite.forEach((v, i) => {
+            if (v > 0 && (flip < 0 || v > opposite[flip])) flip = i;
+          });
+          if (flip < 0) scores.fill(0);
+          else scores[flip] = opposite[flip];
+        }
+        let min = Math.min(...scores);
+        const unsupported = scores.filter((v) => v < 0.8).length;
+        // SG-GROUND contradiction: the supporting predicate says the opposite ("dislikes long explanations")
+        if (!claim.cues.negationParity && !negatedRegion) {
+          const local = source.content.filter((x) => x.sentence === segment && !x.negated);
+          const contradicted = (t: Token) =>
+            local.some((x) => this.similarity(t.word, x.word).antonym) && !local.some((x) => this.similarity(t.word, x.word).score >= 0.95);
+          if (claim.content.some(contradicted)) min = 0;
+        }
+        if (min > bestScore || (min === bestScore && unsupported < bestUnsupported)) {
+          bestScore = min;
+          bestUnsupported = unsupported;
+        }
       }
-      let min = Math.min(...scores);
-      const unsupported = scores.filter((v) => v < 0.8).length;
-      // SG-GROUND contradiction: the supporting predicate says the opposite ("dislikes long explanations")
-      if (!claim.cues.negationParity && !negatedRegion) {
-        const local = source.content.filter((x) => x.sentence === segment && !x.negated);
-        const contradicted = (t: Token) =>
-          local.some((x) => this.similarity(t.word, x.word).antonym) && !local.some((x) => this.similarity(t.word, x.word).score >= 0.95);
-        if (claim.content.some(contradicted)) min = 0;
-      }
-      if (min > bestScore || (min === bestScore && unsupported < bestUnsupported)) {
-        bestScore = min;
-        bestUnsupported = unsupported;
-      }
-    }
     return { score: bestScore, unsupported: bestUnsupported };
   }
 
@@ -302,7 +303,16 @@ export class LexicalGroundingScorer implements GroundingScorer {
           cues.negationParity = !cues.negationParity;
           continue;
         }
-        if (IRREALIS.has(word) || (word === "to" && !FORMER.has(previous) && !this.isVerbForm(previous) && next !== undefined && /^[a-z]+$/.test(next) && this.verbDominant(next) && !/(s|ed|ing)$/.test(next))) {
+        if (
+          IRREALIS.has(word) ||
+          (word === "to" &&
+            !FORMER.has(previous) &&
+            !this.isVerbForm(previous) &&
+            next !== undefined &&
+            /^[a-z]+$/.test(next) &&
+            this.verbDominant(next) &&
+            !/(s|ed|ing)$/.test(next))
+        ) {
           irrealis = true; // "wants to ...", "saving money to buy ..."
           cues.irrealis = true;
           // the hedge itself is part of the claim, with whoever holds it ("User's boss asked them" is not "User asked")
@@ -321,7 +331,13 @@ export class LexicalGroundingScorer implements GroundingScorer {
         }
         if (role === "claim" && this.isPastTense(word)) cues.former = true;
         // "their laptop" (of the subject) says the subject has a laptop
-        if (role === "summary" && SUBJECT_POSSESSIVES.has(word) && next !== undefined && /^[a-z]+$/.test(next) && !this.isOtherPerson(next, next, word, raws[i + 2], i + 1)) {
+        if (
+          role === "summary" &&
+          SUBJECT_POSSESSIVES.has(word) &&
+          next !== undefined &&
+          /^[a-z]+$/.test(next) &&
+          !this.isOtherPerson(next, next, word, raws[i + 2], i + 1)
+        ) {
           content.push({ word: "have", raw, sentence: segment, negated, irrealis, former, foreign });
         }
         // "User's brother" says the user has a brother
@@ -413,7 +429,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
     const capitalised = /^[A-Z][a-z]+$/.test(raw);
     if (capitalised && next !== undefined && /^[a-z]+$/.test(next)) {
       const inflectedVerb =
-        (/(s|ed)$/.test(next) && baseForms(next).some((f) => f.lemma !== next && !f.adjectiveOnly && this.wordnet.has(f.lemma, "v"))) || IRREGULAR_PAST.has(next);
+        (/(s|ed)$/.test(next) && baseForms(next).some((f) => f.lemma !== next && !f.adjectiveOnly && this.wordnet.has(f.lemma, "v"))) ||
+        IRREGULAR_PAST.has(next);
       const isCommon = index === 0 && (this.wordnet.has(word.toLowerCase(), "v") || this.wordnet.has(word.toLowerCase(), "a"));
       return inflectedVerb && !isCommon;
     }
@@ -439,7 +456,9 @@ const OBJECT_PRONOUNS = new Set(["him", "her", "it", "them"]);
 const RELATIVES = new Set(["which", "that", "who", "whom"]);
 const IRREGULAR_PAST = new Set(
   `went ran ate bought made took saw told said felt thought brought taught wrote drove spoke began swam sang won lost left met kept found got
-   gave came became grew knew flew drew paid built sent spent sold held stood understood fell broke chose forgot rode woke wore drank fought caught`.split(/\s+/),
+   gave came became grew knew flew drew paid built sent spent sold held stood understood fell broke chose forgot rode woke wore drank fought caught`.split(
+    /\s+/,
+  ),
 );
 
 function rawTokens(sentence: string): string[] {
