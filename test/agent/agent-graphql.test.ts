@@ -1,10 +1,4 @@
 import { ManualClock } from "../../src/clock";
-import { agentContract } from "../../src/contracts/agent";
-import { agentDoor } from "../../src/contracts/agent/door";
-import { createDetectorSuite } from "../../src/detectors";
-import { Kernel } from "../../src/kernel/execute";
-import { Metrics } from "../../src/kernel/metrics";
-import { EventLog } from "../../src/store/event-log";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { postMemory } from "./support";
 
@@ -126,23 +120,14 @@ describe("agent memory interface over GraphQL (seed 001)", () => {
   });
 
   it("IF1-READ: a second process's service on the same database sees writes and invalidations at once (index kept fresh from the log)", async () => {
-    // A second gateway process, as far as the agent interface goes: its own event log client,
-    // kernel, store and index cache over the same database. (A second Gateway.start on one FerretDB
-    // database trips FerretDB's createIndexes, a foundation matter.)
-    const { db, logger, services } = gw.gateway;
-    const events = new EventLog(db, clock);
-    const kernel = new Kernel({
-      policy: services.policy,
-      events,
-      clock,
-      logger,
-      detectors: createDetectorSuite(),
-      metrics: new Metrics({ processMetrics: false }),
-    });
-    const handle = agentDoor(kernel, agentContract({ db, events, clock }).operations);
-    const second = { handle };
-    const principal = { id: "caller-2", tenant: "acme", subjects: [`repo:${REPO}`], roles: ["agent" as const], agentType: null, job: null };
-    const ctx = { requestId: "second-process" };
+    // A second gateway on the same database, built by the same composition root: its own event log
+    // client, kernel, store and index cache. Doors are HTTP, as for any client.
+    const { db } = gw.gateway;
+    const gw2 = await startTestGateway({ clock, dbName: gw.dbName });
+    const token2 = await gw2.token({ tenant: "acme", subjects: [`repo:${REPO}`], roles: ["agent"], sub: "caller-2" });
+    const second = { handle: async (_principal: unknown, doc: unknown, _ctx: unknown) => (await postMemory(gw2, token2, doc)).body };
+    const principal = null;
+    const ctx = null;
     await second.handle(principal, { op: "read", repo_id: REPO, mode: "ambient", query: "warm" }, ctx); // its index is built now
     const fact = await postMemory(gw, agent, {
       op: "write",
@@ -163,9 +148,12 @@ describe("agent memory interface over GraphQL (seed 001)", () => {
       i++
     );
     const read = await second.handle(principal, { op: "read", repo_id: REPO, mode: "targeted", query: "storybook port" }, ctx);
-    expect(read.items!.find((i) => i.id === fact.body.memory.id)).toMatchObject({ invalidated: true, invalidated_by: { id: change.body.memory.id } });
+    expect(read.items.find((i: { id: string }) => i.id === fact.body.memory.id)).toMatchObject({
+      invalidated: true,
+      invalidated_by: { id: change.body.memory.id },
+    });
     const ambient = await second.handle(principal, { op: "read", repo_id: REPO, mode: "ambient", query: "storybook port" }, ctx);
-    expect(ambient.items!.map((i) => i.id)).toEqual([change.body.memory.id]);
+    expect(ambient.items.map((i: { id: string }) => i.id)).toEqual([change.body.memory.id]);
 
     // And the other way round: an update committed by the second process reaches the first.
     await second.handle(
@@ -183,5 +171,6 @@ describe("agent memory interface over GraphQL (seed 001)", () => {
     for (let i = 0; i < 200 && ((await db.collection<{ _id: string; seq: number }>("chain_heads").findOne({ _id: "acme" }))?.seq ?? 0) < updated!.seq; i++);
     const first = await postMemory(gw, agent, { op: "read", repo_id: REPO, mode: "targeted", query: "storybook port" });
     expect(first.body.items.find((i: { id: string }) => i.id === change.body.memory.id)).toMatchObject({ utility: { target: 0.1 } });
+    await gw2.stop();
   });
 });

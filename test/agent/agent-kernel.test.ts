@@ -1,14 +1,8 @@
 import { Repair } from "../../src/store/log/repair";
 import { ManualClock } from "../../src/clock";
-import { agentContract } from "../../src/contracts/agent";
-import { agentDoor } from "../../src/contracts/agent/door";
 import { AGENT_COLLECTIONS, agentMemoryDocId, repoSpace, sealMemory } from "../../src/contracts/agent/records";
 import { AgentStore, dueEvent } from "../../src/contracts/agent/store";
-import { createDetectorSuite } from "../../src/detectors";
-import { Kernel } from "../../src/kernel/execute";
-import { Metrics } from "../../src/kernel/metrics";
 import type { MemoryEvent } from "../../src/store/event-log";
-import { EventLog } from "../../src/store/event-log";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { logSettled, postMemory, readDoc, writeDoc } from "./support";
@@ -273,20 +267,13 @@ describe("the agent contract on the operation kernel", () => {
       const bySubject = await write({ text: "Beaver SUBJECTMARK memory" }, ERASE_REPO, writer);
       const byAuthor = await write({ text: "Beaver AUTHORMARK memory" }, ERASE_REPO, writer);
       // A second process's index, built before the erasure.
-      const { db, logger, services } = gw.gateway;
-      const events2 = new EventLog(db, clock);
-      const kernel2 = new Kernel({
-        policy: services.policy,
-        events: events2,
-        clock,
-        logger,
-        detectors: createDetectorSuite(),
-        metrics: new Metrics({ processMetrics: false }),
-      });
-      const second = agentDoor(kernel2, agentContract({ db, events: events2, clock }).operations);
-      const principal = { id: "agent-erase", tenant: "acme", subjects: [`repo:${ERASE_REPO}`], roles: ["agent" as const], agentType: null, job: null };
-      const seen = await second(principal, readDoc(ERASE_REPO, "beaver memory"), { requestId: "second" });
-      expect(seen.items!.map((i) => i.id).sort()).toEqual([bySubject, byAuthor].sort());
+      // A second gateway on the same database, built by the same composition root (its own index).
+      const { db } = gw.gateway;
+      const gw2 = await startTestGateway({ clock, dbName: gw.dbName });
+      const token2 = await gw2.token({ tenant: "acme", subjects: [`repo:${ERASE_REPO}`], roles: ["agent"], sub: "agent-erase" });
+      const second = async (doc: unknown) => (await postMemory(gw2, token2, doc)).body;
+      const seen = await second(readDoc(ERASE_REPO, "beaver memory"));
+      expect(seen.items.map((i: { id: string }) => i.id).sort()).toEqual([bySubject, byAuthor].sort());
 
       const user = await gw.token({ tenant: "acme", subjects: [`repo:${ERASE_REPO}`], roles: ["user"] });
       const one = (await gw.gql(user, ERASE_MEMORY, { id: bySubject, subject: `repo:${ERASE_REPO}`, reason: "please forget" })).data!.eraseMemory;
@@ -300,7 +287,8 @@ describe("the agent contract on the operation kernel", () => {
 
       expect((await postMemory(gw, writer, readDoc(ERASE_REPO, "beaver memory"))).body.items).toEqual([]);
       await logSettled(gw);
-      expect((await second(principal, readDoc(ERASE_REPO, "beaver memory"), { requestId: "second" })).items).toEqual([]);
+      expect((await second(readDoc(ERASE_REPO, "beaver memory"))).items).toEqual([]);
+      await gw2.stop();
       const dump = await dumpDatabase(db);
       for (const mark of ["SUBJECTMARK", "AUTHORMARK"]) expect(dump).not.toContain(mark);
     });
@@ -351,26 +339,18 @@ describe("the agent contract on the operation kernel", () => {
 
       // Tampered in the database: a fresh process reads it back checked and fails closed.
       await gw.gateway.db.collection(AGENT_COLLECTIONS.memories).updateOne({ memory_id: id }, { $set: { text: "Lynx TAMPERED memory" } });
-      const { db, logger, services } = gw.gateway;
-      const events2 = new EventLog(db, clock);
-      const kernel2 = new Kernel({
-        policy: services.policy,
-        events: events2,
-        clock,
-        logger,
-        detectors: createDetectorSuite(),
-        metrics: new Metrics({ processMetrics: false }),
-      });
-      const fresh = agentDoor(kernel2, agentContract({ db, events: events2, clock }).operations);
-      const principal = { id: "agent-7", tenant: "acme", subjects: [`repo:${REPO}`], roles: ["agent" as const], agentType: null, job: null };
-      const res = await fresh(principal, readDoc(REPO, "lynx memory"), { requestId: "tampered" });
+      const gw2 = await startTestGateway({ clock, dbName: gw.dbName });
+      const token2 = await gw2.token({ tenant: "acme", subjects: [`repo:${REPO}`], roles: ["agent"], sub: "agent-7" });
+      const fresh = async (doc: unknown) => (await postMemory(gw2, token2, doc)).body;
+      const res = await fresh(readDoc(REPO, "lynx memory"));
       expect(res).toMatchObject({ stop_reason: "INTERNAL_INCONSISTENCY", explanations: ["MP-OBJECT: integrity_hash_mismatch"] });
       expect(JSON.stringify(res)).not.toContain("TAMPERED");
       const broken = (await events()).filter((e) => e.event_type === "conformance_break" && e.memory_id === id);
       expect(broken).toHaveLength(1);
       // Put back, the record reads again.
       await gw.gateway.db.collection(AGENT_COLLECTIONS.memories).updateOne({ memory_id: id }, { $set: { text: "Lynx provenance memory" } });
-      expect((await fresh(principal, readDoc(REPO, "lynx memory"), { requestId: "restored" })).stop_reason).toBe("SUCCESS_READ");
+      expect((await fresh(readDoc(REPO, "lynx memory"))).stop_reason).toBe("SUCCESS_READ");
+      await gw2.stop();
     });
 
     it("INV-8 C19-FAIL IF1-CHANGE IF1-UPDATE: when the event log refuses the append, a write, a change and a committed update are undone everywhere (records, due events, the index)", async () => {
