@@ -135,11 +135,6 @@ export class GovernedStore implements ContractStore {
     await Promise.all([this.marks.room(), this.counters.room()]);
   }
 
-  /** Stops the settings poll (the gateway is stopping). */
-  close(): void {
-    this.settings.close();
-  }
-
   // ---- items ----
 
   /** A primary-key lookup: the `_id` is derived from tenant, subject and memory id. */
