@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import type { CommandStartedEvent, Document } from "mongodb";
+import type { CommandStartedEvent } from "mongodb";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { preference } from "../support/governed";
 
@@ -13,20 +13,11 @@ const httpServerOf = (gw: TestGateway): Server => (gw.gateway as unknown as { ht
 const describeCommand = (e: CommandStartedEvent): string => `${e.commandName} ${String(e.command[e.commandName])}`;
 
 /**
- * Timers of the process, not steps of a request: the settings epoch poll (every 50 ms) and,
- * until src/audit/repair.ts GovernedItemSettler is deleted at the merge of issue 11, its
- * EventLog hook, which marks an item `logged` by `_id` alone from inside `append`. The
- * kernel's own settle marks are group-committed off the request path, filtered by `_id` and
- * `version`, and are counted like everything else.
+ * Timers of the process, not steps of a request: the settings epoch poll. The kernel's
+ * settle marks are group-committed off the request path and are counted like everything else.
  */
 function background(e: CommandStartedEvent): boolean {
-  const collection = String(e.command[e.commandName]);
-  if (collection === "memory_settings_epoch") return true;
-  if (e.commandName !== "update" || collection !== "memories") return false;
-  const updates = e.command.updates as Document[];
-  return (
-    updates.length === 1 && Object.keys(updates[0].q as Document).join() === "_id" && Object.keys((updates[0].u as Document).$set ?? {}).join() === "logged"
-  );
+  return String(e.command[e.commandName]) === "memory_settings_epoch";
 }
 
 describe("issue 11 §7: the governed write path at the database's speed", () => {
