@@ -143,13 +143,16 @@ export class Gateway {
   }
 
   /** Graceful: drain requests and subscriptions, close the database, stop the embedded one. */
+  /** Resolves once what answered requests left to do off the request path (settle marks, counters, chain heads) has landed. */
+  async idle(): Promise<void> {
+    const stores = (Object.values(this.services.contracts) as ContractModule[]).flatMap((contract) => contract.stores);
+    await Promise.all([...stores.map((store) => store.idle?.()), this.services.kernel.events.settled()]);
+  }
+
   async stop(): Promise<void> {
     await this.http.stop();
-    // What answered requests left to do off the request path (settle marks, counters, chain heads) lands
-    // first, for a while: what is left after that is settled by the next start's repair.
-    const stores = (Object.values(this.services.contracts) as ContractModule[]).flatMap((contract) => contract.stores);
-    const idle = Promise.all([...stores.map((store) => store.idle?.()), this.services.kernel.events.settled()]);
-    await Promise.race([idle, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    // Off-path work lands first, for a while: what is left after that is settled by the next start's repair.
+    await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     await this.auditSystem?.stop();
     this.services.policy.close();
     await this.client.close();

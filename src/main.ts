@@ -5,19 +5,17 @@ import { createLogger } from "./logger";
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const gateway = await Gateway.start({ config, logger });
-  logger.info({ url: `${gateway.url}/graphql`, policy: gateway.services.policy.hash ?? "not loaded" }, "memgate is listening");
-  if (!config.mongodbUri && !config.jwt.publicKeyPem && !config.jwt.jwksUrl) {
-    process.stderr.write(
-      `\nmemgate is up at ${gateway.url}/graphql (embedded database).\n` +
-        `Get a development token:  npm run token -- --tenant acme --subject alice --role agent\n\n`,
-    );
-  }
+  // Signals are handled from the first moment: one that arrives while the gateway starts stops it
+  // as soon as it is up (the default action would leave the embedded database running).
+  const running: { gateway?: Gateway } = {};
+  let requested: string | undefined;
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    requested ??= signal;
+    const gateway = running.gateway;
+    if (!gateway || stopping) return;
     stopping = true;
-    logger.info({ signal }, "stopping: draining requests");
+    logger.info({ signal: requested }, "stopping: draining requests");
     const force = setTimeout(() => {
       logger.error("drain took too long; exiting");
       process.exit(1);
@@ -33,6 +31,15 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  const gateway = (running.gateway = await Gateway.start({ config, logger }));
+  if (requested) return stop(requested);
+  logger.info({ url: `${gateway.url}/graphql`, policy: gateway.services.policy.hash ?? "not loaded" }, "memgate is listening");
+  if (!config.mongodbUri && !config.jwt.publicKeyPem && !config.jwt.jwksUrl) {
+    process.stderr.write(
+      `\nmemgate is up at ${gateway.url}/graphql (embedded database).\n` +
+        `Get a development token:  npm run token -- --tenant acme --subject alice --role agent\n\n`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

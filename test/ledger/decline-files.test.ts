@@ -69,6 +69,11 @@ describe("P54-D declined text in the embedded database's files", () => {
 
     const declined = await gql(alice, DECLINE, { id: proposalId });
     expect(declined.data.declineProposal.stopReason).toBe("SUCCESS_DELETED");
+    // What the decline left to do off the request path lands, and a few later writes let SQLite
+    // checkpoint its WAL as a live system would (a reader of an older snapshot can hold one back).
+    await gateway.idle();
+    for (let i = 10; i < 13; i++) await gql(agent, PROPOSE, { input: proposal({ proposedText: `I prefer option ${i} for breakfast` }) });
+    await gateway.idle();
     expect({ running: filesHolding(files, marker), note: filesHolding(files, noteMarker) }).toEqual({ running: [], note: [] });
 
     await gateway.stop();
