@@ -26,7 +26,8 @@ export async function pingDatabase(db: Database, timeoutMs = 2_000): Promise<boo
 }
 
 export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000, maxPoolSize: 50 });
+  // 20 s: a database busy with a burst (FerretDB on SQLite under a full test run) still counts as there.
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 20_000, maxPoolSize: 50 });
   await client.connect();
   return { client, db: client.db(dbName) };
 }
