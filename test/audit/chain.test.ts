@@ -104,6 +104,8 @@ describe("the event log (MP-LOG) and its verification", () => {
   async function tamperedChain(tenant: string) {
     const t = await tokens(tenant);
     await storeMany(gw, t.agent, 6);
+    // The chain head and settle marks are written off the request path: let them land before tampering.
+    await gw.gateway.idle();
     return t;
   }
 
@@ -172,6 +174,7 @@ describe("the event log (MP-LOG) and its verification", () => {
     await events().deleteMany({ _id: { $in: [eventId("tamper-truncate", 5), eventId("tamper-truncate", 6)] } });
     expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 5, reason: "truncated" });
     const tail = await events().findOne({ _id: eventId("tamper-truncate", 4) });
+    await gw.gateway.idle(); // the conformance_break just appended moves the head off the request path
     await gw.gateway.db.collection("chain_heads").updateOne({ _id: "tamper-truncate" as never }, { $set: { seq: 4, hash: tail!.hash } });
     // the conformance_break event written by the first verification took seq 5 again: remove it as the attacker would
     await events().deleteMany({ tenant_id: "tamper-truncate", seq: { $gt: 4 } });
