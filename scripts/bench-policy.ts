@@ -14,7 +14,11 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { principalInput, type Principal } from "../src/auth/principal";
 import { createDetectorSuite, defaultDetectors } from "../src/detectors";
-import { boolean, enumeration, id, list, number, object, parseFields, text, type Fields } from "../src/kernel/fields";
+import { VERIFY_CHAIN_FIELDS } from "../src/contracts/audit/operations";
+import { ADD_FACT_FIELDS } from "../src/contracts/companion/operations";
+import { LIST_FIELDS, READ_FIELDS, STORE_FIELDS } from "../src/contracts/governed/operations";
+import { APPROVE_FIELDS } from "../src/contracts/ledger/operations";
+import { parseFields, type Fields } from "../src/kernel/fields";
 import { TENANT_SCOPE } from "../src/kernel/operation";
 import { createLogger } from "../src/logger";
 import { PolicyEngine } from "../src/policy/policy-engine";
@@ -57,24 +61,14 @@ const CASES: Case[] = [
     operation: "STORE",
     principal: principal(["agent"]),
     subjectId: "alice",
-    fields: {
-      subjectId: id(),
-      category: enumeration(),
-      key: text(),
-      value: text(),
-      sourceKind: enumeration(),
-      ttlClass: enumeration(),
-      sourceRef: text(),
-      origin: enumeration(),
-      consent: object({ explicit: boolean(), evidenceRef: id() }),
-    },
+    fields: STORE_FIELDS,
     request: {
-      subjectId: "alice",
+      subject_id: "alice",
       category: "PREFERENCE",
       key: "tone",
       value: "prefer concise responses with code first",
-      sourceKind: "USER_EXPLICIT",
-      ttlClass: "LONG",
+      source_kind: "USER_EXPLICIT",
+      ttl_class: "LONG",
       origin: "USER",
       consent: { explicit: true },
     },
@@ -99,8 +93,8 @@ const CASES: Case[] = [
     operation: "READ",
     principal: principal(["agent"]),
     subjectId: "alice",
-    fields: { subjectId: id(), memoryId: id() },
-    request: { subjectId: "alice", memoryId: "mem_5b0c6f5e-8d4f-4a55-9a57-3f1f6c1b2a10" },
+    fields: READ_FIELDS,
+    request: { subject_id: "alice", memory_id: "mem_5b0c6f5e-8d4f-4a55-9a57-3f1f6c1b2a10" },
     part: {
       item: { memory_id: "mem_5b0c6f5e-8d4f-4a55-9a57-3f1f6c1b2a10" },
       target: { found: true, status: "active", version: 2, expires_at_ms: NOW + 30 * DAY },
@@ -113,8 +107,8 @@ const CASES: Case[] = [
     operation: "LIST",
     principal: principal(["agent"]),
     subjectId: "alice",
-    fields: { subjectId: id(), category: enumeration(), limit: number(), after: id() },
-    request: { subjectId: "alice", limit: 20 },
+    fields: LIST_FIELDS,
+    request: { subject_id: "alice", limit: 20 },
     part: { list: { limit: 20, category: null, cursor_valid: true }, settings },
   },
   {
@@ -123,7 +117,7 @@ const CASES: Case[] = [
     operation: "APPROVE",
     principal: principal(["user"]),
     subjectId: "alice",
-    fields: { proposalId: id(), finalText: text() },
+    fields: APPROVE_FIELDS,
     request: {
       proposalId: "prop_0d7f3c1e-2b8a-4f4e-9c1d-7a6b5e4d3c2b",
       finalText: "I like to plan my week on Sunday evenings and keep Fridays free of meetings.",
@@ -139,18 +133,7 @@ const CASES: Case[] = [
     operation: "ADD_FACT",
     principal: principal(["adapter"]),
     subjectId: "alice",
-    fields: {
-      subjectId: id(),
-      type: enumeration(),
-      text: text(),
-      confidence: number(),
-      source: enumeration(),
-      summary: text(),
-      origin: enumeration(),
-      supersedes: id(),
-      sourceRefs: list(text()),
-      validTo: id(),
-    },
+    fields: ADD_FACT_FIELDS,
     request: {
       subjectId: "alice",
       type: "USER_FACT",
@@ -184,7 +167,7 @@ const CASES: Case[] = [
     operation: "VERIFY_CHAIN",
     principal: principal(["auditor"], []),
     subjectId: TENANT_SCOPE,
-    fields: { fromSeq: number(), toSeq: number() },
+    fields: VERIFY_CHAIN_FIELDS,
     request: { fromSeq: 1 },
     part: { range: { from_seq: 1, to_seq: null } },
   },

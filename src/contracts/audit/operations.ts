@@ -4,7 +4,7 @@ import type { ChainVerification } from "../../store/log/verify";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
 import type { Decision } from "../../kernel/decision";
 import { actorOf } from "../../kernel/execute";
-import { id, number, text } from "../../kernel/fields";
+import { id, number, text, type Fields } from "../../kernel/fields";
 import { operation, TENANT_SCOPE, type OperationContext } from "../../kernel/operation";
 import type { Writes } from "../../kernel/write-set";
 import type { MemoryEvent } from "../../store/event-log";
@@ -79,11 +79,13 @@ const seq = (value: number | null | undefined, fallback: number | null) => (type
  * contract through its ContractStore. The policy decides each operation
  * (policies/memgate/contracts/audit); reasons are declared text, so they meet every detector.
  */
+export const VERIFY_CHAIN_FIELDS: Fields = { fromSeq: number(), toSeq: number() };
+
 export function auditOperations({ log, stores }: AuditOperationDeps) {
   const verifyChain = operation<VerifyChainRequest, undefined, ChainVerification>({
     contract: AUDIT_CONTRACT,
     name: "VERIFY_CHAIN",
-    fields: { fromSeq: number(), toSeq: number() },
+    fields: VERIFY_CHAIN_FIELDS,
     subject: tenantWide,
     input: (req) => ({ range: { from_seq: seq(req.fromSeq, null), to_seq: seq(req.toSeq, null) } }),
     refusal: (req) => ({ from_seq: seq(req.fromSeq, null), to_seq: seq(req.toSeq, null) }),

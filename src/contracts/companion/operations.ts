@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Decision, GateDecision } from "../../kernel/decision";
-import { boolean, enumeration, id, list, number, text } from "../../kernel/fields";
+import { boolean, enumeration, id, list, number, text, type Fields } from "../../kernel/fields";
 import type { Metrics } from "../../kernel/metrics";
 import { operation, TENANT_SCOPE, type OperationContext } from "../../kernel/operation";
 import type { Writes } from "../../kernel/write-set";
@@ -151,6 +151,20 @@ const privacyInput = (state: PrivacyState | undefined) => state?.settings ?? { .
  * step with its undo, every event named); the policy decides, and for ADD_FACT its `gate`
  * says how: apply, hold as a proposal, narrative only, or discard.
  */
+/** What ADD_FACT accepts; one bound per name in policies/memgate/contracts/companion/data.json "fields". */
+export const ADD_FACT_FIELDS: Fields = {
+  subjectId: id(),
+  type: enumeration(),
+  text: text(),
+  confidence: number(),
+  source: enumeration(),
+  summary: text(),
+  origin: enumeration(),
+  supersedes: id(),
+  sourceRefs: list(text()),
+  validTo: id(),
+};
+
 export function companionOperations(parts: CompanionParts) {
   const { store, scorer, cache, policy, metrics, logger } = parts;
   const data = (): CompanionData => policy.data<Record<string, CompanionData>>("contracts").companion;
@@ -279,18 +293,7 @@ export function companionOperations(parts: CompanionParts) {
   const addFact = operation<AddFactRequest, AddGathered, FactResult>({
     contract: "companion",
     name: "ADD_FACT",
-    fields: {
-      subjectId: id(),
-      type: enumeration(),
-      text: text(),
-      confidence: number(),
-      source: enumeration(),
-      summary: text(),
-      origin: enumeration(),
-      supersedes: id(),
-      sourceRefs: list(text()),
-      validTo: id(),
-    },
+    fields: ADD_FACT_FIELDS,
     async gather(req, ctx) {
       const [type, factText, summary] = [str(req.type), str(req.text), str(req.summary)];
       const [privacy, target, grounding] = await Promise.all([
