@@ -13,4 +13,7 @@ module.exports = {
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   testTimeout: 60_000,
   maxWorkers: 2,
+  // A worker that has loaded the NLP model, WordNet and several gateways is recycled between files
+  // instead of growing until V8 runs out of heap.
+  workerIdleMemoryLimit: "1GB",
 };

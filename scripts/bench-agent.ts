@@ -260,10 +260,11 @@ async function startGateway(uri: string, dbName: string, publicKeyPem: string): 
 async function main(): Promise<void> {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const token = await new SignJWT({ tenant: "bench", subjects: [`repo:${REPO}`], roles: ["agent"] })
-    .setProtectedHeader({ alg: "EdDSA" })
+    .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
     .setSubject("bench-agent")
     .setIssuer("memgate-bench")
     .setAudience("memgate")
+    .setIssuedAt()
     .setExpirationTime("2h")
     .sign(privateKey);
   const ferret = await EmbeddedFerretDb.start({ binary: loadConfig().ferretdbBinary, dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-agent-")) });

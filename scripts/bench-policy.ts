@@ -203,6 +203,38 @@ function quantile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
 }
 
+/** Warms up (JIT, wasm tiering), then times `decide` on one input for the budget: sorted µs. */
+function sample(engine: PolicyEngine, input: Record<string, unknown>, budgetMs: number): Float64Array {
+  const warmUntil = performance.now() + Math.min(500, budgetMs / 4);
+  let warm = 0;
+  while (performance.now() < warmUntil || warm < 50) {
+    engine.decide(input);
+    warm++;
+  }
+  const samples: number[] = [];
+  const until = performance.now() + budgetMs;
+  while (samples.length < 20_000 && (performance.now() < until || samples.length < 100)) {
+    const start = process.hrtime.bigint();
+    engine.decide(input);
+    samples.push(Number(process.hrtime.bigint() - start) / 1_000);
+  }
+  return Float64Array.from(samples).sort();
+}
+
+/** p50/p99 µs of one case (`npm run bench` prints the governed STORE one beside its load table). */
+export async function policyLatency(bundlePath: string, name = "governed STORE", budgetMs = 2000): Promise<{ p50: number; p99: number; n: number }> {
+  const engine = new PolicyEngine(bundlePath, createLogger("warn"));
+  if (!(await engine.reload())) throw new Error(`cannot load ${bundlePath} (npm run policy:build)`);
+  try {
+    const c = CASES.find((candidate) => candidate.name === name);
+    if (!c) throw new Error(`no policy bench case named ${name}`);
+    const sorted = sample(engine, await inputOf(c, engine), budgetMs);
+    return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), n: sorted.length };
+  } finally {
+    engine.close();
+  }
+}
+
 async function main(): Promise<void> {
   const bundlePath = path.resolve(arg("--bundle") ?? path.join(ROOT, "build", "policy", "bundle.tar.gz"));
   const budgetMs = Number(arg("--budget-ms") ?? 2000);
@@ -218,21 +250,7 @@ async function main(): Promise<void> {
     const dump = arg("--dump");
     if (dump) writeFileSync(path.join(dump, `${c.contract}-${c.operation}.json`), JSON.stringify(input));
     const decision = engine.decide(input);
-    // Warm up (JIT, wasm tiering), then sample for the time budget.
-    const warmUntil = performance.now() + Math.min(500, budgetMs / 4);
-    let warm = 0;
-    while (performance.now() < warmUntil || warm < 50) {
-      engine.decide(input);
-      warm++;
-    }
-    const samples: number[] = [];
-    const until = performance.now() + budgetMs;
-    while (samples.length < 20_000 && (performance.now() < until || samples.length < 100)) {
-      const start = process.hrtime.bigint();
-      engine.decide(input);
-      samples.push(Number(process.hrtime.bigint() - start) / 1_000);
-    }
-    const sorted = Float64Array.from(samples).sort();
+    const sorted = sample(engine, input, budgetMs);
     const fields = Array.isArray(input.fields) ? String(input.fields.length) : "-";
     rows.push(
       `${c.name.padEnd(22)}${decision.stop_reason.padEnd(32)}${String(decision.outcome).padEnd(9)}${fields.padStart(7)}${String(sorted.length).padStart(8)}` +
@@ -244,7 +262,9 @@ async function main(): Promise<void> {
   process.stdout.write('fields: field facts sent ("-": the contract has no field bounds in this bundle yet, so none are sent)\n');
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench-policy: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`bench-policy: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}

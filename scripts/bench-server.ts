@@ -133,6 +133,8 @@ async function main(): Promise<void> {
   let port: number;
   if (kind === "governed") {
     const config = loadConfig({
+      // One token drives the whole load: the bench measures the gateway, not its per-principal limiter (set it to measure that).
+      MEMGATE_RATE_LIMIT_PER_S: "0",
       ...process.env,
       MONGODB_URI: monitored(uri),
       MEMGATE_DB_NAME: dbName,

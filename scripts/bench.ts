@@ -3,6 +3,7 @@
  *   BENCH_DURATION   seconds per scenario (default 10)
  *   BENCH_CONNECTIONS concurrent connections (default 50)
  *   MEMGATE_FERRETDB_POSTGRESQL_URL  also run everything on FerretDB's PostgreSQL backend
+ *   BENCH_MONGODB_URI  instead, run everything against this database (a MongoDB 7, or a FerretDB started by hand)
  *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
  * Prints one table per backend; numbers, not assertions. "db cmds/req" is every command the
  * server's driver started during the scenario (command monitoring; off-path work such as
@@ -18,10 +19,9 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { SignJWT } from "jose";
 import { loadConfig } from "../src/config";
-import { loadBundle } from "../src/policy/bundle";
-import { ENTRYPOINT } from "../src/policy/policy-engine";
 import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
 import { memoryDocId } from "../src/store/ids";
+import { policyLatency } from "./bench-policy";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -198,8 +198,10 @@ async function gql(url: string, token: string, query: string): Promise<any> {
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)];
 
 async function benchBackend(label: string, postgresqlUrl: string | undefined, token: string, publicKeyPem: string): Promise<Row[]> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "memgate-bench-"));
-  const ferret = await EmbeddedFerretDb.start({ binary: loadConfig().ferretdbBinary, dataDir, postgresqlUrl });
+  const external = process.env.BENCH_MONGODB_URI;
+  const ferret = external
+    ? { uri: external, stop: async () => undefined }
+    : await EmbeddedFerretDb.start({ binary: loadConfig().ferretdbBinary, dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-")), postgresqlUrl });
   const dbName = `bench_${Date.now()}`;
   const rows: Row[] = [];
   try {
@@ -263,39 +265,6 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
   return rows;
 }
 
-async function policyLatency(): Promise<{ p50: number; p99: number; n: number }> {
-  const bundle = await loadBundle(loadConfig().policyBundlePath);
-  const input = {
-    operation: "STORE",
-    contract: "governed",
-    now_ms: Date.now(),
-    principal: { id: "a", tenant: "bench", subjects: ["alice"], roles: ["agent"], agent_type: null, job: null },
-    subject_id: "alice",
-    item: {
-      category: "PREFERENCE",
-      key: "tone",
-      value: "prefer concise responses with code first",
-      source_kind: "USER_EXPLICIT",
-      ttl_class: "LONG",
-      source_ref: null,
-      origin: "USER",
-      consent: { explicit: true, evidence_ref: null },
-    },
-    texts: { key: "tone", value: "prefer concise responses with code first", source_ref: "" },
-    facts: { findings: [] },
-  };
-  for (let i = 0; i < 2_000; i++) bundle.policy.evaluate(input, ENTRYPOINT);
-  const n = 20_000;
-  const samples = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const start = process.hrtime.bigint();
-    bundle.policy.evaluate(input, ENTRYPOINT);
-    samples[i] = Number(process.hrtime.bigint() - start) / 1_000;
-  }
-  samples.sort();
-  return { p50: samples[Math.floor(n * 0.5)], p99: samples[Math.floor(n * 0.99)], n };
-}
-
 function printTable(label: string, rows: Row[]): void {
   const by = (name: string) => rows.find((r) => r.scenario.startsWith(name))!;
   const ratio = (a: Row, b: Row) => `${((a.sustained / b.sustained) * 100).toFixed(0)}%`;
@@ -318,15 +287,21 @@ async function main(): Promise<void> {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
   const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString();
   const token = await new SignJWT({ tenant: "bench", subjects: SUBJECTS, roles: ["agent"] })
-    .setProtectedHeader({ alg: "EdDSA" })
+    .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
     .setSubject("bench-agent")
     .setIssuer("memgate-bench")
     .setAudience("memgate")
+    .setIssuedAt()
     .setExpirationTime("2h")
     .sign(createPrivateKey(privateKey.export({ type: "pkcs8", format: "pem" })));
 
-  const policy = await policyLatency();
+  // The same input as `npm run bench:policy` (the contract's own field declarations, the real detectors).
+  const policy = await policyLatency(loadConfig().policyBundlePath);
   process.stdout.write(`\npolicy evaluation in-process (${policy.n} STORE decisions): p50 ${policy.p50.toFixed(1)} µs, p99 ${policy.p99.toFixed(1)} µs\n`);
+  if (process.env.BENCH_MONGODB_URI) {
+    printTable(process.env.BENCH_MONGODB_URI, await benchBackend("external", undefined, token, publicKeyPem));
+    return;
+  }
   printTable("FerretDB 1.24 / SQLite", await benchBackend("sqlite", undefined, token, publicKeyPem));
   if (process.env.MEMGATE_FERRETDB_POSTGRESQL_URL) {
     printTable("FerretDB 1.24 / PostgreSQL", await benchBackend("postgresql", process.env.MEMGATE_FERRETDB_POSTGRESQL_URL, token, publicKeyPem));

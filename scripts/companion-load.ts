@@ -67,7 +67,7 @@ async function drive(): Promise<void> {
       const tenant = `t${i % tenants}`;
       const subject = `u${i}`;
       const token = await new SignJWT({ tenant, subjects: [subject], roles: ["adapter"] })
-        .setProtectedHeader({ alg: "EdDSA" })
+        .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
         .setSubject(`adapter-${i}`)
         .setIssuer("memgate-load")
         .setAudience("memgate")

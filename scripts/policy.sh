@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # policy.sh test   opa fmt (fails on unformatted files), opa check --strict, opa test -v
-# policy.sh build  compile the one decision entrypoint to build/policy/bundle.tar.gz (wasm)
+# policy.sh build [policies-dir] [out.tar.gz]
+#                  compile the one decision entrypoint to build/policy/bundle.tar.gz (wasm), signed.
+#                  Reproducible: the same sources give the same bytes (scripts/policy-stage.mjs says why).
+#                  Signed with MEMGATE_POLICY_SIGNING_KEY (a PEM file; MEMGATE_POLICY_SIGNING_ALG, default
+#                  EdDSA), else with a development key generated once under build/keys/ (docs/POLICY.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 opa="$root/.tools/bin/opa"
@@ -18,13 +22,36 @@ case "${1:-}" in
     "$opa" test -v policies
     ;;
   build)
-    mkdir -p build/policy
+    src="$(cd "${2:-policies}" && pwd)"
+    out="${3:-build/policy/bundle.tar.gz}"
+    mkdir -p "$(dirname "$out")"
+    out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
+    key="${MEMGATE_POLICY_SIGNING_KEY:-}"
+    alg="${MEMGATE_POLICY_SIGNING_ALG:-EdDSA}"
+    if [ -z "$key" ]; then
+      key="$root/build/keys/policy-signing-private.pem"
+      if [ ! -f "$key" ] || [ ! -f "$root/build/keys/policy-signing-public.pem" ]; then
+        node -e '
+          const { generateKeyPairSync } = require("node:crypto");
+          const { mkdirSync, writeFileSync } = require("node:fs");
+          const dir = process.argv[1];
+          mkdirSync(dir, { recursive: true, mode: 0o700 });
+          const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+          writeFileSync(dir + "/policy-signing-private.pem", privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 });
+          writeFileSync(dir + "/policy-signing-public.pem", publicKey.export({ type: "spki", format: "pem" }));
+        ' "$root/build/keys"
+        echo "policy: generated a development signing key in build/keys/ (set MEMGATE_POLICY_SIGNING_KEY for a real one)" >&2
+      fi
+    fi
+    stage="$(mktemp -d)"
+    trap 'rm -rf "$stage"' EXIT
+    # Tests are not part of the decision: the staging copy leaves them out of the wasm.
+    node "$root/scripts/policy-stage.mjs" "$src" "$stage/bundle"
     # Written beside, then renamed: a running gateway watching the file never sees half a bundle.
-    # Tests are not part of the decision: they stay out of the wasm (smaller, and `with` in a test
-    # function is for opa test only).
-    "$opa" build -t wasm -e memgate/main/decision --ignore '*_test.rego' -o build/policy/bundle.tar.gz.tmp policies
-    mv -f build/policy/bundle.tar.gz.tmp build/policy/bundle.tar.gz
-    echo "policy: built build/policy/bundle.tar.gz ($(sha256sum build/policy/bundle.tar.gz | cut -c1-12))" >&2
+    (cd "$stage/bundle" && "$opa" build --bundle -t wasm -e memgate/main/decision \
+      --signing-key "$key" --signing-alg "$alg" -o "$out.tmp" .)
+    mv -f "$out.tmp" "$out"
+    echo "policy: built $out ($(sha256sum "$out" | cut -c1-12), signed $alg)" >&2
     ;;
   *)
     echo "usage: policy.sh test|build" >&2

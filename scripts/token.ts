@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   if (values["agent-type"]) claims.agent_type = values["agent-type"];
   if (values["job-id"]) claims.job = { id: values["job-id"], kind: values["job-kind"] ?? "job" };
   const token = await new SignJWT(claims)
-    .setProtectedHeader({ alg: "EdDSA" })
+    .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
     .setSubject(values.sub ?? `${roles[0]}:${values.subject?.[0] ?? values.tenant}`)
     .setIssuer(config.jwt.issuer)
     .setAudience(config.jwt.audience)

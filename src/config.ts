@@ -12,7 +12,13 @@ export interface Config {
   /** When set, the embedded FerretDB uses this PostgreSQL database instead of SQLite. */
   readonly ferretdbPostgresUrl: string | undefined;
   readonly ferretdbBinary: string;
+  /** Supervision of the embedded FerretDB (issue 15): first restart delay, doubled per failed attempt, and attempts before giving up. */
+  /** How long a write's Idempotency-Key answers its first outcome (MEMGATE_IDEMPOTENCY_WINDOW_S, default 86400). */
+  readonly idempotencyWindowS: number;
+  readonly ferretdbRestart: { readonly backoffMs: number; readonly maxAttempts: number };
   readonly policyBundlePath: string;
+  /** PEM public keys a policy bundle's signature may be made with (MEMGATE_POLICY_PUBLIC_KEYS); absent: the development key. */
+  readonly policyPublicKeysPem: string | undefined;
   readonly jwt: {
     readonly publicKeyPem: string | undefined;
     readonly jwksUrl: string | undefined;
@@ -26,21 +32,71 @@ export interface Config {
   readonly envelopeCacheSeconds: number;
   /** The tamper-evident log (issue 5, docs/AUDIT.md). */
   readonly audit: AuditConfig;
+  /** The MCP door (issue 14, src/mcp/). */
+  readonly mcp: McpConfig;
+  /** Bounds, rate limits, sessions and production mode of every door (issue 12, README "Limits, sessions and production mode"). */
+  readonly door: DoorConfig;
+}
+
+export interface McpConfig {
+  /** MEMGATE_PUBLIC_URL: the gateway's URL as clients reach it (the OAuth resource); absent: from each request's Host. */
+  readonly publicUrl: string | undefined;
+  /** MEMGATE_AUTHORIZATION_SERVERS (comma-separated): where tokens come from (RFC 9728); default: JWT_ISSUER when it is a URL. */
+  readonly authorizationServers: readonly string[];
+}
+
+export interface DoorConfig {
+  /** NODE_ENV=production: no introspection, no field suggestions, no landing page, no development keys. */
+  readonly production: boolean;
+  /** Largest HTTP body and WebSocket message, in bytes (MEMGATE_BODY_LIMIT_BYTES, default 256 KiB). */
+  readonly bodyLimitBytes: number;
+  /** Deepest JSON nesting a request may carry, in body or variables (MEMGATE_JSON_MAX_DEPTH, default 64). */
+  readonly jsonMaxDepth: number;
+  /** Per GraphQL document; graphql-armor's defaults (MEMGATE_GRAPHQL_MAX_DEPTH, _MAX_ALIASES, _MAX_TOKENS, _MAX_DIRECTIVES, _MAX_COST). */
+  readonly document: DocumentLimits;
+  /** Token bucket per tenant and principal: refilled at perSecond, holding at most burst (MEMGATE_RATE_LIMIT_PER_S, 0: off; MEMGATE_RATE_LIMIT_BURST). */
+  readonly rateLimit: { readonly perSecond: number; readonly burst: number };
+  readonly session: {
+    /** Longest token lifetime (exp - iat) accepted (MEMGATE_TOKEN_MAX_LIFETIME_S, default 24 h). */
+    readonly maxTokenLifetimeS: number;
+    /** How far a token's iat may be ahead of our clock (MEMGATE_TOKEN_CLOCK_SKEW_S, default 60); exp is exact. */
+    readonly clockSkewS: number;
+    /** How often open sockets are checked for an expired token (MEMGATE_SESSION_CHECK_MS, default 1000). */
+    readonly expiryCheckMs: number;
+  };
+  /** Browser origins allowed by CORS (MEMGATE_CORS_ORIGINS, comma-separated; default none: CORS off). */
+  readonly corsOrigins: readonly string[];
+}
+
+export interface DocumentLimits {
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  readonly maxTokens: number;
+  readonly maxDirectives: number;
+  readonly maxCost: number;
 }
 
 export interface AuditConfig {
   /** Ed25519 private key (PKCS#8 PEM) that signs checkpoints; absent: a development key under dataDir/keys. */
   readonly checkpointPrivateKeyPem: string | undefined;
+  /** Earlier log signing keys (PEM public keys, after a rotation): events and checkpoints they signed still verify. */
+  readonly logPublicKeysPem: string | undefined;
   /** A checkpoint at every seq divisible by this (0: none by count). */
   readonly checkpointEvery: number;
   /** And every this many seconds for each tenant whose head moved (0: none by time). */
   readonly checkpointIntervalS: number;
   /** How often the polling event source reads the log for subscribers. */
   readonly pollMs: number;
+  /** Live memoryEvents subscriptions one token (its subject) may hold on one gateway (issue 15 §2). */
+  readonly subscriptionsPerToken: number;
+  /** ... and one tenant, all tokens together. */
+  readonly subscriptionsPerTenant: number;
   /** auto (change streams when the server has them, else polling) | poll | change_stream */
   readonly eventSource: "auto" | "poll" | "change_stream";
   /** An item not settled with its event for this long (by the injected clock) is repaired at start. */
   readonly repairMinAgeMs: number;
+  /** How often the repair pass runs while serving (MEMGATE_REPAIR_INTERVAL_MS, default 30000). */
+  readonly repairIntervalMs: number;
   /** Verify every tenant's chain at start (MP-BREAK). */
   readonly verifyOnStart: boolean;
   /** How often a process re-reads which tenants are blocked by a conformance break. */
@@ -114,7 +170,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbName: env.MEMGATE_DB_NAME ?? "memgate",
     ferretdbPostgresUrl: optional(env, "MEMGATE_FERRETDB_POSTGRESQL_URL"),
     ferretdbBinary: path.resolve(env.MEMGATE_FERRETDB_BIN ?? path.join(projectRoot, ".tools", "bin", "ferretdb")),
+    idempotencyWindowS: integer(env, "MEMGATE_IDEMPOTENCY_WINDOW_S", 86_400, 1, 30 * 86_400),
+    ferretdbRestart: Object.freeze({
+      backoffMs: integer(env, "MEMGATE_FERRETDB_RESTART_BACKOFF_MS", 250, 10, 60_000),
+      maxAttempts: integer(env, "MEMGATE_FERRETDB_RESTART_ATTEMPTS", 8, 1, 1_000),
+    }),
     policyBundlePath: path.resolve(env.MEMGATE_POLICY_BUNDLE ?? path.join(projectRoot, "build", "policy", "bundle.tar.gz")),
+    policyPublicKeysPem: optional(env, "MEMGATE_POLICY_PUBLIC_KEYS")?.replace(/\\n/g, "\n"),
     jwt: Object.freeze({
       publicKeyPem,
       jwksUrl,
@@ -126,7 +188,64 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: integer(env, "MEMGATE_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     envelopeCacheSeconds: integer(env, "MEMGATE_ENVELOPE_CACHE_SECONDS", 900, 0, 900),
     audit: auditConfig(env),
+    mcp: mcpConfig(env),
+    door: doorConfig(env, Boolean(publicKeyPem || jwksUrl)),
   });
+}
+
+function doorConfig(env: NodeJS.ProcessEnv, issuerKeyConfigured: boolean): DoorConfig {
+  const production = env.NODE_ENV === "production";
+  if (production && !issuerKeyConfigured) {
+    // The development key pair lives beside the data: anyone who can read it can mint tokens.
+    throw new ConfigError("NODE_ENV=production refuses development keys: set JWT_PUBLIC_KEY or JWT_JWKS_URL");
+  }
+  const corsOrigins = (env.MEMGATE_CORS_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!/^https?:\/\/[^/\s*]+$/.test(origin)) throw new ConfigError(`MEMGATE_CORS_ORIGINS lists exact origins like https://app.example.com, got "${origin}"`);
+  }
+  return Object.freeze({
+    production,
+    bodyLimitBytes: integer(env, "MEMGATE_BODY_LIMIT_BYTES", 256 * 1024, 1024, 64 * 1024 * 1024),
+    jsonMaxDepth: integer(env, "MEMGATE_JSON_MAX_DEPTH", 64, 4, 1000),
+    document: Object.freeze({
+      maxDepth: integer(env, "MEMGATE_GRAPHQL_MAX_DEPTH", 6, 1, 100),
+      maxAliases: integer(env, "MEMGATE_GRAPHQL_MAX_ALIASES", 15, 0, 10_000),
+      maxTokens: integer(env, "MEMGATE_GRAPHQL_MAX_TOKENS", 1000, 10, 1_000_000),
+      maxDirectives: integer(env, "MEMGATE_GRAPHQL_MAX_DIRECTIVES", 50, 0, 10_000),
+      maxCost: integer(env, "MEMGATE_GRAPHQL_MAX_COST", 5000, 1, 10_000_000),
+    }),
+    rateLimit: Object.freeze({
+      perSecond: integer(env, "MEMGATE_RATE_LIMIT_PER_S", 100, 0, 1_000_000),
+      burst: integer(env, "MEMGATE_RATE_LIMIT_BURST", 200, 1, 10_000_000),
+    }),
+    session: Object.freeze({
+      maxTokenLifetimeS: integer(env, "MEMGATE_TOKEN_MAX_LIFETIME_S", 86_400, 60, 30 * 86_400),
+      clockSkewS: integer(env, "MEMGATE_TOKEN_CLOCK_SKEW_S", 60, 0, 600),
+      expiryCheckMs: integer(env, "MEMGATE_SESSION_CHECK_MS", 1000, 10, 60_000),
+    }),
+    corsOrigins: Object.freeze(corsOrigins),
+  });
+}
+
+function mcpConfig(env: NodeJS.ProcessEnv): McpConfig {
+  const urls = (name: string, raw: string | undefined): string[] => {
+    const list = (raw ?? "")
+      .split(",")
+      .map((u) => u.trim())
+      .filter(Boolean);
+    for (const u of list) {
+      if (!URL.canParse(u) || !/^https?:$/.test(new URL(u).protocol)) throw new ConfigError(`${name} must list http(s) URLs, got "${u}"`);
+    }
+    return list;
+  };
+  const publicUrl = urls("MEMGATE_PUBLIC_URL", optional(env, "MEMGATE_PUBLIC_URL"))[0]?.replace(/\/+$/, "");
+  const issuer = env.JWT_ISSUER ?? "";
+  const fallback = URL.canParse(issuer) && /^https?:$/.test(new URL(issuer).protocol) ? [issuer] : [];
+  const configured = urls("MEMGATE_AUTHORIZATION_SERVERS", optional(env, "MEMGATE_AUTHORIZATION_SERVERS"));
+  return Object.freeze({ publicUrl, authorizationServers: Object.freeze(configured.length > 0 ? configured : fallback) });
 }
 
 function auditConfig(env: NodeJS.ProcessEnv): AuditConfig {
@@ -140,11 +259,15 @@ function auditConfig(env: NodeJS.ProcessEnv): AuditConfig {
   }
   return Object.freeze({
     checkpointPrivateKeyPem: optional(env, "MEMGATE_CHECKPOINT_PRIVATE_KEY")?.replace(/\\n/g, "\n"),
+    logPublicKeysPem: optional(env, "MEMGATE_LOG_PUBLIC_KEYS")?.replace(/\\n/g, "\n"),
     checkpointEvery: integer(env, "MEMGATE_CHECKPOINT_EVERY", 100, 0, 1_000_000),
     checkpointIntervalS: integer(env, "MEMGATE_CHECKPOINT_INTERVAL_S", 60, 0, 86_400),
     pollMs: integer(env, "MEMGATE_AUDIT_POLL_MS", 250, 10, 60_000),
+    subscriptionsPerToken: integer(env, "MEMGATE_SUBSCRIPTIONS_PER_TOKEN", 10, 1, 100_000),
+    subscriptionsPerTenant: integer(env, "MEMGATE_SUBSCRIPTIONS_PER_TENANT", 100, 1, 100_000),
     eventSource,
     repairMinAgeMs: integer(env, "MEMGATE_REPAIR_MIN_AGE_MS", 60_000, 0, 86_400_000),
+    repairIntervalMs: integer(env, "MEMGATE_REPAIR_INTERVAL_MS", 30_000, 100, 86_400_000),
     verifyOnStart: verifyOnStart === "true",
     integrityRefreshMs: integer(env, "MEMGATE_INTEGRITY_REFRESH_MS", 5_000, 100, 600_000),
   });

@@ -19,13 +19,20 @@ import { healthRouter } from "./http/health";
 import { ledgerPageRouter } from "./http/ledger-page";
 import { Metrics } from "./kernel/metrics";
 import { metricsRouter } from "./http/metrics-route";
+import { mcpRouter } from "./mcp/route";
+import { openApiRouter } from "./http/openapi-route";
+import { PrincipalRateLimiter } from "./http/rate-limit";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
 import { PolicyEngine } from "./policy/policy-engine";
+import { bundleTrust } from "./policy/bundle-signature";
 import type { Services } from "./services";
 import { connectDatabase, ensureIndexes, type Database, type DatabaseClient } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
+import type { RejudgeTarget } from "./kernel/rejudge";
+import { Reauditor } from "./store/log/reaudit";
+import { MongoIdempotencyStore } from "./store/idempotency-store";
 
 export interface GatewayOptions {
   config: Config;
@@ -35,6 +42,13 @@ export interface GatewayOptions {
   detectors?: readonly Detector[];
   /** Added to the default detectors (tests use it to make one throw on a marker). */
   extraDetectors?: readonly Detector[];
+  /** Objects per re-audit batch (src/store/log/reaudit.ts); tests make it small to walk many batches. */
+  reauditBatchSize?: number;
+  /**
+   * The wall clock tokens are judged by (exp, iat, socket expiry). Apart from `clock` because
+   * tokens come from an issuer living in real time while tests move the domain clock by months.
+   */
+  sessionClock?: Clock;
 }
 
 /**
@@ -67,8 +81,16 @@ export class Gateway {
         dataDir: path.join(config.dataDir, "ferretdb"),
         postgresqlUrl: config.ferretdbPostgresUrl,
         uriFile: path.join(config.dataDir, "mongodb-uri"),
+        restartBackoffMs: config.ferretdbRestart.backoffMs,
+        maxRestartAttempts: config.ferretdbRestart.maxAttempts,
       });
       databaseUri = embedded.uri;
+      const supervised = embedded;
+      supervised.on("down", (exit: { code: number | null; signal: string | null; stderr: string }) =>
+        logger.error(exit, "embedded FerretDB died: restarting it; operations answer INTERNAL_INCONSISTENCY meanwhile"),
+      );
+      supervised.on("up", (info: { pid: number; restarts: number }) => logger.warn(info, "embedded FerretDB restarted"));
+      supervised.on("failed", (error: unknown) => logger.fatal({ err: error }, "embedded FerretDB could not be restarted: /healthz answers 503"));
       logger.info(
         { mongodbUri: databaseUri, backend: config.ferretdbPostgresUrl ? "postgresql" : "sqlite", pid: embedded.pid },
         "embedded FerretDB started; its connection string is also in <data>/mongodb-uri",
@@ -81,31 +103,59 @@ export class Gateway {
       startedClient = client;
       await ensureIndexes(db);
 
-      const policy = new PolicyEngine(config.policyBundlePath, logger);
+      const policy = new PolicyEngine(config.policyBundlePath, logger, bundleTrust(config.policyPublicKeysPem));
       await policy.reload();
       policy.watch();
 
       const publicKeyPem = config.jwt.publicKeyPem ?? (config.jwt.jwksUrl ? undefined : (await ensureDevKeyPair(config.dataDir, "jwt")).publicKeyPem);
-      const verifier = TokenVerifier.create({ ...config.jwt, publicKeyPem });
+      const verifier = TokenVerifier.create({
+        ...config.jwt,
+        publicKeyPem,
+        clock: options.sessionClock ?? systemClock,
+        maxLifetimeS: config.door.session.maxTokenLifetimeS,
+        clockSkewS: config.door.session.clockSkewS,
+      });
+      // One bucket per tenant and principal, shared by every door of this process (README "Limits, sessions and production mode").
+      const rateLimiter = new PrincipalRateLimiter(config.door.rateLimit);
 
       const events = new EventLog(db, clock);
       events.onHeadError = (error, tenant) => logger.warn({ err: error, tenant }, "chain head not advanced (harmless: reads walk forward from it)");
       const metrics = new Metrics();
       const detectors = createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]);
-      const kernel = new Kernel({ policy, events, clock, logger, detectors, metrics });
+      const idempotency = { store: new MongoIdempotencyStore(db), windowMs: config.idempotencyWindowS * 1000 };
+      const kernel = new Kernel({ policy, events, clock, logger, detectors, metrics, database: embedded, idempotency });
       const stores: ContractStore[] = [];
       const auditSystem = await AuditSystem.create({ db, config, logger, kernel, stores });
       startedAudit = auditSystem;
-      const contracts = createContracts({ db, kernel, policy, events, clock, logger, config, metrics, detectors, stores, auditLog: auditSystem });
+      const rejudgeTargets: RejudgeTarget[] = [];
+      const contracts = createContracts({
+        db,
+        kernel,
+        policy,
+        events,
+        clock,
+        logger,
+        config,
+        metrics,
+        detectors,
+        stores,
+        auditLog: auditSystem,
+        rejudgeTargets,
+      });
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
+      for (const contract of Object.values(contracts) as ContractModule[]) rejudgeTargets.push(...(contract.rejudge ?? []));
       for (const store of stores) await store.ensureIndexes();
       // Start-up duties over every store: policy version check, repair, chain verification, timers.
       await auditSystem.start();
+      // Issue 13 item 5: every bundle that comes into force re-judges stored memory in the background.
+      const reaudit = new Reauditor({ db, kernel, policy, events, clock, logger, targets: rejudgeTargets, batchSize: options.reauditBatchSize });
+      reaudit.start();
       const services: Services = {
         policy,
         kernel,
         contracts,
         metrics,
+        reaudit,
       };
 
       const http = await createHttpServer({
@@ -113,12 +163,16 @@ export class Gateway {
         services,
         verifier,
         logger,
+        door: config.door,
+        rateLimiter,
         routers: [
-          healthRouter(db, policy),
+          healthRouter(db, policy, embedded),
           metricsRouter(metrics),
           auditExportRouter(kernel, contracts.audit.operations.exportEvents, verifier, logger),
           ledgerPageRouter(),
-          agentRouter(verifier, kernel, contracts.agent.operations, logger),
+          agentRouter(verifier, kernel, contracts.agent.operations, logger, { door: config.door, rateLimiter }),
+          mcpRouter({ config, verifier, services, logger, rateLimiter }),
+          openApiRouter(),
         ],
       });
       await new Promise<void>((resolve, reject) => {
@@ -134,6 +188,11 @@ export class Gateway {
     }
   }
 
+  /** The supervised embedded database, when this gateway started one (no MONGODB_URI). */
+  get embeddedDatabase(): EmbeddedFerretDb | undefined {
+    return this.embedded;
+  }
+
   get port(): number {
     return (this.http.httpServer.address() as AddressInfo).port;
   }
@@ -146,13 +205,14 @@ export class Gateway {
   /** Resolves once what answered requests left to do off the request path (settle marks, counters, chain heads) has landed. */
   async idle(): Promise<void> {
     const stores = (Object.values(this.services.contracts) as ContractModule[]).flatMap((contract) => contract.stores);
-    await Promise.all([...stores.map((store) => store.idle?.()), this.services.kernel.events.settled()]);
+    await Promise.all([...stores.map((store) => store.idle?.()), this.services.kernel.events.settled(), this.auditSystem?.checkpointer.settled()]);
   }
 
   async stop(): Promise<void> {
     await this.http.stop();
     // Off-path work lands first, for a while: what is left after that is settled by the next start's repair.
     await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    await this.services.reaudit?.stop();
     await this.auditSystem?.stop();
     this.services.policy.close();
     await this.client.close();

@@ -2,6 +2,7 @@ import type { Metrics } from "./kernel/metrics";
 import type { PolicyEngine } from "./policy/policy-engine";
 import type { Contracts } from "./contracts";
 import type { Kernel } from "./kernel/execute";
+import type { Reauditor } from "./store/log/reaudit";
 
 /** The services the edges call; built once in the composition root. */
 export interface Services {
@@ -11,4 +12,6 @@ export interface Services {
   /** The contract modules by name; a door finds an operation here and hands it to the kernel. */
   contracts: Contracts;
   metrics: Metrics;
+  /** Re-judges stored memory when a new bundle comes into force (issue 13 item 5); absent in gateways built without it. */
+  reaudit?: Reauditor;
 }

@@ -9,12 +9,23 @@ export interface DevKeyPair {
   dir: string;
 }
 
+/** NODE_ENV=production never creates nor reads a development key: a key beside the data is no secret. */
+export class DevelopmentKeyRefusedError extends Error {
+  readonly code = "CONFIG_INVALID" as const;
+  constructor(name: string) {
+    super(`NODE_ENV=production refuses the development key "${name}": configure the real one`);
+    this.name = new.target.name;
+  }
+}
+
 /**
  * A development Ed25519 key pair under <dataDir>/keys/<name>, created on first use.
  * Used for local tokens (`npm run token`) and, later, checkpoint signing, only when no
  * key is configured. The private key file is readable by its owner only.
  */
 export async function ensureDevKeyPair(dataDir: string, name: string): Promise<DevKeyPair> {
+  // Checked here, not only in config, so that no caller (tokens, checkpoints, signing) can fall back to one in production.
+  if (process.env.NODE_ENV === "production") throw new DevelopmentKeyRefusedError(name);
   const dir = path.join(dataDir, "keys");
   const privatePath = path.join(dir, `${name}-private.pem`);
   const publicPath = path.join(dir, `${name}-public.pem`);

@@ -13,6 +13,8 @@ export interface Principal {
   agentType: string | null;
   /** A kernel job's context, for SG-AUTHORITY. */
   job: { id: string; kind: string } | null;
+  /** When the token expires (its `exp`); absent for principals not built from a token. */
+  expiresAt?: Date | null;
 }
 
 /**

@@ -9,6 +9,13 @@ export interface Finding {
   class: string;
   /** Which rule found it, for explanations and the detector evaluation. */
   label: string;
+  /**
+   * The sense of the policy (a name from policy data, never the text) whose word the match
+   * covered, and that word's linguistic facts (src/detectors/linguistic.ts): the policy
+   * decides from them whether this reading of the word counts.
+   */
+  term?: string;
+  facts?: string[];
 }
 
 export interface Detector {

@@ -3,6 +3,7 @@ import { financialDetector } from "./financial";
 import { governmentIdDetector } from "./government-id";
 import { createLexiconDetector, type LexiconSource } from "./lexicon";
 import { locationDetector } from "./location";
+import { modelJudgeDetectors } from "./model-judge";
 import { secretsDetector } from "./secrets";
 
 /** Detectors that need nothing but the text. */
@@ -10,7 +11,7 @@ export const DEFAULT_DETECTORS: readonly Detector[] = [secretsDetector, financia
 
 /** Every detector memgate runs: the fixed ones and the lexicons of the policy bundle in force. */
 export function defaultDetectors(policy: LexiconSource): readonly Detector[] {
-  return [...DEFAULT_DETECTORS, createLexiconDetector(policy)];
+  return [...DEFAULT_DETECTORS, createLexiconDetector(policy), ...modelJudgeDetectors(policy)]; // the model judge only with MEMGATE_JUDGE_URL
 }
 
 export function createDetectorSuite(detectors: readonly Detector[] = DEFAULT_DETECTORS): DetectorSuite {

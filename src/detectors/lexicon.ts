@@ -1,4 +1,5 @@
 import type { Detector, Finding } from "./detector";
+import { analyse, type LinguisticAnalysis } from "./linguistic";
 
 /** A lexicon entry in policy data: a regex, or a regex with an `unless` regex for known innocent readings. */
 type Entry = string | { match: string; unless?: string };
@@ -13,6 +14,20 @@ export interface ForbiddenLexicon {
   /** Topic words per class; findings `topic:<class>`, which count only about a person (see the policy). */
   topics?: Record<string, Entry[]>;
   category_bans?: Record<string, { patterns: Record<string, Entry[]> }>;
+  /** Words with an innocent and a guilty reading; the policy weighs the facts (see Sense). */
+  senses?: Record<string, Sense>;
+}
+
+/**
+ * A word a lexicon pattern may match in an innocent reading ("the date field", "diagnosing
+ * flaky tests"). `forms` (a regex) finds the word inside a match; the match's finding then
+ * carries the sense's name and the word's linguistic facts, and the policy clears it when an
+ * `innocent` fact is present and no `guilty` one (the lists are read by the policy only).
+ */
+export interface Sense {
+  forms: string;
+  innocent: string[];
+  guilty?: string[];
 }
 
 /** data.memgate.injection of the bundle (policies/memgate/injection/data.json). */
@@ -30,6 +45,7 @@ export interface InjectionLexicon {
 export interface ContractLexicon {
   fields: string[];
   groups: Record<string, { id: string; pattern: string; unless?: string; raw?: boolean }[]>;
+  senses?: Record<string, Sense>;
 }
 
 /** Where the lexicons come from: the policy bundle in force (PolicyEngine satisfies this). */
@@ -42,6 +58,8 @@ interface Compiled {
   cls: string;
   label: string;
   match: RegExp;
+  /** The same pattern with the g flag, to look at every match when senses are in play. */
+  every: RegExp;
   unless?: RegExp;
   raw?: boolean;
   /** Only in one field's own text, never in the texts read together. */
@@ -56,6 +74,8 @@ interface ScopedRule {
   label: string;
   fields: ReadonlySet<string>;
   match: RegExp;
+  every: RegExp;
+  senses: CompiledSense[];
   unless?: RegExp;
   raw: boolean;
 }
@@ -66,8 +86,12 @@ interface ScopedRule {
  * straightened, whitespace collapsed.
  */
 export function normalize(text: string): string {
+  return normalizeKeepingCase(text).toLowerCase();
+}
+
+/** normalize() without lower-casing: what the part-of-speech tagger reads (case helps it). */
+function normalizeKeepingCase(text: string): string {
   return text
-    .toLowerCase()
     .replace(INVISIBLE, "")
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/_+/g, " ")
@@ -96,6 +120,7 @@ function compileContractLexicons(source: LexiconSource): ScopedRule[] {
   for (const [contract, data] of Object.entries(contracts ?? {})) {
     for (const [name, lexicon] of Object.entries(data?.lexicons ?? {})) {
       const fields = new Set(lexicon.fields);
+      const senses = compileSenses(lexicon.senses);
       for (const [group, rules] of Object.entries(lexicon.groups)) {
         for (const rule of rules) {
           out.push({
@@ -103,6 +128,8 @@ function compileContractLexicons(source: LexiconSource): ScopedRule[] {
             label: `${group}:${rule.id}`,
             fields,
             match: new RegExp(rule.pattern),
+            every: new RegExp(rule.pattern, "g"),
+            senses,
             unless: rule.unless ? new RegExp(rule.unless) : undefined,
             raw: rule.raw === true,
           });
@@ -114,8 +141,63 @@ function compileContractLexicons(source: LexiconSource): ScopedRule[] {
 }
 
 function compile(cls: string, label: string, entry: Entry): Compiled {
-  if (typeof entry === "string") return { cls, label, match: new RegExp(entry) };
-  return { cls, label, match: new RegExp(entry.match), unless: entry.unless ? new RegExp(entry.unless) : undefined };
+  const source = typeof entry === "string" ? entry : entry.match;
+  const unless = typeof entry === "string" || !entry.unless ? undefined : new RegExp(entry.unless);
+  return { cls, label, match: new RegExp(source), every: new RegExp(source, "g"), unless };
+}
+
+interface CompiledSense {
+  name: string;
+  forms: RegExp;
+}
+
+function compileSenses(senses: Record<string, Sense> | undefined): CompiledSense[] {
+  return Object.entries(senses ?? {}).map(([name, sense]) => ({ name, forms: new RegExp(sense.forms, "g") }));
+}
+
+/** The first word of a sense inside a match, as the sense's name and the word's offset in the text. */
+function senseIn(senses: readonly CompiledSense[], match: string, at: number): { name: string; offset: number } | undefined {
+  for (const sense of senses) {
+    sense.forms.lastIndex = 0;
+    const found = sense.forms.exec(match);
+    if (found) return { name: sense.name, offset: at + found.index };
+  }
+  return undefined;
+}
+
+/**
+ * The findings of one pattern that matched `subject`: a plain one (the policy counts it) if
+ * some match covers no word of a sense, else one per distinct sense reading, each carrying
+ * the word's facts. `analysis` reads the text once, and only when a sense is in play.
+ */
+function findingsOfMatches(
+  field: string,
+  rule: { cls: string; label: string; every: RegExp },
+  subject: string,
+  senses: readonly CompiledSense[],
+  analysis: () => LinguisticAnalysis,
+): Finding[] {
+  if (senses.length === 0) return [{ field, class: rule.cls, label: rule.label }];
+  const out = new Map<string, Finding>();
+  for (const match of subject.matchAll(rule.every)) {
+    const sense = senseIn(senses, match[0], match.index);
+    if (!sense) return [{ field, class: rule.cls, label: rule.label }];
+    const facts = analysis().factsAt(sense.offset);
+    out.set(`${sense.name} ${facts.join(" ")}`, { field, class: rule.cls, label: rule.label, term: sense.name, facts });
+  }
+  return [...out.values()];
+}
+
+/** Reads `text` for the tagger with its case kept when that keeps every offset of `lowered`. */
+function analysisFor(text: string, lowered: string): () => LinguisticAnalysis {
+  let analysis: LinguisticAnalysis | undefined;
+  return () => {
+    if (!analysis) {
+      const cased = text.length === lowered.length && text.toLowerCase() === lowered ? text : lowered;
+      analysis = analyse(cased);
+    }
+    return analysis;
+  };
 }
 
 /**
@@ -153,7 +235,8 @@ function compileAll(source: LexiconSource): Compiled[] {
   }
   if (injection?.hidden_characters) {
     // Matched on the raw text: normalize() drops the very characters it looks for.
-    out.push({ cls: "hidden_characters", label: "hidden_characters", match: re2CharacterClass(injection.hidden_characters), raw: true, field: true });
+    const hidden = re2CharacterClass(injection.hidden_characters);
+    out.push({ cls: "hidden_characters", label: "hidden_characters", match: hidden, every: hidden, raw: true, field: true });
   }
   return out;
 }
@@ -170,10 +253,12 @@ export function createLexiconDetector(source: LexiconSource): Detector {
   let compiledFor: string | undefined;
   let compiled: Compiled[] = [];
   let scoped: ScopedRule[] = [];
+  let senses: CompiledSense[] = [];
   const current = (): Compiled[] => {
     if (source.hash !== compiledFor || compiledFor === undefined) {
       compiled = compileAll(source);
       scoped = compileContractLexicons(source);
+      senses = compileSenses(source.data<ForbiddenLexicon | undefined>("forbidden")?.senses);
       compiledFor = source.hash;
     }
     return compiled;
@@ -182,26 +267,30 @@ export function createLexiconDetector(source: LexiconSource): Detector {
   const scanScoped = (field: string, text: string): Finding[] => {
     const name = declaredName(field);
     const findings: Finding[] = [];
-    let folded: string | undefined;
+    const folded = foldForContractLexicon(text);
+    const analysis = analysisFor(text, folded);
     for (const rule of scoped) {
       if (!rule.fields.has(name)) continue;
-      const subject = rule.raw ? text : (folded ??= foldForContractLexicon(text));
+      const subject = rule.raw ? text : folded;
       if (!rule.match.test(subject) || rule.unless?.test(subject)) continue;
-      findings.push({ field, class: rule.cls, label: rule.label });
+      findings.push(...findingsOfMatches(field, rule, subject, rule.raw ? [] : rule.senses, analysis));
     }
     return findings;
   };
   const scan = (field: string, text: string, together = false): Finding[] => {
     const normalized = normalize(text);
-    const seen = new Set<string>();
+    const analysis = analysisFor(normalizeKeepingCase(text), normalized);
+    // A class with a plain finding is settled; one with only sense readings so far is not.
+    const settled = new Set<string>();
     const findings: Finding[] = [];
     for (const c of current()) {
       if (together && c.field) continue;
       const subject = c.raw ? text : normalized;
-      if (seen.has(c.cls) || !c.match.test(subject)) continue;
+      if (settled.has(c.cls) || !c.match.test(subject)) continue;
       if (c.unless?.test(subject)) continue;
-      seen.add(c.cls);
-      findings.push({ field, class: c.cls, label: c.label });
+      const found = findingsOfMatches(field, c, subject, c.raw ? [] : senses, analysis);
+      if (found.some((f) => f.term === undefined)) settled.add(c.cls);
+      findings.push(...found);
     }
     return findings;
   };

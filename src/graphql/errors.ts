@@ -10,6 +10,49 @@ export enum ErrorCode {
   FORBIDDEN = "FORBIDDEN",
   BAD_USER_INPUT = "BAD_USER_INPUT",
   INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR",
+  /** A document over a configured bound (depth, aliases, tokens, directives, cost): refused before execution. */
+  DOCUMENT_LIMIT_EXCEEDED = "DOCUMENT_LIMIT_EXCEEDED",
+  /** The caller's token bucket is empty; retry after extensions.retryAfterSeconds. */
+  RATE_LIMITED = "RATE_LIMITED",
+  /** Request JSON nested deeper than the configured bound: refused before execution (IF1-VALID's answer). */
+  SCHEMA_INVALID = "SCHEMA_INVALID",
+  /** The client went away; nothing more runs for it (never seen by that client). */
+  CLIENT_GONE = "CLIENT_GONE",
+}
+
+export type DocumentLimit = "depth" | "aliases" | "tokens" | "directives" | "cost";
+
+export class DocumentLimitError extends GraphQLError {
+  constructor(
+    readonly limit: DocumentLimit,
+    message: string,
+  ) {
+    super(message, { extensions: { code: ErrorCode.DOCUMENT_LIMIT_EXCEEDED, limit, http: { status: 400 } } });
+  }
+}
+
+export class RateLimitedError extends GraphQLError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Rate limited: retry after ${retryAfterSeconds} s`, {
+      extensions: {
+        code: ErrorCode.RATE_LIMITED,
+        retryAfterSeconds,
+        http: { status: 429, headers: new Map([["retry-after", String(retryAfterSeconds)]]) },
+      },
+    });
+  }
+}
+
+export class JsonTooDeepError extends GraphQLError {
+  constructor(maxDepth: number) {
+    super(`Request JSON is nested deeper than ${maxDepth} levels`, { extensions: { code: ErrorCode.SCHEMA_INVALID, http: { status: 400 } } });
+  }
+}
+
+export class ClientGoneError extends GraphQLError {
+  constructor() {
+    super("The client went away", { extensions: { code: ErrorCode.CLIENT_GONE } });
+  }
 }
 
 export class UnauthenticatedError extends GraphQLError {

@@ -7,10 +7,21 @@ import { CompanionResolver } from "../contracts/companion/resolvers";
 import { ContractResolver } from "./resolvers/contract.resolver";
 import { GovernedResolver } from "../contracts/governed/resolvers";
 import { LedgerResolver } from "../contracts/ledger/resolvers";
+import { ReauditResolver } from "../contracts/audit/reaudit-resolvers";
+import { MeResolver } from "./resolvers/me.resolver";
 
 /** Every resolver of the gateway; a contract adds its resolver here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [ContractResolver, GovernedResolver, LedgerResolver, AuditResolver, AgentResolver, CompanionResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [
+  ContractResolver,
+  GovernedResolver,
+  LedgerResolver,
+  AuditResolver,
+  AgentResolver,
+  CompanionResolver,
+  ReauditResolver,
+  MeResolver,
+];
 
 let schema: GraphQLSchema | undefined;
 

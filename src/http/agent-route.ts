@@ -1,33 +1,82 @@
-import express, { Router } from "express";
+import express, { Router, type NextFunction, type Request, type Response } from "express";
+import type { Principal } from "../auth/principal";
 import { AuthenticationError, type TokenVerifier } from "../auth/token-verifier";
+import type { DoorConfig } from "../config";
 import { runDocument } from "../contracts/agent/door";
 import type { AgentOperations } from "../contracts/agent/operations";
 import type { Kernel } from "../kernel/execute";
+import { IDEMPOTENCY_HEADER, IdempotencyKeyError, parseIdempotencyKey } from "../kernel/idempotency";
 import type { Logger } from "../logger";
+import { jsonDeeperThan } from "./limits";
+import type { PrincipalRateLimiter } from "./rate-limit";
+
+export interface AgentRouteLimits {
+  door: Pick<DoorConfig, "bodyLimitBytes" | "jsonMaxDepth">;
+  rateLimiter: PrincipalRateLimiter;
+}
+
+/** A body the door cannot hand on (too large, too deep) answers as an invalid document would: SCHEMA_INVALID, before any work. */
+function schemaInvalid(res: Response, status: number, message: string): void {
+  res.status(status).json({ stop_reason: "SCHEMA_INVALID", errors: [{ pointer: "", message, extensions: { code: "SCHEMA_INVALID" } }] });
+}
 
 /**
  * POST /v1/memory: a seed-001 document (memory.read.request, memory.write.request or
  * memory.update.request) as JSON, unchanged; the answer is JSON with one stop reason.
- * Bearer token as for /graphql. Refusals are 200 answers with their stop reason; only a
- * missing or bad token (401) and a body that is not JSON (400) are HTTP errors.
+ * Bearer token as for /graphql. Refusals are 200 answers with their stop reason; HTTP errors
+ * are for the transport: not application/json (415), a missing or bad token (401), over the
+ * caller's rate (429 with Retry-After), a body that is not JSON (400), too large (413) or too deep
+ * (400), the last two with stop_reason SCHEMA_INVALID.
  * The body is never logged (SPEC D4). The kernel runs the agent contract's operation.
  */
-export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: AgentOperations, logger: Logger): Router {
+export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: AgentOperations, logger: Logger, limits: AgentRouteLimits): Router {
   const router = Router();
-  router.post("/v1/memory", express.json({ limit: "256kb", strict: false, type: () => true }), async (req, res) => {
-    let principal;
-    try {
-      principal = await verifier.verifyAuthorization(req.headers.authorization);
-    } catch (error) {
-      if (!(error instanceof AuthenticationError)) {
-        logger.error({ err: error, requestId: req.requestId }, "token verification failed unexpectedly");
-        res.status(500).json({ errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+  const { door, rateLimiter } = limits;
+  router.post(
+    "/v1/memory",
+    (req: Request, res: Response, next: NextFunction) => {
+      if (req.is("application/json")) return next();
+      res.status(415).json({ errors: [{ message: "POST /v1/memory takes Content-Type: application/json", extensions: { code: "UNSUPPORTED_MEDIA_TYPE" } }] });
+    },
+    async (req: Request, res: Response, next: NextFunction) => {
+      let principal: Principal;
+      try {
+        principal = await verifier.verifyAuthorization(req.headers.authorization);
+      } catch (error) {
+        if (!(error instanceof AuthenticationError)) {
+          logger.error({ err: error, requestId: req.requestId }, "token verification failed unexpectedly");
+          res.status(500).json({ errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+          return;
+        }
+        res.status(401).json({ errors: [{ message: `Unauthenticated: ${error.reason}`, extensions: { code: "UNAUTHENTICATED" } }] });
         return;
       }
-      res.status(401).json({ errors: [{ message: `Unauthenticated: ${error.reason}`, extensions: { code: "UNAUTHENTICATED" } }] });
-      return;
-    }
-    res.json(await runDocument(kernel, agent, principal, req.body, { requestId: req.requestId }));
-  });
+      const rate = await rateLimiter.consume(principal);
+      if (!rate.allowed) {
+        res.setHeader("Retry-After", String(rate.retryAfterSeconds));
+        res.status(429).json({ errors: [{ message: `Rate limited: retry after ${rate.retryAfterSeconds} s`, extensions: { code: "RATE_LIMITED" } }] });
+        return;
+      }
+      res.locals.principal = principal;
+      next();
+    },
+    express.json({ limit: door.bodyLimitBytes, strict: false }),
+    (error: { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction) => {
+      if (error.type === "entity.too.large") return schemaInvalid(res, 413, `the document is larger than ${door.bodyLimitBytes} bytes`);
+      next(error);
+    },
+    async (req: Request, res: Response) => {
+      if (jsonDeeperThan(req.body, door.jsonMaxDepth)) return schemaInvalid(res, 400, `the document is nested deeper than ${door.jsonMaxDepth} levels`);
+      let idempotencyKey: string | undefined;
+      try {
+        idempotencyKey = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]);
+      } catch (error) {
+        if (!(error instanceof IdempotencyKeyError)) throw error;
+        res.status(400).json({ errors: [{ message: error.message, extensions: { code: "BAD_USER_INPUT", reason: error.code } }] });
+        return;
+      }
+      res.json(await runDocument(kernel, agent, res.locals.principal as Principal, req.body, { requestId: req.requestId, idempotencyKey }));
+    },
+  );
   return router;
 }

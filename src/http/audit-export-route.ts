@@ -12,7 +12,8 @@ export function ndjsonLine(event: object): string {
 }
 
 /**
- * GET /audit/export.ndjson?afterSeq=N with an auditor's Bearer token: the tenant's events
+ * GET /audit/export.ndjson?afterSeq=N with an auditor's Bearer token: a signed manifest line
+ * (tenant, range, anchor, public keys; src/store/log/export.ts), then the tenant's events
  * after N, one per line. A door: it parses, runs the audit contract's EXPORT_EVENTS through
  * the kernel and shapes the answer. Refusals answer JSON with the stop reason (403, or 400
  * for bad input).
@@ -39,8 +40,11 @@ export function auditExportRouter(kernel: Kernel, exportEvents: AuditOperations[
     res.status(200);
     res.setHeader("content-type", "application/x-ndjson; charset=utf-8");
     res.setHeader("x-memgate-decision-id", outcome.decisionId);
+    const { manifest, events } = outcome.value;
+    res.setHeader("x-memgate-export-range", `${manifest.after_seq}..${manifest.to_seq}`);
     try {
-      for await (const event of outcome.value) {
+      res.write(`${JSON.stringify(manifest)}\n`);
+      for await (const event of events) {
         if (!res.write(ndjsonLine(event))) await new Promise((resolve) => res.once("drain", resolve));
       }
       res.end();

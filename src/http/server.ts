@@ -1,24 +1,43 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { ApolloServer } from "@apollo/server";
 import { expressMiddleware } from "@as-integrations/express5";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
-import express, { type Router } from "express";
-import type { GraphQLSchema } from "graphql";
+import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import express, { type RequestHandler, type Router } from "express";
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  specifiedRules,
+  validate,
+  type FormattedExecutionResult,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  type ValidationRule,
+} from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
-import type { Principal } from "../auth/principal";
-import { AuthenticationError, type TokenVerifier } from "../auth/token-verifier";
+import { authorizationFromConnectionParams, authorizationFromRawHeaders } from "../auth/authorization";
+import { AuthenticationError, type Session, type TokenVerifier } from "../auth/token-verifier";
+import type { DoorConfig } from "../config";
 import type { GatewayContext } from "../graphql/context";
-import { maskError, UnauthenticatedError } from "../graphql/errors";
+import { DocumentLimitError, ErrorCode, JsonTooDeepError, maskError, RateLimitedError, UnauthenticatedError } from "../graphql/errors";
+import { IDEMPOTENCY_HEADER, IdempotencyKeyError, parseIdempotencyKey } from "../kernel/idempotency";
 import type { Logger } from "../logger";
 import type { Services } from "../services";
+import { assertTokensWithinLimit, documentLimitRules, jsonDeeperThan, parseBounded, stopWhenClientGoes } from "./limits";
+import type { PrincipalRateLimiter } from "./rate-limit";
 import { requestId } from "./request-id";
+import { SocketSessions } from "./socket-sessions";
 
 export interface HttpServerDeps {
   schema: GraphQLSchema;
   services: Services;
   verifier: TokenVerifier;
   logger: Logger;
+  /** Bounds, rate limits, sessions and production mode (config.door). */
+  door: DoorConfig;
+  rateLimiter: PrincipalRateLimiter;
   /** Routes beside /graphql: health, exports, REST doors, pages. */
   routers: Router[];
 }
@@ -29,60 +48,185 @@ export interface RunningHttpServer {
   stop(): Promise<void>;
 }
 
-async function authenticate(verifier: TokenVerifier, authorization: string | undefined | null): Promise<Principal> {
+/** The Idempotency-Key header, or a 400 BAD_USER_INPUT when it is malformed. */
+function idempotencyKeyOf(header: unknown): string | undefined {
   try {
-    return await verifier.verifyAuthorization(authorization);
+    return parseIdempotencyKey(header);
+  } catch (error) {
+    if (!(error instanceof IdempotencyKeyError)) throw error;
+    throw new GraphQLError(error.message, { extensions: { code: ErrorCode.BAD_USER_INPUT, reason: error.code, http: { status: 400 } } });
+  }
+}
+
+async function authenticate(verifier: TokenVerifier, authorization: () => string | undefined): Promise<Session> {
+  try {
+    return await verifier.authenticate(authorization());
   } catch (error) {
     if (error instanceof AuthenticationError) throw new UnauthenticatedError(error.reason);
     throw error;
   }
 }
 
+/** What the socket's own state holds beside graphql-ws's: its session, and a signal that fires when it closes. */
+interface SocketState extends Record<PropertyKey, unknown> {
+  session: Session;
+  gone: AbortController;
+}
+
+/** Apollo rewrites every validation error's code to GRAPHQL_VALIDATION_FAILED; a bound's refusal keeps its own. */
+function documentLimitCode(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = error instanceof GraphQLError ? error.originalError : undefined;
+  if (!(original instanceof DocumentLimitError)) return formatted;
+  return { ...formatted, extensions: { ...formatted.extensions, code: ErrorCode.DOCUMENT_LIMIT_EXCEEDED } };
+}
+
+/** What a client sees of an error outside Apollo (sockets, refusals before Apollo): masked when unexpected, without HTTP-only parts. */
+function formatOutsideApollo(error: GraphQLError, hideSuggestions: boolean): GraphQLFormattedError {
+  const formatted = maskError(error.toJSON(), error);
+  const { http: _http, ...extensions } = formatted.extensions ?? {};
+  const message = hideSuggestions ? formatted.message.replace(/ ?Did you mean(.+?)\?$/, "") : formatted.message;
+  return { ...formatted, message, extensions };
+}
+
+/** CORS for the configured origins only; with none configured, no CORS header is ever sent (browsers keep cross-origin pages out). */
+function corsFor(origins: readonly string[]): RequestHandler {
+  const allowed = new Set(origins);
+  return (req, res, next) => {
+    if (allowed.size === 0) return next();
+    res.vary("Origin");
+    const origin = req.headers.origin;
+    if (!origin || !allowed.has(origin)) return next();
+    res.setHeader("Access-Control-Allow-Origin", origin);
+    if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
+      res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+      res.setHeader("Access-Control-Allow-Headers", "authorization, content-type, x-request-id, apollo-require-preflight");
+      res.setHeader("Access-Control-Max-Age", "600");
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
+/** Two Authorization headers are refused on every route: Node would silently keep the first. */
+const singleAuthorization: RequestHandler = (req, res, next) => {
+  try {
+    authorizationFromRawHeaders(req.rawHeaders);
+    next();
+  } catch (error) {
+    if (!(error instanceof AuthenticationError)) return next(error);
+    res.status(401).json({ errors: [{ message: `Unauthenticated: ${error.reason}`, extensions: { code: ErrorCode.UNAUTHENTICATED } }] });
+  }
+};
+
 export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHttpServer> {
   const app = express();
   app.disable("x-powered-by");
   const httpServer = http.createServer(app);
-  const { logger, services, verifier, schema } = deps;
+  const { logger, services, verifier, schema, door, rateLimiter } = deps;
+  stopWhenClientGoes(schema);
+  const limitRules = documentLimitRules(door.document);
 
   // Subscriptions share the /graphql path; the token travels in connectionParams.authorization.
-  const wsServer = new WebSocketServer({ server: httpServer, path: "/graphql" });
-  const wsCleanup = useServer<Record<string, unknown>, { principal?: Principal }>(
+  // A message may be as large as an HTTP body, no larger (ws would take 100 MiB).
+  const wsServer = new WebSocketServer({
+    server: httpServer,
+    path: "/graphql",
+    maxPayload: door.bodyLimitBytes,
+    // A page from a foreign origin may not open a socket (CORS does not cover WebSockets); clients without Origin (non-browsers) may.
+    verifyClient: ({ origin, req }: { origin?: string; req: http.IncomingMessage }) =>
+      !origin || door.corsOrigins.includes(origin) || safeHost(origin) === req.headers.host,
+  });
+  const sockets = new SocketSessions(verifier, door.session.expiryCheckMs);
+  const socketRules: ValidationRule[] = [...specifiedRules, ...limitRules, ...(door.production ? [NoSchemaIntrospectionCustomRule] : [])];
+  const wsCleanup = useServer<Record<string, unknown>, SocketState>(
     {
       schema,
       onConnect: async (ctx) => {
         try {
-          ctx.extra.principal = await verifier.verifyAuthorization(ctx.connectionParams?.authorization as string | undefined);
+          const session = await verifier.authenticate(authorizationFromConnectionParams(ctx.connectionParams));
+          ctx.extra.session = session;
+          ctx.extra.gone = new AbortController();
+          sockets.track(ctx.extra.socket, session);
           return true;
-        } catch {
+        } catch (error) {
+          if (!(error instanceof AuthenticationError)) logger.error({ err: error }, "token verification failed unexpectedly");
           return false; // the client sees close code 4403 Forbidden
         }
       },
-      context: (ctx): GatewayContext => ({
-        principal: ctx.extra.principal!,
-        requestId: `ws-${Math.random().toString(36).slice(2)}`,
-        services,
-      }),
+      // Every operation: the socket still open and its token unexpired, the caller within its rate, the document within bounds.
+      onSubscribe: async (ctx, _id, payload) => {
+        const { socket, session, gone } = ctx.extra;
+        if (!session || !gone || sockets.ended(socket)) return [new UnauthenticatedError("token expired")];
+        const rate = await rateLimiter.consume(session.principal);
+        if (!rate.allowed) return [new RateLimitedError(rate.retryAfterSeconds)];
+        if (payload.variables && jsonDeeperThan(payload.variables, door.jsonMaxDepth)) return [new JsonTooDeepError(door.jsonMaxDepth)];
+        let document;
+        try {
+          document = parseBounded(payload.query, door.document);
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
+        const errors = validate(schema, document, socketRules);
+        if (errors.length > 0) return errors;
+        const contextValue: GatewayContext = { principal: session.principal, requestId: `ws-${randomUUID()}`, services, signal: gone.signal };
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatOutsideApollo(error, door.production)),
+      // A result for a socket whose token has expired is not sent: the socket closes (4401) instead.
+      onNext: (ctx, _id, _payload, _args, result): FormattedExecutionResult | undefined => {
+        if (sockets.ended(ctx.extra.socket) || !result.errors) return undefined; // an ended socket sends nothing
+        return { ...result, errors: result.errors.map((error) => formatOutsideApollo(error, door.production)) };
+      },
+      onClose: (ctx) => {
+        ctx.extra.gone?.abort();
+        sockets.forget(ctx.extra.socket);
+      },
     },
     wsServer,
   );
 
+  // Before Apollo parses: graphql-armor's counting parser stops at the first token over the bound, and
+  // the nesting of variables is bounded before anything walks them. (Apollo turns an error thrown by a
+  // plugin into a 500, so this is middleware.)
+  const boundedRequest: RequestHandler = (req, res, next) => {
+    const payload = (req.method === "GET" ? req.query : req.body) as { query?: unknown; variables?: unknown } | undefined;
+    try {
+      let variables = payload?.variables;
+      if (typeof variables === "string") variables = JSON.parse(variables) as unknown;
+      if (variables !== undefined && jsonDeeperThan(variables, door.jsonMaxDepth)) throw new JsonTooDeepError(door.jsonMaxDepth);
+      if (typeof payload?.query === "string") assertTokensWithinLimit(payload.query, door.document);
+    } catch (error) {
+      if (!(error instanceof GraphQLError)) return next(); // malformed: Apollo answers it
+      res.status(400).json({ errors: [formatOutsideApollo(error, door.production)] });
+      return;
+    }
+    next();
+  };
+
   const apollo = new ApolloServer<GatewayContext>({
     schema,
-    introspection: true,
+    introspection: !door.production,
+    hideSchemaDetailsFromClientErrors: door.production,
+    validationRules: limitRules,
     includeStacktraceInErrorResponses: false,
     // main.ts owns SIGTERM/SIGINT: Apollo's own handler would exit before the embedded database stops.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => {
       const masked = maskError(formatted, error);
       if (masked !== formatted) logger.error({ err: error }, "unexpected error in a resolver (masked)");
-      return masked;
+      return documentLimitCode(masked, error);
     },
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      // The default landing pages load Apollo's sandbox from a CDN: never in production.
+      ...(door.production ? [ApolloServerPluginLandingPageDisabled()] : []),
       {
         async serverWillStart() {
           return {
             async drainServer() {
+              sockets.stop();
               await wsCleanup.dispose();
             },
           };
@@ -103,16 +247,31 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
     });
     next();
   });
+  app.use(corsFor(door.corsOrigins));
+  app.use(singleAuthorization);
   for (const router of deps.routers) app.use(router);
   app.use(
     "/graphql",
-    express.json({ limit: "256kb" }),
+    express.json({ limit: door.bodyLimitBytes }),
+    boundedRequest,
     expressMiddleware(apollo, {
-      context: async ({ req }): Promise<GatewayContext> => ({
-        principal: await authenticate(verifier, req.headers.authorization),
-        requestId: req.requestId,
-        services,
-      }),
+      // Authentication, then the caller's rate, before Apollo parses anything.
+      context: async ({ req, res }): Promise<GatewayContext> => {
+        const session = await authenticate(verifier, () => authorizationFromRawHeaders(req.rawHeaders));
+        const rate = await rateLimiter.consume(session.principal);
+        if (!rate.allowed) throw new RateLimitedError(rate.retryAfterSeconds);
+        const gone = new AbortController();
+        res.once("close", () => {
+          if (!res.writableFinished) gone.abort();
+        });
+        return {
+          principal: session.principal,
+          requestId: req.requestId,
+          idempotencyKey: idempotencyKeyOf(req.headers[IDEMPOTENCY_HEADER]),
+          services,
+          signal: gone.signal,
+        };
+      },
     }),
   );
   app.use((_req, res) => {
@@ -135,8 +294,17 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
   return {
     httpServer,
     stop: async () => {
+      sockets.stop();
       await apollo.stop(); // drains HTTP and the WebSocket server, then closes
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
     },
   };
+}
+
+function safeHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
 }

@@ -7,6 +7,7 @@ import type { PolicyEngine } from "../policy/policy-engine";
 import type { Database } from "../store/database";
 import type { EventLog } from "../store/event-log";
 import type { ContractStore } from "./contract-store";
+import type { RejudgeTarget } from "./rejudge";
 import type { Kernel } from "./execute";
 import type { Metrics } from "./metrics";
 
@@ -25,6 +26,8 @@ export interface ContractDeps {
   stores: readonly ContractStore[];
   /** The log's parts the audit contract reads and acts on: verification, checkpoints, the live stream, the integrity guard. */
   auditLog: AuditLog;
+  /** Every contract's re-audit targets (issue 13 item 5), for the release of a quarantine. Filled like `stores`. */
+  rejudgeTargets?: readonly RejudgeTarget[];
 }
 
 /**
@@ -37,4 +40,6 @@ export interface ContractModule<Ops extends object = object> {
   readonly name: string;
   readonly operations: Ops;
   readonly stores: readonly ContractStore[];
+  /** The stored memories a tighter policy re-judges (src/store/log/reaudit.ts). */
+  readonly rejudge?: readonly RejudgeTarget[];
 }

@@ -12,14 +12,32 @@ import type { Metrics } from "./metrics";
 import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
 import { isStopReason, type CallContext, type Outcome } from "./outcome";
 import { Writes, type EventPart } from "./write-set";
+import { idempotencyId, IdempotencyKeyReusedError, requestFingerprint, type IdempotencyStore } from "./idempotency";
 
 /** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/audit/integrity-guard.ts. */
 export interface IntegrityState {
   inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null };
 }
 
+/** Whether the database can be reached now (the supervised embedded one knows; absent: assumed). */
+export interface DatabaseHealth {
+  readonly available: boolean;
+}
+
+/** The database is down (its supervisor is restarting it): answered INTERNAL_INCONSISTENCY before anything is written. */
+export class DatabaseUnavailableError extends Error {
+  readonly code = "DATABASE_UNAVAILABLE" as const;
+  constructor() {
+    super("the database is restarting");
+    this.name = new.target.name;
+  }
+}
+
 export interface KernelDeps {
   policy: PolicyEngine;
+  database?: DatabaseHealth;
+  /** Where keyed writes keep their first outcome, and for how long (src/kernel/idempotency.ts). */
+  idempotency?: { store: IdempotencyStore; windowMs: number };
   events: EventLog;
   clock: Clock;
   logger: Logger;
@@ -38,6 +56,9 @@ export class KernelError extends Error {
 
 /** The two names of an operation, all the lifecycle's bookkeeping needs. */
 type OperationName = Pick<Operation<unknown, unknown, unknown>, "contract" | "name">;
+
+/** Rounds of judge-again after lost races before giving up (each round, some concurrent writer wins). */
+const MAX_LOST_RACES = 64;
 
 const eventSubject = (subjectId: string): string | null => (subjectId && subjectId !== TENANT_SCOPE ? subjectId : null);
 
@@ -80,6 +101,14 @@ export class Kernel {
     let stopReason = "INTERNAL_INCONSISTENCY";
     try {
       const { policy, clock } = this.deps;
+      // Nothing partial while the database restarts: fail before the first read or write.
+      if (this.deps.database && !this.deps.database.available) throw new DatabaseUnavailableError();
+      const keyed = this.keyed(op, principal, raw, call);
+      const first = keyed ? await this.firstOutcome<Result>(keyed) : undefined;
+      if (first) {
+        stopReason = first.stopReason;
+        return first;
+      }
       subjectId = await this.subjectOf(op, principal, raw);
       const parsed = parseFields<Req>(op.fields, raw);
       const req = parsed.value;
@@ -108,29 +137,39 @@ export class Kernel {
       };
       let decision = this.decide(op, principal, subjectId, ctx.now, inputOf(gathered));
       let judged = gathered;
-      if (decision.outcome !== "refuse") {
+      // A lost race (a conditional write or a quota slot another write took) is judged again on what
+      // is there now; a quota slot can be lost once per concurrent writer, so this may take rounds.
+      for (let round = 0; decision.outcome !== "refuse"; round++) {
+        if (round > MAX_LOST_RACES) throw new KernelError(`a conditional write lost ${round} races in a row`);
         const handler = decision.outcome === "allow" ? op.allow : op.hold;
         if (!handler) throw new KernelError(`${op.contract}.${op.name} has no handler for outcome ${decision.outcome}`);
         const writes = new Writes();
         let value: Result;
         try {
-          value = await handler(req, gathered as Gathered, ctx, writes, decision);
+          value = await handler(req, judged as Gathered, ctx, writes, decision);
         } catch (error) {
           // A step failed halfway: what the handler already wrote is undone before failing closed (INV-8).
           await writes.undo((undoError) => this.deps.logger.error({ err: undoError }, "undo failed; the repair pass will settle the object"));
           throw error;
         }
         if (!writes.isLost) {
+          const answer = this.outcome(decision, value);
+          if (keyed && writes.events.length > 0 && !(await this.keep(keyed, answer, writes))) {
+            // Another attempt with this key kept its writes first: ours go, its outcome is the answer.
+            await writes.undo((error) => this.deps.logger.warn({ err: error }, "undo of a duplicate keyed write failed"));
+            const theirs = await this.firstOutcome<Result>(keyed);
+            if (!theirs) throw new KernelError("an idempotency key was taken but its outcome is gone");
+            stopReason = theirs.stopReason;
+            return theirs;
+          }
           await this.commit(writes, decision, op, principal, subjectId, call);
           stopReason = decision.stopReason;
-          return this.outcome(decision, value);
+          return answer;
         }
-        // A concurrent write won the object: the policy judges it as it is now.
+        // A concurrent write won: the policy judges the request on what is there now.
         await writes.undo((error) => this.deps.logger.warn({ err: error }, "undo after a lost race failed"));
-        const now = op.gather ? await op.gather(req, ctx) : undefined;
-        judged = now;
-        decision = this.decide(op, principal, subjectId, ctx.now, inputOf(now));
-        if (decision.outcome !== "refuse") throw new KernelError("a conditional write lost a race but the policy still allows it");
+        judged = op.gather ? await op.gather(req, ctx) : undefined;
+        decision = this.decide(op, principal, subjectId, ctx.now, inputOf(judged));
       }
       await this.append(
         [{ event_type: "refuse", metadata: this.refusalMetadata(op, req, ctx, parsed.facts, decision, judged) }],
@@ -142,7 +181,10 @@ export class Kernel {
       );
       if (!ctx.subjectHeld) this.deps.metrics.isolation.inc({ operation: `${op.contract}.${op.name}`, kind: "foreign_subject" });
       stopReason = decision.stopReason;
-      return this.outcome<Result>(decision);
+      const refused = this.outcome<Result>(decision);
+      // A keyed refusal answers the same on a retry, without a second refuse event.
+      if (keyed) await this.deps.idempotency!.store.insert(keyed.id, { fingerprint: keyed.fingerprint, outcome: refused, createdAt: ctx.now });
+      return refused;
     } catch (error) {
       return this.failClosed<Result>(error, op, principal, subjectId, call);
     } finally {
@@ -150,6 +192,39 @@ export class Kernel {
       this.deps.metrics.decisions.inc({ ...labels, stop_reason: stopReason });
       this.deps.metrics.latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
+  }
+
+  /**
+   * Re-judges stored text (issue 13 item 5): the same detectors and the same decision as a
+   * request, for the contract's REJUDGE operation, acting on nothing. The caller acts on `outcome`.
+   */
+  async judge(op: OperationName, principal: Principal, subjectId: string, texts: Record<string, string>): Promise<Decision> {
+    const facts = await this.deps.detectors.run(texts);
+    return this.decide(op, principal, subjectId, this.deps.clock.now(), { fields: [], texts, facts });
+  }
+
+  /** The idempotency record of this call, when it carries a key and the kernel keeps outcomes. */
+  private keyed(op: OperationName, principal: Principal, raw: unknown, call: CallContext): { id: string; fingerprint: string } | undefined {
+    if (!call.idempotencyKey || !this.deps.idempotency) return undefined;
+    return { id: idempotencyId(principal.tenant, principal.id, call.idempotencyKey, `${op.contract}.${op.name}`), fingerprint: requestFingerprint(raw) };
+  }
+
+  /** The first outcome under this key within the window; a different request under the same key is refused. */
+  private async firstOutcome<Result>(keyed: { id: string; fingerprint: string }): Promise<Outcome<Result> | undefined> {
+    const { store, windowMs } = this.deps.idempotency!;
+    const stored = await store.find(keyed.id, new Date(this.deps.clock.now().getTime() - windowMs));
+    if (!stored) return undefined;
+    if (stored.fingerprint !== keyed.fingerprint) throw new IdempotencyKeyReusedError();
+    return stored.outcome as Outcome<Result>;
+  }
+
+  /** Keeps the outcome as a step of the write set (undone with it); false when another attempt kept one first. */
+  private keep(keyed: { id: string; fingerprint: string }, answer: Outcome<unknown>, writes: Writes): Promise<boolean> {
+    const { store } = this.deps.idempotency!;
+    return writes.run(
+      () => store.insert(keyed.id, { fingerprint: keyed.fingerprint, outcome: answer, createdAt: this.deps.clock.now() }),
+      (kept) => (kept ? store.remove(keyed.id) : Promise.resolve()),
+    );
   }
 
   /** Asks the policy; the one place its answer is read. */
@@ -281,6 +356,7 @@ export class Kernel {
     logger.error({ err: error, requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "operation failed closed");
     const broken = error instanceof IntegrityError ? error : undefined;
     try {
+      if (error instanceof DatabaseUnavailableError) throw error; // no log to record it in; the supervisor logs the outage
       await events.append({
         tenant_id: principal.tenant,
         subject_id: eventSubject(subjectId),

@@ -39,4 +39,6 @@ export interface Outcome<T = undefined> {
 /** Request-scoped facts every service call gets from the edge. */
 export interface CallContext {
   requestId: string;
+  /** A client's idempotency key (Idempotency-Key header, MCP `_meta`): retries answer the first outcome (src/kernel/idempotency.ts). */
+  idempotencyKey?: string;
 }

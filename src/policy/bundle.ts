@@ -4,6 +4,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { loadPolicy, type LoadedPolicy } from "@open-policy-agent/opa-wasm";
 import { Parser, type ReadEntry } from "tar";
+import { bundleTrust, verifyBundleSignature, type BundleTrust } from "./bundle-signature";
 import { PolicyBundleError } from "./errors";
 
 /** The part of the bundle's data that memgate reads: contract tables (policies/memgate/contract). */
@@ -26,18 +27,32 @@ export interface PolicyBundle {
   data: { memgate: { contract: ContractData; [key: string]: unknown } };
 }
 
-/** Reads an `opa build -t wasm` bundle (tar.gz with /policy.wasm and /data.json). */
-export async function loadBundle(path: string): Promise<PolicyBundle> {
+/**
+ * Reads a signed `opa build -b -t wasm` bundle (tar.gz with /policy.wasm, /data.json and
+ * /.signatures.json); the signature is verified against `trust` before anything is loaded.
+ */
+export async function loadBundle(path: string, trust: BundleTrust = bundleTrust(undefined)): Promise<PolicyBundle> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
   } catch (error) {
     throw new PolicyBundleError(`cannot read ${path}`, { cause: error });
   }
+  const hash = createHash("sha256").update(bytes).digest("hex");
+  try {
+    return { hash, ...(await readBundle(path, bytes, trust)) };
+  } catch (error) {
+    if (error instanceof PolicyBundleError) error.bundleHash = hash;
+    throw error;
+  }
+}
+
+async function readBundle(path: string, bytes: Buffer, trust: BundleTrust): Promise<Omit<PolicyBundle, "hash">> {
   const files = new Map<string, Buffer>();
   try {
     const parser = new Parser({
       onReadEntry: (entry: ReadEntry) => {
+        if (entry.type !== "File") return void entry.resume();
         const chunks: Buffer[] = [];
         entry.on("data", (chunk: Buffer) => chunks.push(chunk));
         entry.on("end", () => files.set(entry.path.replace(/^\/+/, ""), Buffer.concat(chunks)));
@@ -47,6 +62,7 @@ export async function loadBundle(path: string): Promise<PolicyBundle> {
   } catch (error) {
     throw new PolicyBundleError(`${path} is not a readable tar.gz bundle`, { cause: error });
   }
+  await verifyBundleSignature(files, trust);
   const wasm = files.get("policy.wasm");
   const dataJson = files.get("data.json");
   if (!wasm || !dataJson) throw new PolicyBundleError(`${path} has no policy.wasm or no data.json`);
@@ -60,5 +76,5 @@ export async function loadBundle(path: string): Promise<PolicyBundle> {
   } catch (error) {
     throw new PolicyBundleError(`${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  return { hash: createHash("sha256").update(bytes).digest("hex"), policy, data };
+  return { policy, data };
 }

@@ -3,6 +3,7 @@ import { watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import type { Logger } from "../logger";
 import { loadBundle, type ContractData, type PolicyBundle } from "./bundle";
+import { bundleTrust, type BundleTrust } from "./bundle-signature";
 import { PolicyEvaluationError } from "./errors";
 import { createEvaluator } from "./evaluator";
 
@@ -30,8 +31,8 @@ export interface PolicyChange {
 
 /**
  * Holds the compiled policy and evaluates it in-process. The bundle is loaded once and
- * replaced when its file changes; a bundle that fails to load leaves the previous one in
- * force. With none loaded, `decide` throws, and the caller answers INTERNAL_INCONSISTENCY.
+ * replaced when its file changes; a bundle that fails to load, or whose signature does not
+ * verify with a trusted key, leaves the previous one in force (`reloadFailed` says why). With none loaded, `decide` throws, and the caller answers INTERNAL_INCONSISTENCY.
  */
 export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reloadFailed: [Error] }> {
   /** The bundle in force with its evaluator of the entrypoint: replaced together, never one without the other. */
@@ -39,16 +40,25 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
   private watcher: FSWatcher | undefined;
   private reloadTimer: NodeJS.Timeout | undefined;
   private reloading: Promise<boolean> = Promise.resolve(true);
+  /** Why the last load failed; undefined once a load succeeds. */
+  private failure: Error | undefined;
 
   constructor(
     private readonly bundlePath: string,
     private readonly logger: Logger,
+    /** Whose signatures a bundle may carry (issue 15 §6); default: the development key of scripts/policy.sh. */
+    private readonly trust: BundleTrust = bundleTrust(undefined),
   ) {
     super();
   }
 
   get loaded(): boolean {
     return this.bundle !== undefined;
+  }
+
+  /** Why the latest load was refused (read at start, before anyone listened to `reloadFailed`). */
+  get lastFailure(): Error | undefined {
+    return this.failure;
   }
 
   get hash(): string | undefined {
@@ -114,8 +124,9 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
 
   private async load(): Promise<boolean> {
     try {
-      const loaded = await loadBundle(this.bundlePath);
+      const loaded = await loadBundle(this.bundlePath, this.trust);
       const previous = this.bundle;
+      this.failure = undefined;
       if (previous?.hash === loaded.hash) return true;
       const next = { ...loaded, evaluate: createEvaluator(loaded.policy, ENTRYPOINT) };
       this.bundle = next;
@@ -128,6 +139,7 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
       return true;
     } catch (error) {
       const err = error instanceof Error ? error : new Error(String(error));
+      this.failure = err;
       this.logger.error({ err, bundle: this.bundlePath, kept: this.bundle?.hash ?? null }, "policy bundle failed to load; the previous one stays in force");
       this.emit("reloadFailed", err);
       return false;

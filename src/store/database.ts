@@ -7,6 +7,8 @@ export const COLLECTIONS = {
   chainHeads: "chain_heads",
   memorySettings: "memory_settings",
   memoryCounters: "memory_counters",
+  memorySlots: "memory_slots",
+  idempotency: "idempotency_keys",
   memoryClaims: "memory_claims",
   ledgerProposals: "ledger_proposals",
   ledgerItems: "ledger_items",

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { MongoBulkWriteError, MongoServerError, type Collection, type Db } from "mongodb";
+import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type FindCursor } from "mongodb";
 import type { Clock } from "../clock";
 import { canonicalHash, storedJson } from "./canonical";
 import { COLLECTIONS } from "./database";
@@ -17,6 +17,8 @@ export const EVENT_TYPES = [
   "settings_change",
   "policy_change",
   "conformance_break",
+  "quarantine",
+  "release",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -57,8 +59,15 @@ export interface MemoryEvent extends EventDraft {
   seq: number;
   timestamp: string;
   prev_hash: string;
+  /** Id of the Ed25519 key that signed the event (src/store/log/event-signing.ts, docs/AUDIT.md). */
+  key_id?: string;
+  /** base64 Ed25519 signature over the event without `_id`, `hash` and `signature`. */
+  signature?: string;
   hash: string;
 }
+
+/** Turns an event body into the body that is hashed and stored (the gateway's signature). */
+export type EventSealer = <T extends Omit<MemoryEvent, "_id" | "hash">>(body: T) => T;
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -105,10 +114,19 @@ interface TenantChain {
   queue: PendingAppend[];
   flushing: boolean;
   head: { seq: number; hash: string } | undefined;
+  /** Until when (process time) another process is known to append to this tenant: take turns. */
+  contendedUntil: number;
+  /** How long the last insert took: the scale of a turn. */
+  insertMs: number;
 }
 
 const MAX_BATCH = 256;
-const MAX_CONFLICT_RETRIES = 50;
+const MAX_CONFLICT_RETRIES = 200;
+/** How long a process keeps taking turns after it last saw another one append to the tenant. */
+const CONTENDED_MS = 2_000;
+/** The shortest turn: a fraction of an insert on an idle machine. */
+const MIN_TURN_MS = 2;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** How long a chain-head update waits to take in later batches (and to stay clear of the requests that appended). */
 const HEAD_DELAY_MS = 20;
 
@@ -140,6 +158,8 @@ export class EventLog {
   private readonly headWriters = new Map<string, HeadWriter>();
   /** Where hook failures go; set by the composition root. */
   onHookError: (error: unknown, event: MemoryEvent) => void = () => undefined;
+  /** Signs each event body before its hash is formed; set by the composition root (issue 12 §6). */
+  private seal: EventSealer = (body) => body;
   /** Where a failed chain-head update goes (harmless: the head is walked forward on the next read). */
   onHeadError: (error: unknown, tenantId: string) => void = () => undefined;
 
@@ -166,6 +186,20 @@ export class EventLog {
       }
     }
     return event;
+  }
+
+  /** Every event this log links from now on is passed through `sealer` before it is hashed. */
+  sealWith(sealer: EventSealer): void {
+    this.seal = sealer;
+  }
+
+  /**
+   * One cursor over a tenant's events with seq in [fromSeq, toSeq], unsorted (the database's
+   * order): FerretDB pushes down neither a range nor $in, so the segment is read in one pass
+   * instead of one scan per page. Readers put the events in seq order themselves.
+   */
+  segment(tenantId: string, fromSeq: number, toSeq: number): FindCursor<MemoryEvent> {
+    return this.events.find({ _id: { $gte: eventDocId(tenantId, Math.max(1, fromSeq)), $lte: eventDocId(tenantId, toSeq) } }, { batchSize: 1000 });
   }
 
   /** Runs after every append of this process (checkpoints, settling the item the event is about). */
@@ -215,7 +249,7 @@ export class EventLog {
   private chain(tenantId: string): TenantChain {
     let chain = this.chains.get(tenantId);
     if (!chain) {
-      chain = { queue: [], flushing: false, head: undefined };
+      chain = { queue: [], flushing: false, head: undefined, contendedUntil: 0, insertMs: 0 };
       this.chains.set(tenantId, chain);
     }
     return chain;
@@ -247,29 +281,60 @@ export class EventLog {
     }
   }
 
+  /**
+   * Seq allocation across processes (issue 15 §3). The unique `_id` (tenant, seq) decides who
+   * got a seq; what makes it fair is how the others come back:
+   * - the head is found by walking forward by `_id` from the last head this process knew
+   *   (or the stored head hint), never re-read from the lagging head document after every
+   *   conflict, so a loser catches up in as many lookups as seqs it missed;
+   * - before each batch a process checks that the next seq is free (one `_id` lookup), so a
+   *   process that keeps winning leaves the others the same window it has;
+   * - a process that has seen another one append to the tenant recently (a conflict, or a
+   *   foreign seq in its walk) waits a random fraction of its last insert's time before each
+   *   batch, so the processes take turns instead of the fastest taking every seq. Its
+   *   requests keep queueing meanwhile and go in the next batch (group commit), so the
+   *   pause costs latency, not throughput.
+   */
   private async writeBatch(tenantId: string, chain: TenantChain, batch: PendingAppend[]): Promise<void> {
     let remaining = batch;
     for (let attempt = 0; remaining.length > 0; attempt++) {
       if (attempt > MAX_CONFLICT_RETRIES) throw new Error(`event log: gave up after ${attempt} seq conflicts`);
-      const head = chain.head ?? (await this.head(tenantId));
+      if (Date.now() < chain.contendedUntil) await sleep(Math.random() * Math.max(MIN_TURN_MS, chain.insertMs) * (1 + Math.min(attempt, 4)));
+      const head = await this.walkHead(tenantId, chain);
       const events = this.link(tenantId, head, remaining);
       let inserted = events.length;
+      const started = performance.now();
       try {
         await this.events.insertMany(events, { ordered: true });
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
         // Ordered insert: everything before the conflicting seq went in and chains correctly.
         inserted = (error as MongoBulkWriteError).insertedCount ?? 0;
+        chain.contendedUntil = Date.now() + CONTENDED_MS;
       }
+      chain.insertMs = performance.now() - started;
       for (let i = 0; i < inserted; i++) remaining[i].resolve(events[i]);
       if (inserted > 0) {
         const last = events[inserted - 1];
         chain.head = { seq: last.seq, hash: last.hash };
         this.scheduleHead(tenantId, chain.head);
       }
-      if (inserted < events.length) chain.head = undefined; // another process took a seq: reload
       remaining = remaining.slice(inserted);
     }
+  }
+
+  /** The head as the database has it now, walked forward by `_id` from what this process knew. */
+  private async walkHead(tenantId: string, chain: TenantChain): Promise<{ seq: number; hash: string }> {
+    let head = chain.head ?? (await this.storedHead(tenantId)) ?? { seq: 0, hash: GENESIS_HASH };
+    for (;;) {
+      const next = await this.events.findOne({ _id: eventDocId(tenantId, head.seq + 1) }, { projection: { hash: 1, seq: 1 } });
+      if (!next) break;
+      head = { seq: next.seq, hash: next.hash };
+      // Another process appended to this tenant (the first load of a chain is not contention).
+      if (chain.head) chain.contendedUntil = Date.now() + CONTENDED_MS;
+    }
+    chain.head = head;
+    return head;
   }
 
   private link(tenantId: string, head: { seq: number; hash: string }, pending: PendingAppend[]): MemoryEvent[] {
@@ -277,7 +342,7 @@ export class EventLog {
     let prev = head;
     return pending.map(({ draft }) => {
       const seq = prev.seq + 1;
-      const body = storedJson({ ...draft, contract: draft.contract ?? null, event_id: randomUUID(), seq, timestamp, prev_hash: prev.hash });
+      const body = this.seal(storedJson({ ...draft, contract: draft.contract ?? null, event_id: randomUUID(), seq, timestamp, prev_hash: prev.hash }));
       const hash = eventHash(body);
       prev = { seq, hash };
       return { _id: eventDocId(tenantId, seq), ...body, hash };

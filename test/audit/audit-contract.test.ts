@@ -162,14 +162,25 @@ describe("the audit contract on the operation kernel", () => {
     const store = gw.gateway.services.contracts.governed.stores[0];
     const repair = () => new Repair(db, gw.gateway.services.kernel.events, [store], clock, gw.gateway.logger, 60_000).run();
 
-    // A crash between event and mark: the event is in the log, the mark is not.
+    const due = db.collection<{ _id: string; [key: string]: unknown }>("memory_due_events");
+    const dueMark = (objectId: string) => ({
+      _id: `ka:alice:${objectId}|v1`,
+      tenant_id: "ka",
+      subject_id: "alice",
+      object_id: objectId,
+      kind: "write",
+      version: 1,
+      written_at: clock.now(),
+    });
+    // A crash between event and settle: the event is in the log, the due mark still there.
     const marked = await storeFor("alice", "repair-mark");
-    await store.idle?.(); // settle marks are written off the request path
-    await memories.updateOne({ memory_id: marked }, { $unset: { logged: "" } });
+    await store.idle?.(); // due marks are removed off the request path
+    await due.insertOne(dueMark(marked));
     const ownEvent = (await eventsOf(db, "ka")).find((e) => e.event_type === "create" && e.memory_id === marked)!;
-    // A crash between object and event: the object is there, its event never written.
-    const { logged: _logged, ...template } = (await memories.findOne({ memory_id: marked }))!;
+    // A crash between object and event: the object and its due mark are there, its event never written.
+    const template = (await memories.findOne({ memory_id: marked }))!;
     await memories.insertOne({ ...template, _id: "ka:alice:mem_repair_orphan" as never, memory_id: "mem_repair_orphan" });
+    await due.insertOne(dueMark("mem_repair_orphan"));
     // A crash inside an erasure: the content is gone, its event never written.
     const erasedId = await storeFor("alice", "repair-erasure", "REPAIRMARK biscuits");
     await store.idle?.();
@@ -188,7 +199,8 @@ describe("the audit contract on the operation kernel", () => {
     clock.advance(61_000);
     expect(await repair()).toEqual({ settled: 1, completed: 1, erasuresCompleted: 1, skippedYoung: 0 });
 
-    expect(await memories.findOne({ memory_id: marked })).toMatchObject({ logged: { seq: ownEvent.seq, version: 1 } });
+    expect(ownEvent.seq).toBeGreaterThan(0);
+    expect(await due.countDocuments({ object_id: { $in: [marked, "mem_repair_orphan", erasedId] } })).toBe(0);
     const events = await eventsOf(db, "ka");
     const orphan = events.find((e) => e.memory_id === "mem_repair_orphan")!;
     expect(orphan).toMatchObject({
@@ -198,7 +210,6 @@ describe("the audit contract on the operation kernel", () => {
       reason: expect.stringMatching(/^repair: /),
       metadata: { repaired: true, version: 1 },
     });
-    expect(await memories.findOne({ memory_id: "mem_repair_orphan" })).toMatchObject({ logged: { seq: orphan.seq, version: 1 } });
     const erasure = events.find((e) => e.memory_id === erasedId && e.event_type === "erase")!;
     expect(erasure).toMatchObject({
       contract: "audit",

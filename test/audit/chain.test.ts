@@ -78,7 +78,8 @@ describe("the event log (MP-LOG) and its verification", () => {
   it("SG-AUDIT MP-LOG: verifyAuditChain is the auditor's, for the token's tenant only; an agent is refused and the refusal is logged", async () => {
     const { agent, auditor } = await tokens("verify-ok");
     await storeMany(gw, agent, 7);
-    const result = await verify(auditor);
+    await gw.gateway.idle(); // the checkpoint at seq 5 is signed off the request path
+    const result = await verify(auditor, { from: 1 });
     expect(result).toMatchObject({
       stopReason: "SUCCESS_READ",
       ok: true,
@@ -89,6 +90,8 @@ describe("the event log (MP-LOG) and its verification", () => {
       headSeq: 7,
       checkpointsChecked: 1,
     });
+    // Without a range: from the last good checkpoint (seq 5), which the checkpointer verified before it signed.
+    expect(await verify(auditor)).toMatchObject({ ok: true, fromSeq: 6, toSeq: 7, eventsChecked: 2 });
     expect(await verify(auditor, { from: 3, to: 5 })).toMatchObject({ ok: true, eventsChecked: 3 });
     expect(await verify(auditor, { from: 6, to: 1000 })).toMatchObject({ ok: true, eventsChecked: 2, toSeq: 7 });
     const refused = await verify(agent);
@@ -112,7 +115,7 @@ describe("the event log (MP-LOG) and its verification", () => {
   it("MP-LOG MP-BREAK: one changed field of one event is detected at that seq (hash_mismatch) and logged as conformance_break", async () => {
     const { auditor } = await tamperedChain("tamper-edit");
     await events().updateOne({ _id: eventId("tamper-edit", 3) }, { $set: { "metadata.category": "CONSTRAINT" } });
-    expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 3, reason: "hash_mismatch", eventsChecked: 2 });
+    expect(await verify(auditor, { from: 1 })).toMatchObject({ ok: false, firstBrokenSeq: 3, reason: "hash_mismatch", eventsChecked: 2 });
     const breaks = await events().find({ tenant_id: "tamper-edit", event_type: "conformance_break" }).toArray();
     expect(breaks).toHaveLength(1);
     expect(breaks[0]).toMatchObject({ reason: "chain_unverifiable: hash_mismatch at seq 3", actor: { kind: "policy-engine" } });
@@ -121,7 +124,7 @@ describe("the event log (MP-LOG) and its verification", () => {
   it("MP-LOG: a deleted event is detected at its seq (missing_event)", async () => {
     const { auditor } = await tamperedChain("tamper-delete");
     await events().deleteOne({ _id: eventId("tamper-delete", 4) });
-    expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 4, reason: "missing_event" });
+    expect(await verify(auditor, { from: 1 })).toMatchObject({ ok: false, firstBrokenSeq: 4, reason: "missing_event" });
   });
 
   it("MP-LOG: two swapped events are detected at the first of them (seq_mismatch)", async () => {
@@ -135,10 +138,10 @@ describe("the event log (MP-LOG) and its verification", () => {
       { _id: idA, ...bodyB },
       { _id: idB, ...bodyA },
     ]);
-    expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 2, reason: "seq_mismatch" });
+    expect(await verify(auditor, { from: 1 })).toMatchObject({ ok: false, firstBrokenSeq: 2, reason: "seq_mismatch" });
   });
 
-  it("MP-LOG: a forged event inserted into the chain is detected: at its own seq when its hash is made up, at the next one when it links correctly", async () => {
+  it("MP-LOG: a forged event inserted into the chain is detected at its own seq: its hash when made up, its signature when the hash and link are right", async () => {
     const { auditor } = await tamperedChain("tamper-insert");
     const all = await eventsOf(gw.gateway.db, "tamper-insert");
     // Shift events 3..6 up by one, as an attacker making room must.
@@ -150,12 +153,12 @@ describe("the event log (MP-LOG) and its verification", () => {
     const forgedBody = { ...all[2], event_id: "forged", seq: 3, prev_hash: all[1].hash, memory_id: "mem_forged" };
     const { _id: _forgedId, hash: _forgedHash, ...body } = forgedBody;
     await events().insertOne({ ...body, _id: eventId("tamper-insert", 3), hash: "f".repeat(64) });
-    expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 3, reason: "hash_mismatch" });
+    expect(await verify(auditor, { from: 1 })).toMatchObject({ ok: false, firstBrokenSeq: 3, reason: "hash_mismatch" });
     await events().updateOne({ _id: eventId("tamper-insert", 3) }, { $set: { hash: eventHash(body) } });
-    expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 4, reason: "hash_mismatch" });
+    expect(await verify(auditor, { from: 1 })).toMatchObject({ ok: false, firstBrokenSeq: 3, reason: "signature_invalid" });
   });
 
-  it("MP-LOG: a rewrite from an old point with every hash recomputed is caught by the signed checkpoint", async () => {
+  it("MP-LOG: a rewrite from an old point with every hash recomputed fails the first rewritten event's signature, and the signed checkpoint", async () => {
     const { auditor } = await tamperedChain("tamper-rewrite");
     const all = await eventsOf(gw.gateway.db, "tamper-rewrite");
     let prev = all[1].hash;
@@ -167,17 +170,19 @@ describe("the event log (MP-LOG) and its verification", () => {
     }
     await gw.gateway.db.collection("chain_heads").updateOne({ _id: "tamper-rewrite" as never }, { $set: { hash: prev } });
     expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 5, reason: "checkpoint_mismatch" });
+    expect(await verify(auditor, { from: 1 })).toMatchObject({ ok: false, firstBrokenSeq: 3, reason: "signature_invalid" });
   });
 
   it("MP-LOG: a truncated tail is detected at the first missing seq, from the chain head or, if that is rewritten too, from a checkpoint", async () => {
     const { auditor } = await tamperedChain("tamper-truncate");
     await events().deleteMany({ _id: { $in: [eventId("tamper-truncate", 5), eventId("tamper-truncate", 6)] } });
-    expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 5, reason: "truncated" });
+    expect(await verify(auditor, { from: 1 })).toMatchObject({ ok: false, firstBrokenSeq: 5, reason: "truncated" });
     const tail = await events().findOne({ _id: eventId("tamper-truncate", 4) });
     await gw.gateway.idle(); // the conformance_break just appended moves the head off the request path
     await gw.gateway.db.collection("chain_heads").updateOne({ _id: "tamper-truncate" as never }, { $set: { seq: 4, hash: tail!.hash } });
     // the conformance_break event written by the first verification took seq 5 again: remove it as the attacker would
     await events().deleteMany({ tenant_id: "tamper-truncate", seq: { $gt: 4 } });
+    expect(await verify(auditor, { from: 1 })).toMatchObject({ ok: false, firstBrokenSeq: 5, reason: "truncated" });
     expect(await verify(auditor)).toMatchObject({ ok: false, firstBrokenSeq: 5, reason: "truncated" });
   });
 });

@@ -1,11 +1,12 @@
 import { execFile } from "node:child_process";
-import { verify as verifySignature, createPublicKey } from "node:crypto";
+import { verify as verifySignature, createPublicKey, generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import canonicalize from "canonicalize";
 import { ManualClock } from "../../src/clock";
+import { eventHash } from "../../src/store/event-log";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { CHECKPOINTS, ERASE_MEMORY, ERASE_SUBJECT, eventsOf, preference, READ, STORE, storeMany, VERIFY } from "./support";
@@ -42,6 +43,7 @@ describe("checkpoints, export and erasure", () => {
 
   it("MP-LOG: checkpoints are Ed25519 signatures over {tenant, seq, hash, time} every N events, listed with the public key", async () => {
     await storeMany(gw, agent, 9);
+    await gw.gateway.idle(); // checkpoints are signed off the request path
     const res = (await gw.gql(auditor, CHECKPOINTS, {})).data!.auditCheckpoints;
     expect(res.stopReason).toBe("SUCCESS_LISTED");
     expect(res.checkpoints.map((c: { seq: number }) => c.seq)).toEqual([4, 8]);
@@ -68,11 +70,20 @@ describe("checkpoints, export and erasure", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/x-ndjson");
     const text = await res.text();
-    const lines = text
+    const [manifest, ...lines] = text
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ seq: 1, tenant_id: "exp" });
+    // The export states its range and anchor, signed by the gateway (issue 12 §7).
+    expect(manifest).toMatchObject({
+      memgate_export: 1,
+      tenant: "exp",
+      after_seq: 0,
+      to_seq: lines.length,
+      anchor: "0".repeat(64),
+      key_id: expect.any(String),
+    });
+    expect(lines[0]).toMatchObject({ seq: 1, tenant_id: "exp", key_id: manifest.key_id, signature: expect.any(String) });
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
     expect(lines[0]._id).toBeUndefined();
     const file = path.join(dir, "export.ndjson");
@@ -81,24 +92,57 @@ describe("checkpoints, export and erasure", () => {
     writeFileSync(path.join(dir, "cp.json"), JSON.stringify(cps.checkpoints[1]));
     writeFileSync(path.join(dir, "key.pem"), cps.publicKey);
     const ok = await standalone(file, "--checkpoint", path.join(dir, "cp.json"), "--public-key", path.join(dir, "key.pem"));
-    expect(ok).toEqual({ code: 0, out: `OK events=${lines.length} last_seq=${lines.length} checkpoints=1\n` });
+    expect(ok).toEqual({ code: 0, out: `OK tenant=exp events=${lines.length} seq=1..${lines.length} anchor=genesis checkpoints=1 keys=pinned\n` });
+    // without a pinned key, the keys the manifest lists (the gateway's)
+    expect(await standalone(file)).toMatchObject({ code: 0, out: expect.stringContaining("keys=from the export") });
 
-    const partial = await exportNdjson(auditor, "?afterSeq=5");
-    const partialLines = (await partial.text()).trim().split("\n");
-    expect(JSON.parse(partialLines[0]).seq).toBe(6);
+    const partial = await (await exportNdjson(auditor, "?afterSeq=5")).text();
+    const partialLines = partial.trim().split("\n");
+    expect(JSON.parse(partialLines[0])).toMatchObject({ after_seq: 5, anchor: lines[4].hash });
+    expect(JSON.parse(partialLines[1]).seq).toBe(6);
+    writeFileSync(path.join(dir, "partial.ndjson"), partial);
+    // a later start needs the auditor's own anchor (the hash of seq 5 from the earlier export, or a checkpoint)
+    expect(await standalone(path.join(dir, "partial.ndjson"))).toMatchObject({ code: 1, out: expect.stringMatching(/^FAIL seq=6 anchor_unpinned/) });
+    expect(await standalone(path.join(dir, "partial.ndjson"), "--anchor", lines[4].hash)).toMatchObject({ code: 0 });
+    expect(await standalone(path.join(dir, "partial.ndjson"), "--anchor", lines[3].hash)).toMatchObject({
+      code: 1,
+      out: expect.stringMatching(/^FAIL seq=6 anchor_mismatch/),
+    });
 
+    const raw = text.trim().split("\n");
+    const refusal = async (name: string, content: string, ...args: string[]) => {
+      writeFileSync(path.join(dir, name), content);
+      return standalone(path.join(dir, name), ...args);
+    };
     // a direct edit of one event in an export: found at its seq
-    const tampered = text.split("\n");
-    tampered[2] = tampered[2].replace('"STORE"', '"DELETE"');
-    writeFileSync(path.join(dir, "tampered.ndjson"), tampered.join("\n"));
-    expect(await standalone(path.join(dir, "tampered.ndjson"))).toMatchObject({ code: 1, out: "FAIL seq=3 hash_mismatch\n" });
-    // a truncated export no longer holds the checkpoint's seq
-    writeFileSync(path.join(dir, "short.ndjson"), text.split("\n").slice(0, 6).join("\n"));
+    const edited = [...raw];
+    edited[3] = edited[3].replace('"STORE"', '"DELETE"');
+    expect(await refusal("tampered.ndjson", edited.join("\n"))).toEqual({ code: 1, out: "FAIL seq=3 hash_mismatch\n" });
+    // the same edit with the hash recomputed: the gateway's signature fails
+    const forged = { ...lines[2], operation: "DELETE" };
+    const { hash: _hash, ...forgedBody } = forged;
+    edited[3] = JSON.stringify({ ...forgedBody, hash: eventHash(forgedBody as never) });
+    expect(await refusal("resigned.ndjson", edited.join("\n"))).toEqual({ code: 1, out: "FAIL seq=3 signature_invalid\n" });
+    // head cut: without the manifest, or with it but without the first events, or with its range edited to match
+    expect(await refusal("headless.ndjson", raw.slice(3).join("\n"))).toMatchObject({ code: 1, out: expect.stringMatching(/^FAIL seq=0 no_manifest/) });
+    expect(await refusal("cut.ndjson", [raw[0], ...raw.slice(3)].join("\n"))).toMatchObject({
+      code: 1,
+      out: expect.stringMatching(/^FAIL seq=1 seq_mismatch/),
+    });
+    const moved = JSON.stringify({ ...manifest, after_seq: 2, anchor: lines[1].hash });
+    expect(await refusal("moved.ndjson", [moved, ...raw.slice(3)].join("\n"), "--anchor", lines[1].hash)).toMatchObject({
+      code: 1,
+      out: "FAIL seq=0 manifest_signature_invalid\n",
+    });
+    // an empty export of a non-empty range, and an empty file
+    expect(await refusal("empty-range.ndjson", raw[0])).toMatchObject({ code: 1, out: expect.stringMatching(/^FAIL seq=1 truncated/) });
+    expect(await refusal("empty.ndjson", "")).toMatchObject({ code: 1, out: expect.stringMatching(/^FAIL seq=0 no_manifest/) });
+    // a truncated export stops short of the range its manifest states
     expect(
-      await standalone(path.join(dir, "short.ndjson"), "--checkpoint", path.join(dir, "cp.json"), "--public-key", path.join(dir, "key.pem")),
+      await refusal("short.ndjson", raw.slice(0, 7).join("\n"), "--checkpoint", path.join(dir, "cp.json"), "--public-key", path.join(dir, "key.pem")),
     ).toMatchObject({
       code: 1,
-      out: expect.stringMatching(/^FAIL seq=8 truncated/),
+      out: expect.stringMatching(/^FAIL seq=7 truncated/),
     });
     // a checkpoint whose signature does not verify
     writeFileSync(path.join(dir, "forged-cp.json"), JSON.stringify({ ...cps.checkpoints[1], hash: "0".repeat(64) }));
@@ -106,6 +150,9 @@ describe("checkpoints, export and erasure", () => {
       code: 1,
       out: "FAIL seq=8 checkpoint_signature_invalid\n",
     });
+    // a key the auditor did not pin
+    writeFileSync(path.join(dir, "other.pem"), generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "pem" }));
+    expect(await standalone(file, "--public-key", path.join(dir, "other.pem"))).toEqual({ code: 1, out: "FAIL seq=0 manifest_key_unknown\n" });
   });
 
   it("SPEC D1 MP-FORGET: eraseMemory by the subject removes the content from items and versions, keeps the events, and the chain, checkpoints and export still verify", async () => {
@@ -176,6 +223,7 @@ describe("checkpoints, export and erasure", () => {
   it("SPEC D1 D3a: bad erasure requests get a typed stop reason and change nothing but the refusal's own event", async () => {
     const user = await gw.token({ tenant: "exp", subjects: ["alice"], roles: ["user"], sub: "alice" });
     const memories = async () => JSON.stringify(await gw.gateway.db.collection("memories").find({}).sort({ _id: 1 }).toArray());
+    await gw.gateway.idle(); // settle marks of the previous test's erasures land off the request path
     const before = await memories();
     const cases: [Record<string, unknown>, string][] = [
       [{ id: "", reason: "r" }, "SCHEMA_INVALID"],

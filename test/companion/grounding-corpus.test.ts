@@ -1,28 +1,41 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { ClauseGroundingScorer } from "../../src/contracts/companion/grounding/clause-scorer";
+import { clausesOf } from "../../src/contracts/companion/grounding/clauses";
 import { evaluate, loadTriples } from "../../src/contracts/companion/grounding/corpus";
 import { LexicalGroundingScorer } from "../../src/contracts/companion/grounding/lexical-scorer";
 
 const root = path.resolve(__dirname, "..", "..");
 const threshold = (JSON.parse(readFileSync(path.join(root, "policies/memgate/contracts/companion/data.json"), "utf8")) as { grounding_min: number })
   .grounding_min;
-const triples = loadTriples(path.join(root, "test/corpus/grounding"));
+const dev = loadTriples(path.join(root, "test/corpus/grounding/dev"));
+const held = loadTriples(path.join(root, "test/corpus/grounding/test"));
 
 describe("grounding corpus (SG-GROUND)", () => {
-  const scorer = new LexicalGroundingScorer();
+  const scorer = new ClauseGroundingScorer(new LexicalGroundingScorer());
 
-  it("SG-GROUND: the labelled set has >= 200 triples, half hallucinated in every kind", () => {
-    expect(triples.length).toBeGreaterThanOrEqual(200);
-    const hallucinated = triples.filter((t) => !t.grounded);
-    expect(hallucinated.length).toBeGreaterThanOrEqual(triples.length * 0.45);
-    expect(new Set(hallucinated.map((t) => t.kind))).toEqual(new Set(["extrapolation", "invented_detail", "negation", "wrong_person"]));
+  it("SG-GROUND: the dev split has >= 200 triples, close to half hallucinated, in every kind", () => {
+    expect(dev.length).toBeGreaterThanOrEqual(200);
+    const hallucinated = dev.filter((t) => !t.grounded);
+    expect(hallucinated.length).toBeGreaterThanOrEqual(dev.length * 0.45);
+    expect(new Set(hallucinated.map((t) => t.kind))).toEqual(
+      new Set(["extrapolation", "invented_detail", "negation", "wrong_person", "mixed_clauses", "mixed_entities"]),
+    );
   });
 
-  it("SG-GROUND: no hallucinated candidate is accepted and >= 85% of grounded paraphrases are", async () => {
-    const report = await evaluate(scorer, triples, threshold);
+  it("SG-GROUND: dev split: no hallucinated candidate is accepted and >= 85% of grounded paraphrases are", async () => {
+    const report = await evaluate(scorer, dev, threshold);
     const accepted = report.rows.filter((r) => !r.grounded && r.accepted).map((r) => `${r.kind}: ${r.candidate} <= ${r.summary}`);
     expect(accepted).toEqual([]);
     expect(report.groundedRecall).toBeGreaterThanOrEqual(0.85);
+  });
+
+  // Guards the numbers reached on the held-out split (docs/RETRIEVAL.md, "Grounding"): 0 of 45
+  // hallucinations accepted, 60 of 61 restatements accepted. Never edit the split to pass.
+  it("SG-GROUND: held-out test split: 0 hallucinations accepted and >= 90% of grounded candidates accepted", async () => {
+    const report = await evaluate(scorer, held, threshold);
+    expect(report.rows.filter((r) => !r.grounded && r.accepted).map((r) => r.candidate)).toEqual([]);
+    expect(report.groundedRecall).toBeGreaterThanOrEqual(60 / 61);
   });
 
   it("SG-GROUND: the seed's examples: 'expert musician' rejected, 'loves fettuccini' and 'enjoys Italian food' accepted", async () => {
@@ -30,5 +43,35 @@ describe("grounding corpus (SG-GROUND)", () => {
     expect((await scorer.score(summary, "User is an expert musician")).score).toBeLessThan(threshold);
     expect((await scorer.score(summary, "User loves fettuccini")).score).toBeGreaterThanOrEqual(threshold);
     expect((await scorer.score(summary, "User enjoys Italian food")).score).toBeGreaterThanOrEqual(threshold);
+  });
+
+  it.each([
+    ["User has a cat named Rufus.", "User has a dog named Rufus and a cat named Miso.", false],
+    ["User writes Python at work.", "User writes Go at work and uses Python for hobby projects.", false],
+    ["User prefers coffee in the morning.", "User drinks tea in the morning and coffee after lunch.", false],
+    ["User bakes sourdough bread on weekends.", "They said they bake sourdough bread on weekends.", true],
+    ["User uses Neovim for most of their coding.", "User uses Neovim for most of their coding and VS Code for pairing.", true],
+  ])("SG-GROUND: clause-level: %s <= %s grounded=%s", async (candidate, summary, grounded) => {
+    expect((await scorer.score(summary, candidate)).score >= threshold).toBe(grounded);
+  });
+
+  it("SG-GROUND: clauses share a coordinated subject or verb, and 'it' names what the clause before was about", () => {
+    expect(clausesOf("User has a dog named Rufus and a cat named Miso.").map((c) => c.text)).toEqual([
+      "User has a dog named Rufus",
+      "User has a cat named Miso",
+    ]);
+    expect(clausesOf("User is allergic to peanuts but loves almond butter.").map((c) => c.text)).toEqual([
+      "User is allergic to peanuts",
+      "User loves almond butter",
+    ]);
+    const conditional = clausesOf("User gets headaches when they skip breakfast.")[0];
+    expect(conditional.condition).toBe("when they skip breakfast");
+    expect(clausesOf("User bought a bike and rides it to work.")[1].text).toBe("User rides a bike to work");
+    // a coordinated object after a reported verb shares the reported subject AND verb; "love" (tagged a noun) is a verb
+    expect(clausesOf("User said they keep a pet iguana named Rex and a parrot named Pico and love fettuccini.").map((c) => c.text)).toEqual([
+      "User said they keep a pet iguana named Rex",
+      "User said they keep a parrot named Pico",
+      "User said they love fettuccini",
+    ]);
   });
 });

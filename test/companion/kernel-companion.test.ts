@@ -338,16 +338,26 @@ describe("the companion contract on the kernel (issue 11)", () => {
     expect(await facts().countDocuments({ tenant_id: "tamper", subject_id: "ida", text: { $ne: "" } })).toBe(0);
   });
 
-  it("MP-LOG INV-8: the store lists an object whose settle mark is missing, with the event the repair pass would write, and settles it", async () => {
+  it("MP-LOG INV-8: the store lists an object whose due mark is left (its event never settled), with the event the repair pass would write, and settles it", async () => {
     const t = await tokens("settle", ["jo"]);
     const id = (await add(t.adapter, fact("jo"))).fact.memoryId;
     const create = (await events({ tenant_id: "settle", event_type: "create", memory_id: id }))[0];
-    // settle marks are written off the request path
-    for (let i = 0; i < 100 && !(await facts().findOne({ memory_id: id }))!.logged; i++) await new Promise((r) => setImmediate(r));
-    expect((await facts().findOne({ memory_id: id }))!.logged).toEqual({ seq: create.seq });
+    const due = gw.gateway.db.collection<{ _id: string; [key: string]: unknown }>("companion_due_events");
+    // due marks are removed off the request path
+    await store.idle();
+    expect(await due.countDocuments({ tenant_id: "settle" })).toBe(0);
     expect((await store.unsettled(1000)).filter((o) => o.tenantId === "settle")).toEqual([]);
 
-    await facts().updateOne({ memory_id: id }, { $set: { logged: null } });
+    const stored = (await facts().findOne({ memory_id: id }))!;
+    await due.insertOne({
+      _id: `${stored._id}|write`,
+      tenant_id: "settle",
+      subject_id: "jo",
+      object_id: id,
+      kind: "write",
+      version: null,
+      written_at: new Date(),
+    });
     const [object] = (await store.unsettled(1000)).filter((o) => o.tenantId === "settle");
     expect(object).toMatchObject({
       subjectId: "jo",
@@ -356,6 +366,6 @@ describe("the companion contract on the kernel (issue 11)", () => {
       missing: { event_type: "create", stop_reason: "SUCCESS_STORED", content_digest: create.content_digest },
     });
     await store.settle(object, create.seq);
-    expect((await facts().findOne({ memory_id: id }))!.logged).toEqual({ seq: create.seq });
+    expect(await due.countDocuments({ tenant_id: "settle" })).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { GroupCommit } from "../../src/contracts/governed/group-commit";
+import { GroupCommit } from "../../src/store/group-commit";
 import { createLogger } from "../../src/logger";
 
 const logger = createLogger("silent");

@@ -56,7 +56,7 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
     return { answer, path: windows[before].filter((e) => !background(e)).map(describeCommand) };
   };
 
-  it("issue-11 §7 C19-OPS: a STORE costs at most 3 database commands on its request path (counts, item, event), none for settings, the settle mark or the chain head", async () => {
+  it("issue-11 §7 C19-OPS: a STORE costs 6 database commands on its request path (counts, its two quota slots together, the due mark, then the item, the next-seq check, event), none for settings, the settle or the chain head", async () => {
     const token = await gw.token({ tenant: "speed", subjects: ["alice"], roles: ["agent"] });
     // The first operation of a process and subject reads the chain head and fills the settings cache.
     await gw.gateway.services.contracts.governed.store.settings.ready();
@@ -64,12 +64,21 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
     for (let i = 0; i < 3; i++) {
       const { answer, path } = await measured(() => gw.gql(token, STORE, { input: preference({ key: `k${i}` }) }));
       expect(answer.data!.storeMemory.stopReason).toBe("SUCCESS_STORED");
-      expect(path).toEqual(["find memory_counters", "insert memories", "insert memory_events"]);
+      expect(path).toEqual([
+        "find memory_counters",
+        // the numbered cap and write-window slots that make quotas exact under concurrency (issue 15), in one insert
+        "insert memory_slots",
+        "insert memory_due_events",
+        "insert memories",
+        // the fair-append check of the next seq before a batch (issue 15): one _id lookup
+        "find memory_events",
+        "insert memory_events",
+      ]);
     }
-    // Off the request path, but done: the version's settle mark and the subject's counts.
+    // Off the request path, but done: the versions' due marks are gone, the subject's counts moved.
     await gw.gateway.services.contracts.governed.store.idle();
-    const items = await gw.gateway.db.collection("memories").find({ tenant_id: "speed" }).toArray();
-    for (const item of items) expect(item.logged).toEqual({ seq: expect.any(Number), version: 1 });
+    expect(await gw.gateway.db.collection("memories").countDocuments({ tenant_id: "speed" })).toBe(4);
+    expect(await gw.gateway.db.collection("memory_due_events").countDocuments({ tenant_id: "speed" })).toBe(0);
     expect(await gw.gateway.db.collection("memory_counters").findOne({ tenant_id: "speed", subject_id: "alice" })).toMatchObject({ items: 4 });
   });
 

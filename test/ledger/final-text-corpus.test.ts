@@ -1,78 +1,53 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import type { Principal } from "../../src/auth/principal";
-import { principalInput } from "../../src/auth/principal";
-import { APPROVE_FIELDS } from "../../src/contracts/ledger/operations";
-import { createDetectorSuite, defaultDetectors } from "../../src/detectors";
-import { parseFields } from "../../src/kernel/fields";
-import { createLogger } from "../../src/logger";
-import { PolicyEngine } from "../../src/policy/policy-engine";
+import { createLedgerJudge, evaluateLedger, ledgerMisses, readLedgerCorpus, type LedgerEvaluation } from "../../scripts/eval/ledger";
 import { POLICY_BUNDLE } from "../support/gateway";
 
 /**
- * P54-C on a labelled set: test/corpus/ledger/pass.txt must be approved, refuse.txt must be
- * refused as FORBIDDEN_CATEGORY, each through the real compiled policy with the APPROVE input
- * the kernel builds (declared fields, and the facts of the real detector suite, whose lexicon
- * detector matches the validator's patterns from policy data). Below 95% on either half fails.
+ * P54-C on labelled final texts: test/corpus/ledger/<split>/pass.txt must be approved,
+ * refuse.txt refused as FORBIDDEN_CATEGORY naming a P54-C rule, each through the real compiled
+ * policy with the APPROVE input the kernel builds (declared fields, facts of the real detector
+ * suite). The test split was written before any tuning against it; the guards sit at the
+ * level it achieved (issue 13: at least 98% on each half).
  */
-const corpus = (name: string): string[] =>
-  readFileSync(path.join(__dirname, "..", "corpus", "ledger", name), "utf8")
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .filter((line) => line !== "" && !line.startsWith("#"));
+describe("P54-C the final-text validator on the dev and test splits", () => {
+  let dev: LedgerEvaluation;
+  let test: LedgerEvaluation;
+  const share = (verdicts: { correct: boolean }[]): number => verdicts.filter((v) => v.correct).length / verdicts.length;
 
-const owner: Principal = { id: "alice", tenant: "acme", subjects: ["alice"], roles: ["user"], agentType: null, job: null };
-
-describe("P54-C the final-text validator on a labelled corpus", () => {
-  const policy = new PolicyEngine(POLICY_BUNDLE, createLogger("silent"));
-  const detectors = createDetectorSuite(defaultDetectors(policy));
   beforeAll(async () => {
-    expect(await policy.reload()).toBe(true);
+    dev = await evaluateLedger("dev", POLICY_BUNDLE);
+    test = await evaluateLedger("test", POLICY_BUNDLE);
+    const wrong = [...ledgerMisses(dev), ...ledgerMisses(test)];
+    if (wrong.length) console.log(`P54-C misses:\n${wrong.join("\n")}`);
   });
 
-  async function decide(finalText: string) {
-    const parsed = parseFields(APPROVE_FIELDS, { proposalId: "prop_corpus", finalText });
-    return policy.decide({
-      operation: "APPROVE",
-      contract: "ledger",
-      now_ms: Date.parse("2026-05-04T09:00:00Z"),
-      principal: principalInput(owner),
-      subject_id: "alice",
-      integrity: { chain_broken: false, broken_seq: null },
-      fields: parsed.facts,
-      texts: parsed.texts,
-      facts: await detectors.run(parsed.texts),
-      target: { found: true, status: "active" },
-    });
-  }
-
-  const pass = corpus("pass.txt");
-  const refuse = corpus("refuse.txt");
-
-  it("P54-C: the corpus holds at least 200 final texts, at least half of them ones that must pass", () => {
-    expect(pass.length + refuse.length).toBeGreaterThanOrEqual(200);
-    expect(pass.length).toBeGreaterThanOrEqual(100);
-    expect(new Set([...pass, ...refuse]).size).toBe(pass.length + refuse.length);
+  it("P54-C: each split holds texts that must pass and texts that must be refused; one refuse line repeats a dev line by chance (kept: the test split is never edited)", () => {
+    expect(readLedgerCorpus("dev", "pass").length + readLedgerCorpus("dev", "refuse").length).toBeGreaterThanOrEqual(200);
+    expect(readLedgerCorpus("test", "pass").length).toBeGreaterThanOrEqual(50);
+    expect(readLedgerCorpus("test", "refuse").length).toBeGreaterThanOrEqual(50);
+    const devTexts = new Set([...readLedgerCorpus("dev", "pass"), ...readLedgerCorpus("dev", "refuse")]);
+    expect([...readLedgerCorpus("test", "pass"), ...readLedgerCorpus("test", "refuse")].filter((t) => devTexts.has(t))).toEqual([
+      "I'll never be good at public speaking",
+    ]);
   });
 
-  it("P54-C P54-B: at least 95% of the texts that must pass are approved (SUCCESS_STORED), near-misses included", async () => {
-    const wrong: string[] = [];
-    for (const text of pass) {
-      const decision = await decide(text);
-      if (decision.stop_reason !== "SUCCESS_STORED") wrong.push(`${text}  ->  ${decision.stop_reason} ${decision.explanations.join(", ")}`);
-    }
-    if (wrong.length) console.log(`P54-C wrongly refused (${wrong.length}/${pass.length}):\n${wrong.join("\n")}`);
-    expect((pass.length - wrong.length) / pass.length).toBeGreaterThanOrEqual(0.95);
+  it("P54-C P54-B: test split approves all 50 texts that must pass, near-misses included (at least 98%)", () => {
+    expect(share(test.pass)).toBeGreaterThanOrEqual(1);
   });
 
-  it("P54-C: at least 95% of identity-locking, clinical and authoritative texts are refused as FORBIDDEN_CATEGORY naming the rule", async () => {
-    const wrong: string[] = [];
-    for (const text of refuse) {
-      const decision = await decide(text);
-      const named = decision.explanations.some((e) => /^P54-C: (identity_locking|clinical_language|authoritative_framing):[a-z_]+$/.test(e));
-      if (decision.stop_reason !== "FORBIDDEN_CATEGORY" || !named) wrong.push(`${text}  ->  ${decision.stop_reason}`);
-    }
-    if (wrong.length) console.log(`P54-C wrongly approved (${wrong.length}/${refuse.length}):\n${wrong.join("\n")}`);
-    expect((refuse.length - wrong.length) / refuse.length).toBeGreaterThanOrEqual(0.95);
+  it("P54-C: test split refuses at least 49 of 50 identity-locking, clinical and authoritative texts naming the rule (at least 98%)", () => {
+    expect(share(test.refuse)).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it("P54-C: dev split approves at least 97.5% of its pass texts and refuses all of its refuse texts (the level achieved)", () => {
+    expect(share(dev.pass)).toBeGreaterThanOrEqual(0.975);
+    expect(share(dev.refuse)).toBe(1);
+  });
+
+  it("P54-C: words read in context (issue 13): diagnosing a thing and examples that clearly show pass; a diagnosis of me and proof about you are refused", async () => {
+    const judge = await createLedgerJudge(POLICY_BUNDLE);
+    const pass = ["I want to get better at diagnosing flaky tests.", "I prefer examples that clearly show each step."];
+    const refuse = ["I was diagnosed with depression", "this clearly proves you are lazy", "Clearly you need more discipline"];
+    expect((await Promise.all(pass.map((t) => judge(t, "pass")))).map((v) => [v.text, v.correct])).toEqual(pass.map((t) => [t, true]));
+    expect((await Promise.all(refuse.map((t) => judge(t, "refuse")))).map((v) => [v.text, v.correct])).toEqual(refuse.map((t) => [t, true]));
   });
 });

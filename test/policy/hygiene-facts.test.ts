@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,9 +6,9 @@ import { principalInput, type Principal } from "../../src/auth/principal";
 import { createDetectorSuite, defaultDetectors } from "../../src/detectors";
 import { list, parseFields, text } from "../../src/kernel/fields";
 import { PolicyEngine } from "../../src/policy/policy-engine";
+import { buildSignedBundle } from "./build-bundle";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-const OPA = path.join(ROOT, ".tools", "bin", "opa");
 
 /**
  * A stand-in contract with declared text fields, compiled into the real policy: what the
@@ -52,7 +51,7 @@ describe("C19-ITEM C19-TOOL D3a: hygiene of every declared text field as facts o
     mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, "data.json"), JSON.stringify(CONTRACT));
     const bundle = path.join(dir, "bundle.tar.gz");
-    execFileSync(OPA, ["build", "-t", "wasm", "-e", "memgate/main/decision", "--ignore", "*_test.rego", "-o", bundle, path.join(dir, "policies")]);
+    buildSignedBundle(path.join(dir, "policies"), bundle);
     engine = new PolicyEngine(bundle, pino({ level: "silent" }));
     return engine.reload();
   });

@@ -1,11 +1,11 @@
-import { copyFileSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import { create as createTar, extract as extractTar } from "tar";
 import pino from "pino";
 import { PolicyEngine, type PolicyChange } from "../../src/policy/policy-engine";
 import { POLICY_BUNDLE } from "../support/gateway";
+import { buildVariant } from "./build-bundle";
 
 const logger = pino({ level: "silent" });
 
@@ -20,16 +20,9 @@ const storeInput = {
   facts: { findings: [] },
 };
 
-/** The same wasm with a different declared contract version, as a policy author's rebuild would produce. */
-async function rebuiltBundle(dir: string, version: string): Promise<string> {
-  const src = mkdtempSync(path.join(os.tmpdir(), "memgate-bundle-src-"));
-  await extractTar({ file: POLICY_BUNDLE, cwd: src });
-  const data = JSON.parse(readFileSync(path.join(src, "data.json"), "utf8"));
-  data.memgate.contract.version = version;
-  writeFileSync(path.join(src, "data.json"), JSON.stringify(data));
-  const out = path.join(dir, "next.tar.gz");
-  await createTar({ gzip: true, file: out, cwd: src }, ["policy.wasm", "data.json"]);
-  return out;
+/** The same policy with a different declared contract version, as a policy author's signed rebuild would produce. */
+function rebuiltBundle(version: string): string {
+  return buildVariant("rebuilt", "memgate/contract/data.json", (data) => (data.version = version));
 }
 
 describe("the policy runtime", () => {
@@ -83,7 +76,7 @@ describe("the policy runtime", () => {
     await engine.reload();
     const before = engine.hash!;
     engine.watch();
-    const next = await rebuiltBundle(dir, "19.1.0-rebuilt");
+    const next = rebuiltBundle("19.1.0-rebuilt");
     const changed = once(engine, "changed") as Promise<[PolicyChange]>;
     copyFileSync(next, `${bundlePath}.tmp`);
     renameSync(`${bundlePath}.tmp`, bundlePath); // as scripts/policy.sh build does

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +10,9 @@ import type { Logger } from "../../src/logger";
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_PUBLIC_KEY_PEM, signToken, type TokenClaims } from "./tokens";
 
 export const POLICY_BUNDLE = path.resolve(__dirname, "..", "..", "build", "policy", "bundle.tar.gz");
+
+/** The log's signing key of this test file's gateways: gateways that share a database share it, as a deployment's do. */
+export const TEST_LOG_PRIVATE_KEY_PEM = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 
 export interface GraphQLResponse<T = Record<string, any>> {
   status: number;
@@ -29,6 +32,8 @@ export interface TestGateway {
 
 export interface TestGatewayOptions {
   clock?: Clock;
+  /** The clock tokens and socket sessions are judged by (GatewayOptions.sessionClock); default: the wall clock. */
+  sessionClock?: Clock;
   /** Extra environment for loadConfig (for example MEMGATE_POLICY_BUNDLE). */
   env?: Record<string, string>;
   /** Another database server than the run's shared FerretDB. */
@@ -41,6 +46,8 @@ export interface TestGatewayOptions {
   detectors?: readonly Detector[];
   /** Added to the default detectors (GatewayOptions.extraDetectors). */
   extraDetectors?: readonly Detector[];
+  /** Objects per re-audit batch (GatewayOptions.reauditBatchSize). */
+  reauditBatchSize?: number;
 }
 
 /** A real gateway on a free port, against the run's real FerretDB in a fresh database, with the real policy. */
@@ -58,14 +65,17 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     JWT_AUDIENCE: TEST_AUDIENCE,
     PORT: "0",
     LOG_LEVEL: process.env.MEMGATE_TEST_LOG_LEVEL ?? "silent",
+    MEMGATE_CHECKPOINT_PRIVATE_KEY: TEST_LOG_PRIVATE_KEY_PEM,
     ...options.env,
   });
   const gateway = await Gateway.start({
     config,
     clock: options.clock,
+    sessionClock: options.sessionClock,
     detectors: options.detectors,
     extraDetectors: options.extraDetectors,
     logger: options.logger,
+    reauditBatchSize: options.reauditBatchSize,
   });
   const url = gateway.url;
   return {

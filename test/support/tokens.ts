@@ -28,7 +28,7 @@ export interface SignOptions {
 export async function signToken(claims: TokenClaims, options: SignOptions = {}): Promise<string> {
   const { sub, ...rest } = claims;
   return new SignJWT({ tenant: "acme", subjects: ["alice"], roles: ["agent"], ...rest })
-    .setProtectedHeader({ alg: "EdDSA" })
+    .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
     .setSubject(sub ?? "caller-1")
     .setIssuer(options.issuer ?? TEST_ISSUER)
     .setAudience(options.audience ?? TEST_AUDIENCE)

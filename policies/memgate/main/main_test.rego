@@ -62,6 +62,20 @@ test_category_value_bound[note] if {
 	d.stop_reason == c.want
 }
 
+test_source_ref_bound[note] if {
+	some note, c in {
+		"C19-ITEM source_ref 256 ok": {"n": 256, "want": "SUCCESS_STORED"},
+		"C19-ITEM source_ref 257 exceeds": {"n": 257, "want": "BOUNDS_EXCEEDED"},
+	}
+
+	# two structure ids (the pattern bounds one id at 128 after its prefix), n characters in all
+	ref := concat(",", [_sevens("doc:", 123), _sevens("doc:", c.n - 132)])
+	d := main.decision with input as _store({"category": "PROJECT_CONFIG", "source_kind": "CITED_SOURCE", "source_ref": ref, "ttl_class": "MEDIUM"})
+	d.stop_reason == c.want
+}
+
+_sevens(prefix, n) := concat("", array.concat([prefix], [x | some _ in numbers.range(1, n); x := "7"]))
+
 test_ttl_not_allowed_for_category if {
 	d := main.decision with input as _store({"category": "REMINDER", "ttl_class": "LONG"})
 	d.stop_reason == "TTL_NOT_ALLOWED"

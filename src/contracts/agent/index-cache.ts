@@ -4,7 +4,7 @@ import { MEMORY_ID_PREFIX, UPDATE_ID_PREFIX } from "./records";
 import { AGENT_CONTRACT, type AgentStore } from "./store";
 
 /** Event types of the agent contract that change what a memory looks like. */
-const CHANGES = new Set<MemoryEvent["event_type"]>(["create", "invalidate", "update"]);
+const CHANGES = new Set<MemoryEvent["event_type"]>(["create", "invalidate", "update", "quarantine", "release"]);
 
 interface TenantEntry {
   index: TenantMemoryIndex;
@@ -62,6 +62,15 @@ export class AgentIndexCache {
     while (entry.applied.delete(entry.watermark + 1)) entry.watermark += 1;
   }
 
+  /** A quarantine or its release in this process (issue 13 item 5): the memory as the database has it now, before the answer. */
+  async refresh(tenantId: string, space: string, memoryId: string): Promise<void> {
+    const entry = this.built.get(tenantId);
+    if (!entry) return; // not built yet: the build reads the database as it is
+    const record = await this.store.get(tenantId, space, memoryId);
+    if (record) entry.index.upsert(record);
+    else entry.index.remove(memoryId);
+  }
+
   /**
    * Erasure in this process: the memories leave the index at once (synchronously, before the
    * erasure answers), then are reloaded as the database has them now (a memory whose update
@@ -115,7 +124,9 @@ export class AgentIndexCache {
   private async apply(tenantId: string, entry: TenantEntry, event: MemoryEvent): Promise<void> {
     const objectId = event.memory_id;
     if (!objectId) return;
-    if (event.contract === AGENT_CONTRACT && CHANGES.has(event.event_type)) {
+    // An admin's release of a quarantine is an audit operation naming the agent object (issue 13 item 5).
+    const released = event.event_type === "release" && (event.metadata as { object_contract?: unknown }).object_contract === AGENT_CONTRACT;
+    if ((event.contract === AGENT_CONTRACT || released) && CHANGES.has(event.event_type)) {
       const space = (event.metadata as { space?: unknown }).space;
       if (typeof space !== "string") return;
       const record = await this.store.get(tenantId, space, objectId);

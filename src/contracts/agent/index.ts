@@ -2,6 +2,7 @@ import type { ContractDeps, ContractModule } from "../../kernel/contract";
 import { AgentIndexCache } from "./index-cache";
 import { agentOperations, type AgentOperations } from "./operations";
 import { AgentStore } from "./store";
+import { AgentRejudge } from "./store-rejudge";
 
 /**
  * The agent contract (seed 001): the memory interface of coding agents (read, write, update
@@ -13,5 +14,5 @@ import { AgentStore } from "./store";
 export function agentContract(deps: Pick<ContractDeps, "db" | "events" | "clock">): ContractModule<AgentOperations> {
   const store = new AgentStore(deps.db, deps.clock);
   const indexes = new AgentIndexCache(store, deps.events);
-  return { name: "agent", operations: agentOperations({ store, indexes }), stores: [store] };
+  return { name: "agent", operations: agentOperations({ store, indexes }), stores: [store], rejudge: [new AgentRejudge(deps.db, indexes)] };
 }

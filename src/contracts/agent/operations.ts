@@ -6,10 +6,9 @@ import { operation, type Operation, type OperationContext } from "../../kernel/o
 import type { Writes } from "../../kernel/write-set";
 import { newSalt, saltedDigest } from "../../store/canonical";
 import type { ReadDocument, UpdateDocument, WriteDocument } from "./documents";
-import { expand } from "./expansion";
 import type { AgentIndexCache } from "./index-cache";
 import type { TenantMemoryIndex } from "./memory-index";
-import { rank } from "./ranking";
+import { retrieve } from "./ranking";
 import {
   GLOBAL_SPACE,
   MEMORY_ID_PREFIX,
@@ -194,24 +193,23 @@ export function agentOperations({ store, indexes }: AgentParts) {
       const document = documentOf<ReadDocument>(req, "read");
       const index = indexOf(gathered);
       const spaces = document.include_global ? visibleSpaces(document.repo_id) : [repoSpace(document.repo_id)];
-      const direct = rank(index, { query: document.query, mode: document.mode, spaces, kinds: document.kinds, limit: document.limit, now: ctx.now });
-      const items: AgentItem[] = direct.map((r) => toItem(r.memory.record, index, { score: r.score, reached: { via: "direct" } }));
-      const hops = document.expand?.semantic_hops ?? 0;
-      if (document.expand && hops > 0 && direct.length > 0) {
-        const reached = expand(
-          index,
-          direct.map((r) => r.memory.record.memory_id),
-          {
-            hops,
-            includeProblemLinks: document.expand.include_problem_links,
-            includeUpdateLinks: document.expand.include_update_links,
-            spaces,
-            skipInvalidated: document.mode === "ambient",
-            max: document.limit,
-          },
-        );
-        for (const r of reached) items.push(toItem(r.memory.record, index, { reached: { via: "link", hops: r.hops, link: r.link, from: r.from } }));
-      }
+      // IF1-HOPS: linked memories compete with direct matches for the `limit` places (ranking.ts)
+      const retrieved = retrieve(index, {
+        query: document.query,
+        mode: document.mode,
+        spaces,
+        kinds: document.kinds,
+        limit: document.limit,
+        now: ctx.now,
+        expand: document.expand
+          ? {
+              hops: document.expand.semantic_hops,
+              includeProblemLinks: document.expand.include_problem_links,
+              includeUpdateLinks: document.expand.include_update_links,
+            }
+          : undefined,
+      });
+      const items: AgentItem[] = retrieved.map((r) => toItem(r.memory.record, index, { score: r.score, reached: r.reached }));
       return { items };
     },
   });

@@ -1,5 +1,6 @@
 import type { AgentMemoryRecord } from "./records";
-import type { IndexedMemory, TenantMemoryIndex } from "./memory-index";
+import { expandScored } from "./expansion";
+import type { IndexedMemory, LinkType, TenantMemoryIndex } from "./memory-index";
 import { analyze } from "./text-analysis";
 import type { ReadMode } from "./documents";
 
@@ -21,6 +22,25 @@ export const RANKING = Object.freeze({
   candidatePool: 200,
   /** targeted: an invalidated memory keeps this share of its score (it is shown, flagged, lower). */
   invalidatedFactor: 0.5,
+  /**
+   * IF1-HOPS: a linked memory's relevance is its parent's times the weight of the link, by what
+   * the link leads to (docs/RETRIEVAL.md, "Hops that rank"). A problem's solution is nearly as
+   * relevant as the problem; an old fact's change replaces it.
+   */
+  linkWeights: {
+    /** problem -> its solution */
+    solution: 0.9,
+    /** problem -> a tactic that failed on it */
+    failedTactic: 0.6,
+    /** solution or failed tactic -> its problem */
+    problem: 0.75,
+    /** invalidated memory -> the change that invalidated it */
+    change: 0.9,
+    /** change -> a memory it invalidated (targeted only: ambient never shows those) */
+    target: 0.5,
+    /** related, either way */
+    related: 0.6,
+  },
 });
 
 export interface RankQuery {
@@ -40,11 +60,12 @@ export interface RankedMemory {
 
 /**
  * IF1-READ ranked retrieval: BM25 over the searched spaces as one corpus, normalised by the
- * best match, times a quality prior from truth, utility, confidence and recency.
- * ambient: invalidated memories left out, weak matches below a floor dropped.
- * targeted: adjacent query-term pairs add to relevance; invalidated memories kept, ranked lower.
+ * best match, times a quality prior from truth, utility, confidence and recency; weak matches
+ * below a floor dropped in ambient mode; adjacent query-term pairs add to relevance in
+ * targeted mode. Every direct match, best first, invalidated ones included (retrieve() keeps
+ * them out of ambient answers, but they lead to the change that replaced them).
  */
-export function rank(index: TenantMemoryIndex, request: RankQuery): RankedMemory[] {
+function scoreDirect(index: TenantMemoryIndex, request: RankQuery): RankedMemory[] {
   const queryTerms = analyze(request.query);
   const unique = [...new Set(queryTerms)];
   if (unique.length === 0) return [];
@@ -75,7 +96,6 @@ export function rank(index: TenantMemoryIndex, request: RankQuery): RankedMemory
   for (const [id, score] of bm25) {
     const memory = index.get(id)!;
     if (kinds && !kinds.has(memory.record.kind)) continue;
-    if (ambient && memory.record.invalidated_by) continue;
     pool.push({ memory, raw: score });
   }
   const width = Math.max(RANKING.candidatePool, request.limit * 4);
@@ -92,12 +112,77 @@ export function rank(index: TenantMemoryIndex, request: RankQuery): RankedMemory
   for (const { memory, raw } of pool) {
     const relevance = raw / best;
     if (ambient && relevance < RANKING.ambientFloor) continue;
-    let score = relevance * (1 - RANKING.priorShare + RANKING.priorShare * quality(memory.record, request.now));
-    if (memory.record.invalidated_by) score *= RANKING.invalidatedFactor;
-    ranked.push({ memory, score, relevance });
+    ranked.push({ memory, score: scoreOf(memory, relevance, request.now), relevance });
   }
-  ranked.sort((a, b) => b.score - a.score || (a.memory.record.memory_id < b.memory.record.memory_id ? -1 : 1));
-  return ranked.slice(0, request.limit);
+  return ranked.sort(byScore);
+}
+
+/** score = relevance x prior, an invalidated memory lower still. */
+function scoreOf(memory: IndexedMemory, relevance: number, now: Date): number {
+  const score = relevance * (1 - RANKING.priorShare + RANKING.priorShare * quality(memory.record, now));
+  return memory.record.invalidated_by ? score * RANKING.invalidatedFactor : score;
+}
+
+const byScore = (a: { score: number; memory: IndexedMemory }, b: { score: number; memory: IndexedMemory }): number =>
+  b.score - a.score || (a.memory.record.memory_id < b.memory.record.memory_id ? -1 : 1);
+
+export interface RetrieveQuery extends RankQuery {
+  /** IF1-EXPAND; absent or 0 hops: direct matches only */
+  expand?: { hops: number; includeProblemLinks: boolean; includeUpdateLinks: boolean };
+}
+
+export interface RetrievedMemory {
+  memory: IndexedMemory;
+  score: number;
+  reached: { via: "direct" } | { via: "link"; hops: number; link: LinkType; from: string };
+}
+
+/**
+ * IF1-READ with IF1-HOPS: direct matches and the memories linked to them compete for the same
+ * `limit` places. A linked memory's relevance is its parent's times the link's weight
+ * (RANKING.linkWeights), then the same prior applies; a memory both matched and linked keeps
+ * its better score. In ambient mode an invalidated match is never returned, but it leads to
+ * the change that invalidated it, and weak links fall under the same floor as weak matches.
+ */
+export function retrieve(index: TenantMemoryIndex, request: RetrieveQuery): RetrievedMemory[] {
+  const ambient = request.mode === "ambient";
+  const direct = scoreDirect(index, request);
+  const best = new Map<string, RetrievedMemory>();
+  for (const r of direct) {
+    if (ambient && r.memory.record.invalidated_by) continue;
+    best.set(r.memory.record.memory_id, { memory: r.memory, score: r.score, reached: { via: "direct" } });
+  }
+  const hops = request.expand?.hops ?? 0;
+  if (request.expand && hops > 0) {
+    // seeds: the matches that could hold a place (and, in ambient mode, the invalidated ones)
+    const seeds = direct.slice(0, Math.max(request.limit, 1) * 2).map((r) => ({ id: r.memory.record.memory_id, relevance: r.relevance }));
+    const linked = expandScored(index, seeds, {
+      hops,
+      includeProblemLinks: request.expand.includeProblemLinks,
+      includeUpdateLinks: request.expand.includeUpdateLinks,
+      spaces: request.spaces,
+      skipInvalidated: ambient,
+      weight: linkWeight,
+    });
+    for (const l of linked) {
+      if (ambient && l.relevance < RANKING.ambientFloor) continue;
+      const score = scoreOf(l.memory, l.relevance, request.now);
+      const known = best.get(l.memory.record.memory_id);
+      if (known && known.score >= score) continue;
+      best.set(l.memory.record.memory_id, { memory: l.memory, score, reached: { via: "link", hops: l.hops, link: l.link, from: l.from } });
+    }
+  }
+  return [...best.values()].sort(byScore).slice(0, request.limit);
+}
+
+/** The weight of a link from `from` to `to` (RANKING.linkWeights). */
+export function linkWeight(type: LinkType, from: IndexedMemory, to: IndexedMemory): number {
+  const w = RANKING.linkWeights;
+  if (type === "related") return w.related;
+  if (type === "update") return to.record.kind === "change" && from.record.invalidated_by === to.record.memory_id ? w.change : w.target;
+  if (to.record.kind === "solution") return w.solution;
+  if (to.record.kind === "failed_tactic") return w.failedTactic;
+  return w.problem;
 }
 
 /** Q in [0, 1]: how much a memory deserves trust and attention, whatever the query. */

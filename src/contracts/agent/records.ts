@@ -48,7 +48,7 @@ export interface DynamicValue {
   integrity_hash: string;
 }
 
-export type MemoryStatus = "active" | "erased";
+export type MemoryStatus = "active" | "erased" | "quarantined";
 
 /** An agent memory as stored (seed 001 `memory.write.request`). Text, kind and links never change. */
 export interface AgentMemoryRecord extends Ownership, ProvenanceFields {

@@ -184,8 +184,16 @@ export class AgentMemoryItem {
   @Field() invalidated!: boolean;
   @Field(() => AgentInvalidation, { nullable: true }) invalidatedBy!: AgentInvalidation | null;
   @Field() createdAt!: string;
-  @Field(() => Float, { nullable: true, description: "Ranking score of a direct match (docs/RETRIEVAL.md)." }) score!: number | null;
-  @Field(() => AgentReached, { nullable: true }) reached!: AgentReached | null;
+  // Per-query values, kept for older clients; a normalising cache keys this item by `id`, so
+  // one query's score would overwrite another's: read them from AgentReadDecision.hits.
+  @Field(() => Float, {
+    nullable: true,
+    description: "Ranking score of a direct match (docs/RETRIEVAL.md).",
+    deprecationReason: "Per query, not per memory: use AgentReadDecision.hits { score }.",
+  })
+  score!: number | null;
+  @Field(() => AgentReached, { nullable: true, deprecationReason: "Per query, not per memory: use AgentReadDecision.hits { reached }." })
+  reached!: AgentReached | null;
   @Field({ description: "Always true (SPEC D7)." }) advisory!: boolean;
 
   static from(item: AgentItem): AgentMemoryItem {
@@ -220,6 +228,17 @@ export class AgentMemoryItem {
   }
 }
 
+@ObjectType({ description: "One memory as one read found it: the per-query values live here, the memory is the same entity in every read." })
+export class AgentMemoryHit {
+  @Field(() => Float, { nullable: true, description: "Ranking score of a direct match in this read (docs/RETRIEVAL.md)." }) score!: number | null;
+  @Field(() => AgentReached, { nullable: true, description: "IF1-EXPAND: how this read reached the memory." }) reached!: AgentReached | null;
+  @Field(() => AgentMemoryItem) memory!: AgentMemoryItem;
+
+  static from(item: AgentMemoryItem): AgentMemoryHit {
+    return Object.assign(new AgentMemoryHit(), { score: item.score, reached: item.reached, memory: item });
+  }
+}
+
 @ObjectType()
 abstract class AgentDecisionBase extends DecisionFields {
   @Field(() => [AgentValidationError], { description: "IF1-VALID: every offending JSON pointer, when the document was refused." })
@@ -243,10 +262,12 @@ abstract class AgentDecisionBase extends DecisionFields {
 @ObjectType({ implements: DecisionFields, description: "The answer to agentRead (IF1-READ)." })
 export class AgentReadDecision extends AgentDecisionBase {
   @Field(() => [AgentMemoryItem], { description: "Direct matches by rank, then memories reached through links." }) items!: AgentMemoryItem[];
+  @Field(() => [AgentMemoryHit], { description: "The same order as items, with this read's score and path beside each memory." }) hits!: AgentMemoryHit[];
 
   static from(response: AgentResponse): AgentReadDecision {
     const decision = new AgentReadDecision().assignAgent(response);
     decision.items = (response.items ?? []).map((item) => AgentMemoryItem.from(item));
+    decision.hits = decision.items.map((item) => AgentMemoryHit.from(item));
     return decision;
   }
 }

@@ -1,5 +1,7 @@
 import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { ReauditProgress } from "../../store/log/reaudit";
 import { AUDIT_CONTRACT, auditOperations, type AuditOperations } from "./operations";
+import { reauditOperations, type ReauditOperations } from "./reaudit";
 
 export type { AuditOperations, CheckpointList, ErasureResult, EventStream } from "./operations";
 
@@ -7,10 +9,13 @@ export type { AuditOperations, CheckpointList, ErasureResult, EventStream } from
  * The audit contract: the log's doors and erasure. It keeps no objects of its own (the log
  * is the log's); erasure reaches every other contract through `deps.stores`.
  */
-export function auditContract(deps: ContractDeps): ContractModule<AuditOperations> {
+export function auditContract(deps: ContractDeps): ContractModule<AuditOperations & ReauditOperations> {
   return {
     name: AUDIT_CONTRACT,
-    operations: auditOperations({ log: deps.auditLog, stores: deps.stores }),
+    operations: {
+      ...auditOperations({ log: deps.auditLog, stores: deps.stores }),
+      ...reauditOperations({ progress: new ReauditProgress(deps.db), targets: deps.rejudgeTargets ?? [] }),
+    },
     stores: [],
   };
 }

@@ -1,5 +1,6 @@
 import type { AuditLog } from "../../store/log/audit-system";
 import type { Checkpoint } from "../../store/log/checkpoints";
+import { exportManifest, orderedEvents, type ExportManifest } from "../../store/log/export";
 import type { ChainVerification } from "../../store/log/verify";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
 import type { Decision } from "../../kernel/decision";
@@ -12,12 +13,17 @@ import type { MemoryEvent } from "../../store/event-log";
 export const AUDIT_CONTRACT = "audit";
 
 const DEFAULT_CHECKPOINT_LIMIT = 100;
-const EXPORT_PAGE = 500;
 
 export interface CheckpointList {
   publicKeyPem: string;
   keyId: string;
   checkpoints: Checkpoint[];
+}
+
+/** An export: its signed manifest (the first NDJSON line) and the events it announces. */
+export interface AuditExport {
+  manifest: ExportManifest;
+  events: AsyncIterable<MemoryEvent>;
 }
 
 export interface ErasureResult {
@@ -120,12 +126,13 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
     refusal: (req) => ({ after_seq: seq(req.afterSeq, 0) }),
     async allow(req, _gathered, ctx) {
       const afterSeq = seq(req.afterSeq, 0)!;
-      return (signal: AbortSignal) => log.source.stream(ctx.tenantId, afterSeq, signal);
+      // Admitted against the caps per token and per tenant at once (SubscriptionLimitError).
+      return (signal: AbortSignal) => log.source.stream(ctx.tenantId, afterSeq, signal, ctx.principal.id);
     },
   });
 
-  /** NDJSON export: every event after `afterSeq` up to the head as it is when the export starts. */
-  const exportEvents = operation<EventsAfterRequest, undefined, AsyncIterable<MemoryEvent>>({
+  /** NDJSON export: a signed manifest (range and anchor), then every event after `afterSeq` up to the head as it is when the export starts. */
+  const exportEvents = operation<EventsAfterRequest, undefined, AuditExport>({
     contract: AUDIT_CONTRACT,
     name: "EXPORT_EVENTS",
     fields: { afterSeq: number() },
@@ -134,15 +141,8 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
     refusal: (req) => ({ after_seq: seq(req.afterSeq, 0) }),
     async allow(req, _gathered, ctx) {
       const afterSeq = seq(req.afterSeq, 0)!;
-      const tenant = ctx.tenantId;
-      const head = await log.events.head(tenant);
-      const events = log.events;
-      async function* page(): AsyncIterable<MemoryEvent> {
-        for (let from = afterSeq + 1; from <= head.seq; from += EXPORT_PAGE) {
-          yield* await events.range(tenant, from, Math.min(head.seq, from + EXPORT_PAGE - 1), EXPORT_PAGE);
-        }
-      }
-      return page();
+      const manifest = await exportManifest(log.events, log.checkpointer.keys, ctx.tenantId, afterSeq, ctx.now);
+      return { manifest, events: orderedEvents(log.events, ctx.tenantId, afterSeq, manifest.to_seq) };
     },
   });
 

@@ -3,6 +3,7 @@ import { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../graphql/context";
 import { ErrorCode } from "../../graphql/errors";
 import type { MemoryEvent } from "../../store/event-log";
+import { SubscriptionLimitError } from "../../store/log/event-source";
 import { AcknowledgementDecision, AuditCheckpointList, ChainVerification, ErasureDecision, MemoryEventView } from "./types";
 
 /**
@@ -36,7 +37,13 @@ async function subscribeToEvents({
     });
   }
   const controller = new AbortController();
-  return abortable(outcome.value(controller.signal), controller);
+  try {
+    return abortable(outcome.value(controller.signal), controller);
+  } catch (error) {
+    controller.abort();
+    if (!(error instanceof SubscriptionLimitError)) throw error;
+    throw new GraphQLError(error.message, { extensions: { code: ErrorCode.FORBIDDEN, reason: error.code, scope: error.scope, limit: error.limit } });
+  }
 }
 
 /** The auditor's and the subject's doors to the log (issue 5). Each method is one kernel run of an audit operation. */

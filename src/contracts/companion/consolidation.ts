@@ -45,6 +45,5 @@ export function mergeFacts(originals: FactRecord[], m: MergeInput): FactRecord {
     created_by: { id: m.invoker.id, roles: m.invoker.roles },
     grounding_score: m.groundingScore,
     content_salt: newSalt(),
-    logged: null,
   });
 }

@@ -4,6 +4,7 @@ import { EnvelopeCache } from "./envelope-cache";
 import { createGroundingScorer } from "./grounding";
 import { companionOperations, type CompanionOperations } from "./operations";
 import { CompanionStore } from "./store";
+import { CompanionRejudge } from "./store-rejudge";
 
 /**
  * The companion contract (seed 002, with seed 004 consolidation): facts gated by confidence
@@ -11,7 +12,7 @@ import { CompanionStore } from "./store";
  * operations the kernel runs over one store.
  */
 export function companionContract(deps: ContractDeps): ContractModule<CompanionOperations> {
-  const store = new CompanionStore(deps.db);
+  const store = new CompanionStore(deps.db, deps.logger, deps.clock);
   const cache = new EnvelopeCache<Envelope>(deps.clock, deps.config.envelopeCacheSeconds * 1000);
   const operations = companionOperations({
     store,
@@ -21,5 +22,5 @@ export function companionContract(deps: ContractDeps): ContractModule<CompanionO
     metrics: deps.metrics,
     logger: deps.logger,
   });
-  return { name: "companion", operations, stores: [store] };
+  return { name: "companion", operations, stores: [store], rejudge: [new CompanionRejudge(deps.db, store, cache)] };
 }

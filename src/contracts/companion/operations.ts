@@ -232,7 +232,6 @@ export function companionOperations(parts: CompanionParts) {
       supersedes: supersedes?.memory_id ?? null,
       created_at: ctx.now,
       expires_at: new Date(ctx.now.getTime() + (data().decay_days[body.type] ?? 0) * DAY_MS),
-      logged: null,
     });
     await step(
       writes,
@@ -313,7 +312,7 @@ export function companionOperations(parts: CompanionParts) {
       return {
         fact: { type: req.type ?? null, confidence: req.confidence ?? null, source: req.source ?? null },
         origin: req.origin ?? "adapter",
-        grounding: { score: g?.grounding.score ?? 0 },
+        grounding: { score: g?.grounding.score ?? 0, judge: g?.grounding.judge ?? null },
         privacy: privacyInput(g?.privacy),
         supersedes: req.supersedes
           ? { requested: true, found: target !== null, same_content: target !== null && target.type === req.type && target.text === req.text }
@@ -410,7 +409,6 @@ export function companionOperations(parts: CompanionParts) {
           fact: factBody(req, ctx, confidence, g.grounding.score),
           status: "pending",
           created_at: ctx.now,
-          logged: null,
         });
         await step(
           writes,
@@ -707,7 +705,7 @@ export function companionOperations(parts: CompanionParts) {
       return {
         fact: { type: req.type ?? null, confidence: 1, source: "job" },
         origin: "adapter",
-        grounding: { score: g?.grounding.score ?? 0 },
+        grounding: { score: g?.grounding.score ?? 0, judge: g?.grounding.judge ?? null },
         privacy: privacyInput(g?.privacy),
         consolidate: {
           inputs: ids.map((_, i) =>

@@ -12,7 +12,7 @@ export const COMPANION_COLLECTIONS = {
   subjects: "companion_subject_index",
 } as const;
 
-export type FactStatus = "active" | "inactive" | "archived" | "erased";
+export type FactStatus = "active" | "inactive" | "archived" | "erased" | "quarantined";
 
 /** What a fact says and where it comes from: the part a proposal holds until it is applied. */
 export interface FactBody {
@@ -38,10 +38,6 @@ export interface FactBody {
 }
 
 /** The settle mark: the object's event is in the log at `seq`. */
-export interface Logged {
-  seq: number;
-}
-
 /** A companion fact (seed 002): insert-only; only `status` changes, each change an event. */
 export interface FactRecord extends FactBody, ProvenanceFields {
   _id: string;
@@ -51,8 +47,6 @@ export interface FactRecord extends FactBody, ProvenanceFields {
   created_at: Date;
   /** SG-DECAY: added_at + the type's window (policy data) */
   expires_at: Date;
-  /** null until the event is in the log (the repair pass settles a miss). */
-  logged: Logged | null;
   erasure?: ErasureMark;
 }
 
@@ -65,7 +59,6 @@ export interface ProposalRecord extends ProvenanceFields {
   fact: FactBody;
   status: "pending" | "applied" | "erased";
   created_at: Date;
-  logged: Logged | null;
   erasure?: ErasureMark;
 }
 

@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { MongoServerError, type Collection } from "mongodb";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
+import { systemClock, type Clock } from "../../clock";
+import type { Logger } from "../../logger";
 import type { Database } from "../../store/database";
+import { DueMarks, type DueMark } from "../../store/due-marks";
 import { ensureIndexes } from "../../store/database";
 import { checkIntegrity, IntegrityError } from "../../store/provenance";
 import {
@@ -83,8 +86,14 @@ export class CompanionStore implements ContractStore {
   private readonly proposals: Collection<ProposalRecord>;
   private readonly privacyRecords: Collection<PrivacyRecord>;
   private readonly subjects: Collection<SubjectIndex>;
+  private readonly due: DueMarks;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    logger: Logger,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.due = new DueMarks(db, COMPANION_DUE_EVENTS, logger);
     this.facts = db.collection<FactRecord>(COMPANION_COLLECTIONS.facts);
     this.heads = db.collection<HeadRecord>(COMPANION_COLLECTIONS.heads);
     this.proposals = db.collection<ProposalRecord>(COMPANION_COLLECTIONS.proposals);
@@ -195,7 +204,7 @@ export class CompanionStore implements ContractStore {
 
   /** The fact, then its entry in the subject's index of active facts (the fact is the truth). */
   async insertFact(record: FactRecord): Promise<void> {
-    await this.facts.insertOne(record);
+    await this.withDue(dueOf(record.tenant_id, record.subject_id, record.memory_id, "write", record.created_at), () => this.facts.insertOne(record));
     if (record.status !== "active") return;
     // A new fact is in no index yet: one upsert (undo and restore use the idempotent `index`).
     await upsert(() =>
@@ -211,6 +220,26 @@ export class CompanionStore implements ContractStore {
   async removeFact(record: FactRecord): Promise<void> {
     await this.unindex(record);
     await this.facts.deleteOne({ _id: record._id, tenant_id: record.tenant_id, subject_id: record.subject_id });
+    await this.due.remove(dueId(record._id, "write"));
+  }
+
+  /** Resolves once the due marks of settled events are removed (tests, benchmarks, shutdown). */
+  async idle(): Promise<void> {
+    await this.due.idle();
+  }
+
+  /**
+   * The due mark first, then the object: a process killed in between leaves a mark without
+   * its object (dropped once stale), never an object without its mark (no repair could find it).
+   */
+  private async withDue(mark: DueMark, write: () => Promise<unknown>): Promise<void> {
+    await this.due.add(mark);
+    try {
+      await write();
+    } catch (error) {
+      await this.due.remove(mark._id);
+      throw error;
+    }
   }
 
   /** Only the status changes (SG-APPEND); a fact that leaves `active` leaves the index at once. */
@@ -262,11 +291,12 @@ export class CompanionStore implements ContractStore {
   // ---------------------------------------------------------------- proposals and heads
 
   async insertProposal(record: ProposalRecord): Promise<void> {
-    await this.proposals.insertOne(record);
+    await this.withDue(dueOf(record.tenant_id, record.subject_id, record.proposal_id, "write", record.created_at), () => this.proposals.insertOne(record));
   }
 
   async removeProposal(record: ProposalRecord): Promise<void> {
     await this.proposals.deleteOne({ _id: record._id, tenant_id: record.tenant_id, subject_id: record.subject_id });
+    await this.due.remove(dueId(record._id, "write"));
   }
 
   /** The proposal's lifecycle only (pending -> applied); its content never changes. */
@@ -395,6 +425,7 @@ export class CompanionStore implements ContractStore {
       onSnapshot?.(snapshot);
       const { _id: _i, provenance: _p, integrity_hash: _h, ...body } = erasedBody(fact);
       const tombstone = sealFact({ _id, ...body, status: "erased", status_reason: "erased", erasure: mark });
+      await this.due.add(dueOf(tenant, subject, objectId, "erasure", new Date(mark.at)));
       await this.facts.replaceOne({ _id }, tombstone);
       await this.unindex(fact);
     } else if (isProposalId(objectId)) {
@@ -405,6 +436,7 @@ export class CompanionStore implements ContractStore {
       onSnapshot?.(snapshot);
       const { _id: _i, provenance: _p, integrity_hash: _h, ...rest } = proposal;
       const tombstone = sealProposal({ _id, ...rest, fact: erasedBody(proposal.fact), status: "erased", erasure: mark });
+      await this.due.add(dueOf(tenant, subject, objectId, "erasure", new Date(mark.at)));
       await this.proposals.replaceOne({ _id }, tombstone);
     } else {
       return null;
@@ -436,6 +468,7 @@ export class CompanionStore implements ContractStore {
 
   /** Undo of an erasure whose event could not be written: every document as it was. */
   async restore(snapshot: Snapshot): Promise<void> {
+    for (const object of [...snapshot.facts, ...snapshot.proposals]) await this.due.remove(dueId(object._id, "erasure"));
     for (const fact of snapshot.facts) {
       await this.facts.replaceOne({ _id: fact._id }, fact, { upsert: true });
       if (fact.status === "active") await this.index(fact.tenant_id, fact.subject_id, entryOf(fact));
@@ -470,27 +503,39 @@ export class CompanionStore implements ContractStore {
     return { found: found !== null, erased: found?.status === "erased" };
   }
 
+  /**
+   * From the due marks (a small collection), each checked against its object by `_id`: a mark
+   * whose object is not (or no longer) in the state it announces never landed, and goes once old.
+   */
   async unsettled(limit: number): Promise<UnsettledObject[]> {
-    const filter = { $or: [{ logged: null }, { erasure: { $exists: true }, "erasure.logged_seq": { $exists: false } }] };
-    const [facts, proposals] = await Promise.all([this.facts.find(filter).limit(limit).toArray(), this.proposals.find(filter).limit(limit).toArray()]);
-    const objects: UnsettledObject[] = [
-      ...facts.map((f) =>
-        this.unsettledOf(
-          f.tenant_id,
-          f.subject_id,
-          f.memory_id,
-          f.created_at,
-          f,
-          f.erasure,
-          f.statement_type === "ConsolidatedStatement" ? "consolidate" : "create",
-          "SUCCESS_STORED",
-        ),
-      ),
-      ...proposals.map((p) =>
-        this.unsettledOf(p.tenant_id, p.subject_id, p.proposal_id, p.created_at, p.fact, p.erasure, "create", "MISSING_EXPLICIT_CONSENT"),
-      ),
-    ];
-    return objects.sort((a, b) => a.writtenAt.getTime() - b.writtenAt.getTime()).slice(0, limit);
+    const objects: UnsettledObject[] = [];
+    for (const mark of await this.due.oldest(limit)) {
+      const _id = objectDocId(mark.tenant_id, mark.subject_id, mark.object_id);
+      const fact = isFactId(mark.object_id) ? await this.facts.findOne({ _id }) : null;
+      const proposal = isProposalId(mark.object_id) ? await this.proposals.findOne({ _id }) : null;
+      const object = fact ?? proposal;
+      const announced = mark.kind === "erasure" ? object?.erasure !== undefined && object.erasure.logged_seq === undefined : object !== null && !object.erasure;
+      if (announced && fact) {
+        const created = fact.statement_type === "ConsolidatedStatement" ? "consolidate" : "create";
+        objects.push(this.unsettledOf(fact.tenant_id, fact.subject_id, fact.memory_id, fact.created_at, fact, fact.erasure, created, "SUCCESS_STORED"));
+      } else if (announced && proposal) {
+        objects.push(
+          this.unsettledOf(
+            proposal.tenant_id,
+            proposal.subject_id,
+            proposal.proposal_id,
+            proposal.created_at,
+            proposal.fact,
+            proposal.erasure,
+            "create",
+            "MISSING_EXPLICIT_CONSENT",
+          ),
+        );
+      } else if (this.clock.now().getTime() - mark.written_at.getTime() > STALE_DUE_MS) {
+        await this.due.remove(mark._id);
+      }
+    }
+    return objects;
   }
 
   private unsettledOf(
@@ -538,13 +583,41 @@ export class CompanionStore implements ContractStore {
   }
 
   async settle(object: UnsettledObject, seq: number): Promise<void> {
-    await this.settleObject(object.kind, object.tenantId, object.subjectId, object.objectId, seq);
+    await this.markErasureLogged(object, seq);
+    await this.due.remove(dueId(objectDocId(object.tenantId, object.subjectId, object.objectId), object.kind));
   }
 
-  /** The settle mark of a write (`logged`) or of an erasure (`erasure.logged_seq`). */
+  /**
+   * The object's event is in the log at `seq` (off the request path): its due mark goes,
+   * grouped with concurrent ones; an erasure also records the seq on its tombstone.
+   */
   async settleObject(kind: UnsettledObject["kind"], tenantId: string, subjectId: string, objectId: string, seq: number): Promise<void> {
-    const _id = objectDocId(tenantId, subjectId, objectId);
-    const collection = (isProposalId(objectId) ? this.proposals : this.facts) as unknown as Collection<{ _id: string }>;
-    await collection.updateOne({ _id }, kind === "erasure" ? { $set: { "erasure.logged_seq": seq } } : { $set: { logged: { seq } } });
+    await this.markErasureLogged({ kind, tenantId, subjectId, objectId }, seq);
+    await this.due.settled(dueId(objectDocId(tenantId, subjectId, objectId), kind));
   }
+
+  private async markErasureLogged(object: Pick<UnsettledObject, "kind" | "tenantId" | "subjectId" | "objectId">, seq: number): Promise<void> {
+    if (object.kind !== "erasure") return;
+    const collection = (isProposalId(object.objectId) ? this.proposals : this.facts) as unknown as Collection<{ _id: string }>;
+    await collection.updateOne({ _id: objectDocId(object.tenantId, object.subjectId, object.objectId) }, { $set: { "erasure.logged_seq": seq } });
+  }
+}
+
+/** The companion's due marks (src/store/due-marks.ts). */
+export const COMPANION_DUE_EVENTS = "companion_due_events";
+/** A due mark whose object is not in the state it announces after this long never landed: it is dropped. */
+const STALE_DUE_MS = 60_000;
+
+const dueId = (docId: string, kind: DueMark["kind"]): string => `${docId}|${kind}`;
+
+function dueOf(tenantId: string, subjectId: string, objectId: string, kind: DueMark["kind"], at: Date): DueMark {
+  return {
+    _id: dueId(objectDocId(tenantId, subjectId, objectId), kind),
+    tenant_id: tenantId,
+    subject_id: subjectId,
+    object_id: objectId,
+    kind,
+    version: null,
+    written_at: at,
+  };
 }

@@ -1,6 +1,7 @@
 import type { ContractDeps, ContractModule } from "../../kernel/contract";
 import { governedOperations, type GovernedOperations } from "./operations";
 import { GovernedStore } from "./store";
+import { GovernedRejudge } from "./store-rejudge";
 
 /**
  * The Phase 19 memory contract (seed 000): STORE, UPDATE, DELETE, READ, LIST of governed
@@ -8,6 +9,6 @@ import { GovernedStore } from "./store";
  * Policy: policies/memgate/contracts/governed/ and the item checks in policies/memgate/checks/.
  */
 export function governedContract(deps: ContractDeps): ContractModule<GovernedOperations> & { store: GovernedStore } {
-  const store = new GovernedStore(deps.db, deps.logger);
-  return { name: "governed", operations: governedOperations(store), stores: [store], store };
+  const store = new GovernedStore(deps.db, deps.logger, deps.clock);
+  return { name: "governed", operations: governedOperations(store), stores: [store], store, rejudge: [new GovernedRejudge(deps.db)] };
 }

@@ -8,6 +8,8 @@ import { newSalt, saltedDigest } from "../../store/canonical";
 import { memoryDocId } from "../../store/ids";
 import { contentDigest, type GovernedStore, type MemoryRecord } from "./store";
 import { CounterStore, type SubjectCounts } from "./store-counters";
+import type { SlotKind } from "./store-slots";
+import type { Writes } from "../../kernel/write-set";
 import { settingsDocId, settingsInput, type MemorySettingsRecord, type SettingsInput } from "./store-settings";
 
 const CONTRACT = "governed";
@@ -136,6 +138,69 @@ function subjectArg(raw: unknown, { principal }: Pick<OperationContext, "princip
 export function governedOperations(store: GovernedStore) {
   /** Requests whose conditional write lost: the version the other write claimed (read by the second gather). */
   const lost = new WeakMap<object, number>();
+  /**
+   * Slots a request holds across judge-again rounds: when one of its two slots (item, write)
+   * was taken, the one it got stays reserved for it, so no other write sees a number come
+   * and go again (a refusal judged on it would leave the cap one short). Given back when the
+   * request is refused or fails; kept by the write when it commits.
+   */
+  const held = new WeakMap<object, { item?: number; write?: number; windowStart: number; keep: boolean }>();
+
+  const releaseHeld = (req: object, ctx: Pick<OperationContext, "tenantId" | "subjectId">): Promise<void> => {
+    const h = held.get(req);
+    held.delete(req);
+    if (!h) return Promise.resolve();
+    return Promise.all([
+      h.item === undefined ? undefined : store.slots.release(ctx.tenantId, ctx.subjectId, { kind: "item" }, h.item),
+      h.write === undefined ? undefined : store.slots.release(ctx.tenantId, ctx.subjectId, { kind: "write", windowStart: h.windowStart }, h.write),
+    ]).then(() => undefined);
+  };
+
+  /**
+   * The counts the policy judges. First: as the counter document has them (one `_id` read).
+   * After a lost reservation: for a slot the request holds, the count it was allowed on;
+   * for the other, the first free number from the counter's count up (store-slots.ts),
+   * which counts the reservations of concurrent writes the counters do not hold yet.
+   */
+  const judged = async (req: object, counters: SubjectCounts, ctx: OperationContext): Promise<SubjectCounts> => {
+    const h = held.get(req);
+    if (!h) return counters;
+    const { counts, windowStart: start } = counters;
+    const [item, write] = await Promise.all([
+      h.item ?? store.slots.firstFree(ctx.tenantId, ctx.subjectId, { kind: "item" }, counts.items + 1),
+      h.write ?? store.slots.firstFree(ctx.tenantId, ctx.subjectId, { kind: "write", windowStart: start }, counts.writes_in_window + 1),
+    ]);
+    return { ...counters, counts: { items: item - 1, writes_in_window: write - 1 } };
+  };
+
+  /** A refusal after a lost round gives back what the request held (the refusal hook is synchronous; the release is not awaited). */
+  const refusedAfterRace = (req: object, ctx: OperationContext): void => {
+    void releaseHeld(req, ctx).catch(() => undefined);
+  };
+
+  /**
+   * Reserves the numbered slots the policy's counts imply (store-slots.ts): the next item
+   * number (STORE) and the next write number in the window. False: another write has one of
+   * them; the one reserved is held for the next round and the kernel judges again.
+   */
+  const reserveSlots = async (req: object, counters: SubjectCounts, ctx: OperationContext, writes: Writes, item: boolean): Promise<boolean> => {
+    const { counts, windowStart: start } = counters;
+    const h = held.get(req) ?? { windowStart: start, keep: false };
+    held.set(req, h);
+    h.keep = false;
+    const reserve = async (slot: SlotKind, n: number) => ((await store.slots.reserve(ctx.tenantId, ctx.subjectId, slot, n, ctx.now)) ? n : undefined);
+    const [gotItem, gotWrite] = await Promise.all([
+      item && h.item === undefined ? reserve({ kind: "item" }, counts.items + 1) : h.item,
+      h.write === undefined ? reserve({ kind: "write", windowStart: start }, counts.writes_in_window + 1) : h.write,
+    ]);
+    h.item = gotItem;
+    h.write = gotWrite;
+    // Undone with the write set when it fails; kept over a lost round.
+    writes.onUndo(() => (h.keep ? Promise.resolve() : releaseHeld(req, ctx)));
+    if ((gotItem !== undefined || !item) && gotWrite !== undefined) return true;
+    h.keep = true;
+    return false;
+  };
 
   const windowStart = (ctx: OperationContext): number =>
     CounterStore.windowStart(ctx.now.getTime(), ctx.policy.data<EntitlementData>("entitlements").defaults.window_seconds);
@@ -171,11 +236,18 @@ export function governedOperations(store: GovernedStore) {
     name: "STORE",
     fields: STORE_FIELDS,
     subject: subjectArg,
-    gather: (_req, ctx) => quota(ctx),
+    gather: async (req, ctx) => {
+      const q = await quota(ctx);
+      return { ...q, counters: await judged(req, q.counters, ctx) };
+    },
     input: (req, g) => ({ item: itemOf(req), settings: g?.settings ?? NO_SETTINGS, counts: g?.counters.counts ?? NO_COUNTS }),
-    refusal: (req, ctx) => itemMetadata(req, ctx.policy),
+    refusal: (req, ctx) => {
+      refusedAfterRace(req, ctx);
+      return itemMetadata(req, ctx.policy);
+    },
     async allow(req, g, ctx, writes) {
       await store.room();
+      if (!(await reserveSlots(req, g.counters, ctx, writes, true))) return writes.lost();
       const item = itemOf(req);
       const memoryId = `mem_${randomUUID()}`;
       const record: MemoryRecord = {
@@ -193,7 +265,7 @@ export function governedOperations(store: GovernedStore) {
         content_salt: newSalt(),
       };
       await writes.run(
-        () => store.insert(record),
+        () => store.insert(record, ctx.now),
         () => store.rollback(record),
       );
       writes.event({
@@ -201,8 +273,7 @@ export function governedOperations(store: GovernedStore) {
         memory_id: memoryId,
         content_digest: contentDigest(record),
         metadata: eventMetadata(record),
-        settle: (seq) =>
-          store.settleWrite(record, seq, { delta: { items: 1, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
+        settle: () => store.settleWrite(record, { delta: { items: 1, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
       });
       return record;
     },
@@ -215,15 +286,19 @@ export function governedOperations(store: GovernedStore) {
     subject: subjectArg,
     gather: async (req, ctx) => {
       const [t, q] = await Promise.all([target(req, ctx), quota(ctx)]);
-      return { ...t, counters: q.counters };
+      return { ...t, counters: await judged(req, q.counters, ctx) };
     },
     input: (req, g) => {
       const { item, target: t } = targeted(req, g);
       return { item: { ...itemOf(req), ...item }, target: t, settings: g?.settings ?? NO_SETTINGS, counts: g?.counters.counts ?? NO_COUNTS };
     },
-    refusal: (req, ctx) => itemMetadata(req, ctx.policy),
+    refusal: (req, ctx) => {
+      refusedAfterRace(req, ctx);
+      return itemMetadata(req, ctx.policy);
+    },
     async allow(req, g, ctx, writes) {
       await store.room();
+      if (!(await reserveSlots(req, g.counters, ctx, writes, false))) return writes.lost();
       const live = required(g.record);
       const next: MemoryRecord = {
         ...live,
@@ -249,8 +324,7 @@ export function governedOperations(store: GovernedStore) {
         memory_id: next.memory_id,
         content_digest: contentDigest(next),
         metadata: { ...eventMetadata(next), supersedes: live.version },
-        settle: (seq) =>
-          store.settleWrite(next, seq, { delta: { items: 0, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
+        settle: () => store.settleWrite(next, { delta: { items: 0, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
       });
       return next;
     },
@@ -274,6 +348,12 @@ export function governedOperations(store: GovernedStore) {
         lost.set(req, live.version);
         return writes.lost();
       }
+      // The item's quota slot goes with it, so the cap counts live items (store-slots.ts).
+      const { counts } = await store.counters.read(ctx.tenantId, ctx.subjectId, windowStart(ctx));
+      await writes.run(
+        () => store.slots.releaseItem(ctx.tenantId, ctx.subjectId, counts.items),
+        (n) => (n === null ? Promise.resolve() : store.slots.reserve(ctx.tenantId, ctx.subjectId, { kind: "item" }, n, ctx.now).then(() => undefined)),
+      );
       writes.event({
         event_type: "delete",
         memory_id: live.memory_id,
@@ -283,7 +363,7 @@ export function governedOperations(store: GovernedStore) {
           ...eventMetadata(live),
           ...(reason === null ? {} : { reason: { digest: saltedDigest(live.content_salt, { reason }), length: reason.length } }),
         },
-        // A deleted item no longer counts against the subject's cap (C19-CAP); its `logged` mark stays the version's.
+        // A deleted item no longer counts against the subject's cap (C19-CAP); its due mark (if any) stays the version's.
         settle: () => store.counters.add(ctx.tenantId, ctx.subjectId, { items: -1, writes: 0, windowStart: windowStart(ctx) }),
       });
       return undefined;

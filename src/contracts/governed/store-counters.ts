@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { MongoBulkWriteError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
 import { COLLECTIONS, type Database } from "../../store/database";
-import { clientClosed, GroupCommit } from "./group-commit";
+import { clientClosed, GroupCommit } from "../../store/group-commit";
 
 /**
  * One document per subject: its live items, its writes per fixed window (keyed `w<start

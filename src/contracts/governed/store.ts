@@ -1,15 +1,18 @@
-import { MongoBulkWriteError, MongoServerError, type Collection, type Filter, type IndexDescription, type OptionalUnlessRequiredId } from "mongodb";
+import { MongoServerError, type Collection, type Filter, type IndexDescription } from "mongodb";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
+import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import { saltedDigest } from "../../store/canonical";
 import { COLLECTIONS, ensureIndexes, type Database } from "../../store/database";
 import { memoryDocId, memoryVersionDocId } from "../../store/ids";
 import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
-import { clientClosed, GroupCommit } from "./group-commit";
+import { DueMarks, type DueMark } from "../../store/due-marks";
+import { InsertQueue } from "../../store/insert-queue";
 import { CounterStore, type CountDelta } from "./store-counters";
+import { SlotStore } from "./store-slots";
 import { SettingsStore } from "./store-settings";
 
-export type MemoryStatus = "active" | "deleted" | "erased";
+export type MemoryStatus = "active" | "deleted" | "erased" | "quarantined";
 
 /** A Phase 19 memory item as stored (seed 000 §2.1, with SPEC D1/D2 lifecycle fields). */
 export interface MemoryRecord {
@@ -36,7 +39,7 @@ export interface MemoryRecord {
   /** MP-OBJECT provenance and integrity hash, set on insert (src/store/provenance.ts). */
   provenance?: ProvenanceFields["provenance"];
   integrity_hash?: string;
-  /** Set once the version's event is in the log (the event's settle, off the request path); absent: not yet settled. */
+  /** Written by earlier versions of memgate once the version's event was in the log; today a due mark says what is not. */
   logged?: { seq: number; version: number | null };
   /** SPEC D2: the version this one replaced (absent on version 1). */
   supersedes?: number | null;
@@ -58,8 +61,10 @@ interface VersionClaim {
 }
 
 const ORPHAN_CLAIM_MS = 60_000;
-/** Settle marks per update command (see writeMarks). */
-const MARK_CHUNK = 16;
+/** The governed items' due marks (src/store/due-marks.ts). */
+export const MEMORY_DUE_EVENTS = "memory_due_events";
+/** A due mark whose write is not in the database after this long never landed (a crash, or an undo): it is dropped. */
+const STALE_DUE_MS = 60_000;
 
 /** An inactive copy of a superseded version (SPEC D2), in memory_versions. */
 export interface MemoryVersionRecord extends Omit<MemoryRecord, "status"> {
@@ -76,13 +81,6 @@ export interface ListQuery {
   limit: number;
   /** Keyset cursor: items strictly after this (created_at desc, _id desc). */
   after?: { createdAt: Date; id: string };
-}
-
-/** What an item's event waits for: its `logged` mark. */
-interface Mark {
-  id: string;
-  version: number;
-  seq: number;
 }
 
 /** The indexes the store's reads need (FerretDB keeps them; on MongoDB they carry the reads). */
@@ -105,15 +103,18 @@ export class GovernedStore implements ContractStore {
   readonly contract = "governed";
   readonly settings: SettingsStore;
   readonly counters: CounterStore;
+  /** Numbered quota slots: caps that hold under concurrency (issue 15 §2). */
+  readonly slots: SlotStore;
   private readonly memories: Collection<MemoryRecord>;
   private readonly versions: Collection<MemoryVersionRecord>;
   private readonly claims: Collection<VersionClaim>;
-  private readonly marks: GroupCommit<Mark>;
+  private readonly due: DueMarks;
   private readonly inserts: InsertQueue<MemoryRecord>;
 
   constructor(
     private readonly db: Database,
     logger: Logger,
+    private readonly clock: Clock = systemClock,
     options: { settingsPollMs?: number } = {},
   ) {
     this.memories = db.collection<MemoryRecord>(COLLECTIONS.memories);
@@ -121,18 +122,19 @@ export class GovernedStore implements ContractStore {
     this.claims = db.collection<VersionClaim>(COLLECTIONS.memoryClaims);
     this.settings = new SettingsStore(db, logger, { pollMs: options.settingsPollMs });
     this.counters = new CounterStore(db, logger);
-    this.marks = new GroupCommit<Mark>("logged marks", logger, (marks) => this.writeMarks(marks), clientClosed);
+    this.due = new DueMarks(db, MEMORY_DUE_EVENTS, logger);
+    this.slots = new SlotStore(db);
     this.inserts = new InsertQueue(this.memories);
   }
 
   /** Resolves once every settle mark and counter increment queued so far is written (tests, benchmarks, shutdown). */
   async idle(): Promise<void> {
-    await Promise.all([this.marks.idle(), this.counters.idle()]);
+    await Promise.all([this.due.idle(), this.counters.idle()]);
   }
 
   /** Back-pressure: a write waits while too many settle marks or counter increments are still to be written. */
   async room(): Promise<void> {
-    await Promise.all([this.marks.room(), this.counters.room()]);
+    await Promise.all([this.due.room(), this.counters.room()]);
   }
 
   // ---- items ----
@@ -145,16 +147,26 @@ export class GovernedStore implements ContractStore {
 
   /**
    * MP-OBJECT: provenance and integrity hash are computed over exactly what is stored.
-   * Concurrent STOREs' items go in one insert (the request still waits for its own).
+   * Concurrent STOREs' due marks go in one insert, then their items in another (the request
+   * still waits for its own). The mark first: a process killed in between leaves a mark
+   * without its item (dropped once stale), never an item no repair could find.
    */
-  async insert(record: MemoryRecord): Promise<void> {
+  async insert(record: MemoryRecord, at: Date): Promise<void> {
     Object.assign(record, governedProvenance(record));
-    await this.inserts.insert(record);
+    const due = writeDue(record, at);
+    await this.due.add(due);
+    try {
+      await this.inserts.insert(record);
+    } catch (error) {
+      await this.due.remove(due._id);
+      throw error;
+    }
   }
 
   /** Removes an item that was never acknowledged (its event could not be written). */
   async rollback(record: MemoryRecord): Promise<void> {
     await this.memories.deleteOne({ _id: record._id, version: record.version });
+    await this.due.remove(dueId(record._id, record.version));
   }
 
   /**
@@ -216,8 +228,10 @@ export class GovernedStore implements ContractStore {
       // Two upserts of one new _id race: the loser's copy is the same content, already there.
       if (!isDuplicateKey(error)) throw error;
     }
+    await this.due.add(writeDue(next, at));
     const result = await this.memories.replaceOne({ _id: current._id, version: current.version, status: "active" }, next);
     if (result.modifiedCount !== 1) {
+      await this.due.remove(dueId(next._id, next.version));
       await this.versions.deleteOne({ _id: copy._id, superseded_by: next.version });
       await this.release(current);
       return false;
@@ -228,6 +242,7 @@ export class GovernedStore implements ContractStore {
   /** Undoes a supersede whose event could not be written: the old version is live again. */
   async unsupersede(current: MemoryRecord, next: MemoryRecord): Promise<void> {
     await this.memories.replaceOne({ _id: next._id, version: next.version }, current);
+    await this.due.remove(dueId(next._id, next.version));
     await this.versions.deleteOne({ _id: memoryVersionDocId(current.tenant_id, current.subject_id, current.memory_id, current.version) });
     await this.release(current);
   }
@@ -270,30 +285,14 @@ export class GovernedStore implements ContractStore {
   // ---- settle (the event's part, off the request path) ----
 
   /**
-   * Settles a write once its event is in the log at `seq`: the version's `logged` mark and
-   * the subject's quota counts, each group-committed with those of concurrent requests.
+   * Settles a write once its event is in the log: the version's due mark goes and the
+   * subject's quota counts move, each group-committed with those of concurrent requests.
    */
-  async settleWrite(record: MemoryRecord, seq: number, counts: { delta: CountDelta; staleWindows: readonly string[] }): Promise<void> {
+  async settleWrite(record: MemoryRecord, counts: { delta: CountDelta; staleWindows: readonly string[] }): Promise<void> {
     await Promise.all([
-      this.marks.add({ id: record._id, version: record.version, seq }),
+      this.due.settled(dueId(record._id, record.version)),
       this.counters.add(record.tenant_id, record.subject_id, counts.delta, counts.staleWindows),
     ]);
-  }
-
-  /**
-   * Only the version the event names: a newer version (a concurrent update) waits for its own
-   * event. In chunks: FerretDB on SQLite runs each update as a scan of the collection and holds
-   * its one writer meanwhile, so a long bulk would keep the requests' inserts waiting.
-   */
-  private async writeMarks(marks: readonly Mark[]): Promise<void> {
-    for (let i = 0; i < marks.length; i += MARK_CHUNK) {
-      await this.memories.bulkWrite(
-        marks
-          .slice(i, i + MARK_CHUNK)
-          .map((m) => ({ updateOne: { filter: { _id: m.id, version: m.version }, update: { $set: { logged: { seq: m.seq, version: m.version } } } } })),
-        { ordered: false },
-      );
-    }
   }
 
   // ---- ContractStore ----
@@ -302,23 +301,29 @@ export class GovernedStore implements ContractStore {
     await ensureIndexes(this.db, INDEXES);
   }
 
+  /**
+   * From the due marks (a small collection), each checked against its item by `_id`: a mark
+   * whose write is not (or no longer) there never landed, and goes once it is old.
+   */
   async unsettled(limit: number): Promise<UnsettledObject[]> {
-    const items = await this.memories
-      .find({ $or: [{ logged: { $exists: false } }, { erasure: { $exists: true }, "erasure.logged_seq": { $exists: false } }] })
-      .sort({ updated_at: 1 })
-      .limit(limit)
-      .toArray();
-    return items.map((item) => (item.erasure && item.erasure.logged_seq === undefined ? unsettledErasure(item, item.erasure) : unsettledWrite(item)));
+    const found: UnsettledObject[] = [];
+    for (const mark of await this.due.oldest(limit)) {
+      const item = await this.memories.findOne({ _id: memoryDocId(mark.tenant_id, mark.subject_id, mark.object_id) });
+      if (mark.kind === "erasure" && item?.erasure && item.erasure.logged_seq === undefined) found.push(unsettledErasure(item, item.erasure));
+      else if (mark.kind === "write" && item?.version === mark.version && item.status !== "erased") found.push(unsettledWrite(item));
+      else if (this.clock.now().getTime() - mark.written_at.getTime() > STALE_DUE_MS) await this.due.remove(mark._id);
+    }
+    return found;
   }
 
   async settle(object: UnsettledObject, seq: number): Promise<void> {
     const _id = memoryDocId(object.tenantId, object.subjectId, object.objectId);
     if (object.kind === "erasure") {
       await this.memories.updateOne({ _id }, { $set: { "erasure.logged_seq": seq } });
+      await this.due.remove(dueId(_id, null));
       return;
     }
-    const version = object.version ?? 1;
-    await this.memories.updateOne({ _id, version }, { $set: { logged: { seq, version } } });
+    await this.due.remove(dueId(_id, object.version ?? 1));
   }
 
   async objectIds(tenantId: string, subjectId: string): Promise<string[]> {
@@ -378,9 +383,28 @@ export class GovernedStore implements ContractStore {
       erasure: item.erasure?.logged_seq !== undefined ? item.erasure : mark,
     };
     Object.assign(tombstone, governedProvenance(tombstone)); // the integrity hash covers what is stored now
+    if (item.erasure?.logged_seq === undefined) await this.due.add(erasureDue(tombstone, mark));
     await this.memories.replaceOne({ _id }, tombstone);
     return true;
   }
+}
+
+const dueId = (itemId: string, version: number | null): string => (version === null ? `${itemId}|erase` : `${itemId}|v${version}`);
+
+function writeDue(record: MemoryRecord, at: Date): DueMark {
+  return {
+    _id: dueId(record._id, record.version),
+    tenant_id: record.tenant_id,
+    subject_id: record.subject_id,
+    object_id: record.memory_id,
+    kind: "write",
+    version: record.version,
+    written_at: at,
+  };
+}
+
+function erasureDue(record: MemoryRecord, mark: ErasureMark): DueMark {
+  return { ...writeDue(record, new Date(mark.at)), _id: dueId(record._id, null), kind: "erasure", version: null };
 }
 
 /** A write whose event is not (yet) marked: the repair looks for its event, or appends this one. */
@@ -426,47 +450,6 @@ function unsettledErasure(item: MemoryRecord, mark: ErasureMark): UnsettledObjec
 /** SPEC D1: what an item's events commit to: a salted digest of its key and value, never the content. */
 export function contentDigest(record: Pick<MemoryRecord, "content_salt" | "key" | "value">): string {
   return saltedDigest(record.content_salt, { key: record.key, value: record.value });
-}
-
-/**
- * Inserts on the request path, grouped: the first goes at once, those that arrive while it
- * is in flight go together in the next `insertMany` (unordered), and each caller gets its
- * own document's outcome.
- */
-class InsertQueue<T extends { _id: string }> {
-  private queue: { doc: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
-  private flushing = false;
-
-  constructor(private readonly collection: Collection<T>) {}
-
-  insert(doc: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ doc, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    await Promise.resolve(); // the inserts of one tick go together
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, 256);
-        try {
-          await this.collection.insertMany(
-            batch.map((b) => b.doc as OptionalUnlessRequiredId<T>),
-            { ordered: false },
-          );
-          for (const b of batch) b.resolve();
-        } catch (error) {
-          const failed = error instanceof MongoBulkWriteError ? new Set([error.writeErrors].flat().map((e) => e.index)) : undefined;
-          batch.forEach((b, i) => (!failed || failed.has(i) ? b.reject(error) : b.resolve()));
-        }
-      }
-    } finally {
-      this.flushing = false;
-    }
-  }
 }
 
 function isDuplicateKey(error: unknown): boolean {

@@ -1,6 +1,7 @@
 import type { ContractDeps, ContractModule } from "../../kernel/contract";
 import { ledgerOperations, type LedgerOperations } from "./operations";
 import { LedgerStore } from "./store";
+import { LedgerItemRejudge, LedgerProposalRejudge } from "./store-rejudge";
 
 /**
  * The person's ledger (seed 003, P54-*): proposals held for their owner, approved in the
@@ -9,5 +10,10 @@ import { LedgerStore } from "./store";
  */
 export function ledgerContract(deps: ContractDeps): ContractModule<LedgerOperations> {
   const store = new LedgerStore(deps.db);
-  return { name: "ledger", operations: ledgerOperations(store), stores: [store] };
+  return {
+    name: "ledger",
+    operations: ledgerOperations(store),
+    stores: [store],
+    rejudge: [new LedgerItemRejudge(deps.db), new LedgerProposalRejudge(deps.db)],
+  };
 }

@@ -11,7 +11,7 @@ export interface LedgerSource {
   note?: string | null;
 }
 
-export type ProposalDecisionState = "pending" | "approved" | "declined" | "erased";
+export type ProposalDecisionState = "pending" | "approved" | "declined" | "erased" | "quarantined";
 
 /**
  * The event a write waits for (docs/AUDIT.md "Object and event"). It is recorded beside the
@@ -75,7 +75,7 @@ export interface LedgerItemRecord extends ProvenanceFields, Lifecycle {
   proposed_at: Date;
   created_at: Date;
   updated_at: Date;
-  status: "active" | "deleted" | "erased";
+  status: "active" | "deleted" | "erased" | "quarantined";
   deleted_at: Date | null;
   approved_by: { id: string; roles: string[] };
   content_salt: string;
@@ -195,21 +195,21 @@ export class LedgerStore implements ContractStore {
   }
 
   /**
-   * Runs a write and records its due event beside it, in parallel (one round trip of latency).
-   * A mark stays only beside a write that was applied, and an applied write only with its
-   * mark: when one half fails, the other is undone before the error is thrown.
+   * Records the write's due event, then runs the write: a process killed in between leaves a
+   * mark without its write (dropped once stale), never a write without its mark (which no
+   * repair could find). A mark stays only beside a write that was applied.
    */
-  private async withDue<T>(at: DueAt, write: () => Promise<T>, applied: (result: T) => boolean, undo: () => Promise<void>): Promise<T> {
+  private async withDue<T>(at: DueAt, write: () => Promise<T>, applied: (result: T) => boolean): Promise<T> {
     const mark: DueMark = { _id: dueMarkId(at), tenant_id: at.tenantId, subject_id: at.subjectId, object_id: at.objectId, ...at.due };
-    const [marked, wrote] = await Promise.allSettled([this.dueEvents.insertOne(mark), write()]);
-    const done = wrote.status === "fulfilled" && applied(wrote.value);
-    if (marked.status === "rejected") {
-      if (done) await undo();
-      throw marked.reason;
+    await this.dueEvents.insertOne(mark);
+    let done = false;
+    try {
+      const result = await write();
+      done = applied(result);
+      return result;
+    } finally {
+      if (!done) await this.dueEvents.deleteOne({ _id: mark._id });
     }
-    if (!done) await this.dueEvents.deleteOne({ _id: mark._id });
-    if (wrote.status === "rejected") throw wrote.reason;
-    return wrote.value;
   }
 
   /** The write's event is in the log: its due mark goes (off the request path). */
@@ -226,7 +226,6 @@ export class LedgerStore implements ContractStore {
       at,
       () => this.proposals.insertOne(record),
       () => true,
-      () => this.deleteProposal(record, due),
     );
   }
 
@@ -302,7 +301,6 @@ export class LedgerStore implements ContractStore {
       { tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due },
       async () => (await this.proposals.replaceOne({ _id: record._id, decision: "pending" }, declined)).modifiedCount === 1,
       (done) => done,
-      () => this.restoreDeclined(record, due),
     );
   }
 
@@ -330,7 +328,6 @@ export class LedgerStore implements ContractStore {
         }
       },
       (claimed) => claimed,
-      () => this.deleteItem(record, due),
     );
   }
 
@@ -373,7 +370,6 @@ export class LedgerStore implements ContractStore {
         (await this.items.updateOne({ _id: record._id, status: "active" }, { $set: { status: "deleted", deleted_at: at, updated_at: at } })).modifiedCount ===
         1,
       (done) => done,
-      () => this.revertDeleted(record, due),
     );
   }
 

@@ -7,11 +7,13 @@ import type { Logger } from "../../logger";
 import type { PolicyChange } from "../../policy/policy-engine";
 import type { EventLog } from "../event-log";
 import { ChainAuditor } from "./chain-auditor";
-import { Checkpointer, checkpointKey } from "./checkpoints";
+import { Checkpointer } from "./checkpoints";
+import { logKeySet, signEventBody } from "./event-signing";
 import { createEventSource, type EventSource } from "./event-source";
 import { IntegrityGuard } from "./integrity-guard";
 import { PolicyVersionWatch } from "./policy-watch";
 import { Repair, type RepairReport } from "./repair";
+import type { ChainVerification } from "./verify";
 
 export interface AuditSystemDeps {
   db: Db;
@@ -45,6 +47,12 @@ const NO_REPAIR: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0
 export class AuditSystem implements AuditLog {
   private detach: () => void = () => undefined;
   private report: RepairReport = NO_REPAIR;
+  private stopped = false;
+  /** What the start-up verification checked, per tenant (issue 15 §5: since the last good checkpoint). */
+  startupVerification: ChainVerification[] = [];
+  /** The full verification started after the start-up one; resolves to what it found per tenant. */
+  fullVerification: Promise<ChainVerification[]> = Promise.resolve([]);
+  private repairTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly deps: AuditSystemDeps,
@@ -60,11 +68,14 @@ export class AuditSystem implements AuditLog {
     const { db, config, logger, kernel } = deps;
     const { events, clock } = kernel;
     const privateKeyPem = config.audit.checkpointPrivateKeyPem ?? (await ensureDevKeyPair(config.dataDir, "checkpoint")).privateKeyPem;
+    // One key set signs events and checkpoints (issue 12 §6); earlier public keys keep verifying after a rotation.
+    const keys = logKeySet(privateKeyPem, config.audit.logPublicKeysPem);
+    events.sealWith((body) => signEventBody(body, keys));
     const checkpointer = new Checkpointer(
       db,
       events,
       clock,
-      checkpointKey(privateKeyPem),
+      keys,
       { every: config.audit.checkpointEvery, intervalS: config.audit.checkpointIntervalS },
       logger,
     );
@@ -74,8 +85,20 @@ export class AuditSystem implements AuditLog {
 
     const auditor = new ChainAuditor(events, checkpointer);
     const guard = new IntegrityGuard(db, events, auditor, clock, logger, config.audit.integrityRefreshMs);
+    checkpointer.onBreak = (verification) => guard.reportBreak(verification, "checkpointer");
+    checkpointer.acknowledgedOf = (tenant) => guard.acknowledgedSeqs(tenant);
     kernel.useIntegrity(guard);
-    const source = await createEventSource(db, events, { mode: config.audit.eventSource, pollMs: config.audit.pollMs }, logger);
+    const source = await createEventSource(
+      db,
+      events,
+      {
+        mode: config.audit.eventSource,
+        pollMs: config.audit.pollMs,
+        subscriptionsPerToken: config.audit.subscriptionsPerToken,
+        subscriptionsPerTenant: config.audit.subscriptionsPerTenant,
+      },
+      logger,
+    );
     const policyWatch = new PolicyVersionWatch(db, events, clock, logger);
     return new AuditSystem(deps, events, checkpointer, guard, auditor, source, policyWatch);
   }
@@ -85,17 +108,51 @@ export class AuditSystem implements AuditLog {
     const { db, config, logger, kernel, stores } = this.deps;
     const policy = kernel.policy;
     const onChanged = (change: PolicyChange) => void this.policyWatch.observe(change).catch(() => undefined);
+    const onRefused = (error: Error) => void this.policyWatch.refused(error).catch(() => undefined);
     policy.on("changed", onChanged);
-    this.detach = () => policy.off("changed", onChanged);
+    policy.on("reloadFailed", onRefused);
+    this.detach = () => {
+      policy.off("changed", onChanged);
+      policy.off("reloadFailed", onRefused);
+    };
     if (policy.loaded) await this.policyWatch.observe({ previous: undefined, current: { hash: policy.hash!, version: policy.contract.version } });
+    const refusedAtStart = policy.lastFailure;
+    if (refusedAtStart) await this.policyWatch.refused(refusedAtStart).catch(() => undefined);
 
-    this.report = await new Repair(db, this.events, stores, kernel.clock, logger, config.audit.repairMinAgeMs).run();
+    const repair = new Repair(db, this.events, stores, kernel.clock, logger, config.audit.repairMinAgeMs);
+    this.report = await repair.run();
+    // Not only at start (issue 15 §4): an object a stopped process left without its event is settled or completed while serving.
+    this.repairTimer = setInterval(
+      () => void repair.run().catch((error: unknown) => logger.warn({ err: error }, "repair pass failed; retried")),
+      config.audit.repairIntervalMs,
+    );
+    this.repairTimer.unref();
 
-    if (config.audit.verifyOnStart) await this.guard.verifyAll();
-    else await this.guard.refresh();
+    await this.guard.refresh();
+    if (config.audit.verifyOnStart) {
+      // Start fast (issue 15 §5): before listening, what was appended since each tenant's last good
+      // checkpoint; every event from genesis afterwards, in the background.
+      this.startupVerification = await this.verifyEveryTenant({ full: false }, "startup_verification");
+      this.fullVerification = this.verifyEveryTenant({ full: true }, "background_full_verification").catch((error: unknown) => {
+        logger.error({ err: error }, "the background full verification failed to run");
+        return [];
+      });
+    }
     this.guard.start();
     this.checkpointer.start();
     return this.report;
+  }
+
+  /** Verifies every tenant's chain; each one that fails is reported (conformance_break, writes refused). */
+  private async verifyEveryTenant(range: { full: boolean }, detectedBy: string): Promise<ChainVerification[]> {
+    const results: ChainVerification[] = [];
+    for (const tenant of await this.events.tenants()) {
+      if (this.stopped) break;
+      const result = await this.auditor.verify(tenant, range, this.guard.acknowledgedSeqs(tenant));
+      results.push(result);
+      if (!result.ok) await this.guard.reportBreak(result, detectedBy);
+    }
+    return results;
   }
 
   /** What the start-up repair did. */
@@ -104,7 +161,10 @@ export class AuditSystem implements AuditLog {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.repairTimer);
     this.detach();
+    await this.fullVerification;
     this.guard.stop();
     await this.checkpointer.stop();
   }

@@ -2,10 +2,22 @@ import type { EventLog } from "../event-log";
 import { verifyCheckpointSignature, type Checkpointer } from "./checkpoints";
 import { verifyChain, type ChainClaim, type ChainVerification } from "./verify";
 
+export interface VerifyRange {
+  fromSeq?: number | null;
+  toSeq?: number | null;
+  /** Every event from seq 1 (or `fromSeq`), not only those after the last good checkpoint. */
+  full?: boolean;
+}
+
 /**
- * Verifies a tenant's chain against everything that makes claims about it: the events'
- * own hashes and links, the stored chain head, and every signed checkpoint (whose
- * signature is checked first: a checkpoint that does not verify is itself a break).
+ * Verifies a tenant's chain against everything that makes claims about it: the events' own
+ * hashes, signatures and links, the stored chain head, and every signed checkpoint (whose
+ * signature is checked first: a checkpoint that does not verify, or that is signed by a key
+ * outside the key set, is itself a break, reported at its seq).
+ *
+ * Without `fromSeq` and `full`, verification starts at the last good checkpoint (signed by a
+ * known key, valid, not acknowledged as broken): the checkpointer verified every event up to
+ * it before it signed, so the cost is that of the events appended since (issue 15 §5).
  */
 export class ChainAuditor {
   constructor(
@@ -13,29 +25,38 @@ export class ChainAuditor {
     readonly checkpoints: Checkpointer,
   ) {}
 
-  async verify(
-    tenantId: string,
-    range: { fromSeq?: number | null; toSeq?: number | null } = {},
-    acknowledged?: ReadonlySet<number>,
-  ): Promise<ChainVerification> {
+  async verify(tenantId: string, range: VerifyRange = {}, acknowledged?: ReadonlySet<number>): Promise<ChainVerification> {
+    const keys = this.checkpoints.keys;
     const claims: ChainClaim[] = [];
     const stored = await this.log.storedHead(tenantId);
     if (stored && stored.seq > 0) claims.push({ seq: stored.seq, hash: stored.hash, source: "chain_head" });
-    const checkpoints = await this.checkpoints.list(tenantId);
-    let badSignature: number | null = null;
-    for (const checkpoint of checkpoints) {
-      // Signed by another key (rotated, or another process's development key): not a claim this
-      // gateway can check. An auditor holding that key checks it with scripts/verify-ndjson.mjs.
-      if (checkpoint.key_id !== this.checkpoints.key.keyId) continue;
-      if (checkpoint.tenant !== tenantId || !verifyCheckpointSignature(checkpoint, this.checkpoints.key.publicKeyPem)) {
-        badSignature ??= checkpoint.seq;
+    let badCheckpoint: { seq: number; reason: string } | null = null;
+    let anchor: { seq: number; hash: string } | null = null;
+    for (const checkpoint of await this.checkpoints.list(tenantId, 0, Number.MAX_SAFE_INTEGER)) {
+      const key = keys.byId(checkpoint.key_id);
+      const reason = !key
+        ? "checkpoint_key_unknown"
+        : checkpoint.tenant !== tenantId || !verifyCheckpointSignature(checkpoint, key.publicKey)
+          ? "checkpoint_signature_invalid"
+          : null;
+      if (reason) {
+        badCheckpoint ??= { seq: checkpoint.seq, reason };
         continue;
       }
       claims.push({ seq: checkpoint.seq, hash: checkpoint.hash, source: "checkpoint" });
+      if (!badCheckpoint && !acknowledged?.has(checkpoint.seq)) anchor = { seq: checkpoint.seq, hash: checkpoint.hash };
     }
-    const result = await verifyChain(this.log, tenantId, { ...range, claims, acknowledged });
-    if (badSignature !== null && !acknowledged?.has(badSignature) && (result.ok || badSignature < result.firstBrokenSeq!)) {
-      return { ...result, ok: false, firstBrokenSeq: badSignature, reason: "checkpoint_signature_invalid" };
+    const incremental = !range.full && (range.fromSeq ?? null) === null && (range.toSeq ?? null) === null && anchor !== null;
+    const result = await verifyChain(this.log, tenantId, {
+      fromSeq: range.fromSeq,
+      toSeq: range.toSeq,
+      anchor: incremental ? anchor : null,
+      claims,
+      acknowledged,
+      keys,
+    });
+    if (badCheckpoint && !acknowledged?.has(badCheckpoint.seq) && (result.ok || badCheckpoint.seq < result.firstBrokenSeq!)) {
+      return { ...result, ok: false, firstBrokenSeq: badCheckpoint.seq, reason: badCheckpoint.reason, lastHash: null };
     }
     return result;
   }

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { MongoServerError, type Collection, type Db } from "mongodb";
 import type { Clock } from "../../clock";
 import type { Logger } from "../../logger";
@@ -6,6 +6,8 @@ import { canonicalJson } from "../canonical";
 import type { EventLog, MemoryEvent } from "../event-log";
 import { eventDocId } from "../ids";
 import { AUDIT_COLLECTIONS } from "./collections";
+import type { LogKeySet, LogPublicKey } from "./event-signing";
+import { verifyChain, type ChainVerification } from "./verify";
 
 /** What a checkpoint signs, exactly: the RFC 8785 form of these four fields. */
 export interface CheckpointBody {
@@ -23,34 +25,18 @@ export interface Checkpoint extends CheckpointBody {
   signature: string;
 }
 
-export interface CheckpointKey {
-  privateKey: KeyObject;
-  publicKey: KeyObject;
-  publicKeyPem: string;
-  keyId: string;
-}
-
-export function checkpointKey(privateKeyPem: string): CheckpointKey {
-  const privateKey = createPrivateKey(privateKeyPem);
-  if (privateKey.asymmetricKeyType !== "ed25519") throw new TypeError("the checkpoint key must be an Ed25519 key");
-  const publicKey = createPublicKey(privateKey);
-  const der = publicKey.export({ type: "spki", format: "der" });
-  return {
-    privateKey,
-    publicKey,
-    publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(),
-    keyId: createHash("sha256").update(der).digest("hex").slice(0, 16),
-  };
-}
+/** The signing half of the log's key set (LogKeySet.signing). */
+export type CheckpointKey = LogPublicKey & { privateKey: KeyObject };
 
 export function checkpointPayload(body: CheckpointBody): string {
   return canonicalJson({ tenant: body.tenant, seq: body.seq, hash: body.hash, time: body.time });
 }
 
-/** True when the checkpoint's signature is valid for this public key (PEM). */
-export function verifyCheckpointSignature(checkpoint: CheckpointBody & { signature: string }, publicKeyPem: string): boolean {
+/** True when the checkpoint's signature is valid for this public key (PEM or KeyObject). */
+export function verifyCheckpointSignature(checkpoint: CheckpointBody & { signature: string }, publicKey: string | KeyObject): boolean {
   try {
-    return verify(null, Buffer.from(checkpointPayload(checkpoint), "utf8"), createPublicKey(publicKeyPem), Buffer.from(checkpoint.signature, "base64"));
+    const key = typeof publicKey === "string" ? createPublicKey(publicKey) : publicKey;
+    return verify(null, Buffer.from(checkpointPayload(checkpoint), "utf8"), key, Buffer.from(checkpoint.signature, "base64"));
   } catch {
     return false;
   }
@@ -59,49 +45,76 @@ export function verifyCheckpointSignature(checkpoint: CheckpointBody & { signatu
 const tenantPrefix = (tenantId: string) => eventDocId(tenantId, 0).slice(0, -12);
 
 /**
- * Signed checkpoints (issue 5 §5): at every seq divisible by `every` (exactly one process
- * appends that seq, so exactly one checkpoint), and every `intervalS` seconds for each tenant
- * whose head moved. An auditor who kept one can detect a truncated or rewritten log.
+ * Signed checkpoints (issue 5 §5, issue 12 §6): at every seq divisible by `every` and every
+ * `intervalS` seconds for each tenant whose head moved. Before it signs, the checkpointer
+ * verifies the segment since its last checkpoint (hashes, links, signatures); it never signs
+ * a head below a seq signed before (a rewound chain) nor one that does not verify: it reports
+ * a break instead (`onBreak`, a `conformance_break` event). An auditor who kept a checkpoint
+ * can detect a truncated or rewritten log; the gateway verifies from its last one.
  */
 export class Checkpointer {
   private readonly checkpoints: Collection<Checkpoint>;
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
+  /** Checkpoint work of this process, one at a time, off the request path. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The highest checkpoint this process saw per tenant (a rewind is judged against it too). */
+  private readonly signed = new Map<string, { seq: number; hash: string }>();
+  /** Reports a chain the checkpointer refused to sign (set by the audit system: IntegrityGuard.reportBreak). */
+  onBreak: (verification: ChainVerification) => Promise<unknown> = async () => undefined;
+  /** Seqs of acknowledged breaks per tenant (IntegrityGuard.acknowledgedSeqs). */
+  acknowledgedOf: (tenant: string) => ReadonlySet<number> = () => new Set();
 
   constructor(
     db: Db,
     private readonly log: EventLog,
     private readonly clock: Clock,
-    readonly key: CheckpointKey,
+    readonly keys: LogKeySet,
     private readonly options: { every: number; intervalS: number },
     private readonly logger: Logger,
   ) {
     this.checkpoints = db.collection<Checkpoint>(AUDIT_COLLECTIONS.checkpoints);
   }
 
-  /** EventLog hook: a checkpoint at every multiple of `every`. */
-  readonly onAppended = async (event: MemoryEvent): Promise<void> => {
+  /** The key this process signs with. */
+  get key(): CheckpointKey {
+    return this.keys.signing;
+  }
+
+  /** EventLog hook: a checkpoint at every multiple of `every`, queued (the appender does not wait for the verification). */
+  readonly onAppended = (event: MemoryEvent): void => {
     if (this.options.every > 0 && event.seq % this.options.every === 0) {
-      await this.sign(event.tenant_id, event.seq, event.hash);
+      void this.enqueue(() => this.checkpoint(event.tenant_id, event.seq, event.hash));
     }
   };
 
   start(): void {
     if (this.options.intervalS <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      this.running = this.running
-        .then(async () => void (await this.checkpointAll()))
-        .catch((error: unknown) => {
-          this.logger.error({ err: error }, "checkpoint round failed");
-        });
-    }, this.options.intervalS * 1000);
+    this.timer = setInterval(() => void this.enqueue(() => this.checkpointAll()), this.options.intervalS * 1000);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.running;
+    await this.settled();
+  }
+
+  /** Resolves once the checkpoint work queued so far is done (tests, shutdown). */
+  async settled(): Promise<void> {
+    let seen: Promise<unknown> | undefined;
+    while (seen !== this.queue) {
+      seen = this.queue;
+      await seen;
+    }
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T | undefined> {
+    const next = this.queue.then(work).catch((error: unknown) => {
+      this.logger.error({ err: error }, "checkpoint round failed");
+      return undefined;
+    });
+    this.queue = next;
+    return next;
   }
 
   /** Signs the head of every tenant whose head is past its latest checkpoint. */
@@ -109,29 +122,96 @@ export class Checkpointer {
     const made: Checkpoint[] = [];
     for (const tenant of await this.log.tenants()) {
       const head = await this.log.head(tenant);
-      const latest = await this.latest(tenant);
-      if (head.seq > 0 && (!latest || latest.seq < head.seq)) made.push(await this.sign(tenant, head.seq, head.hash));
+      if (head.seq === 0) continue;
+      const checkpoint = await this.checkpoint(tenant, head.seq, head.hash);
+      if (checkpoint && checkpoint.seq === head.seq) made.push(checkpoint);
     }
     return made;
+  }
+
+  /**
+   * Signs (tenant, seq, hash) once the segment since the last checkpoint verifies; null when it
+   * refused (and reported a break). The last checkpoint is the higher of the database's and
+   * this process's memory, so deleting checkpoints does not let a rewind through either.
+   */
+  async checkpoint(tenant: string, seq: number, hash: string): Promise<Checkpoint | null> {
+    const last = await this.lastSigned(tenant);
+    const acknowledged = this.acknowledgedOf(tenant);
+    const trusted = last && !acknowledged.has(last.seq) ? last : null;
+    if (trusted && seq <= trusted.seq) {
+      // A request older than the last checkpoint (a queued one, another process's) is stale, unless the chain moved back.
+      const head = await this.log.head(tenant);
+      if (head.seq < trusted.seq) {
+        await this.refuse(tenant, trusted.seq, head.seq, "chain_rewound");
+        return null;
+      }
+      const signedEvent = await this.log.get(tenant, trusted.seq);
+      if (signedEvent?.hash !== trusted.hash) {
+        await this.refuse(tenant, trusted.seq, head.seq, "checkpoint_mismatch");
+        return null;
+      }
+      return null;
+    }
+    const verification = await verifyChain(this.log, tenant, { anchor: trusted, toSeq: seq, keys: this.keys, acknowledged });
+    if (!verification.ok) {
+      await this.onBreak(verification);
+      return null;
+    }
+    if (verification.toSeq !== seq || verification.lastHash !== hash) {
+      await this.refuse(tenant, Math.min(seq, verification.toSeq + 1), seq, verification.toSeq < seq ? "truncated" : "hash_mismatch");
+      return null;
+    }
+    return this.sign(tenant, seq, hash);
+  }
+
+  private async refuse(tenant: string, brokenSeq: number, headSeq: number, reason: string): Promise<void> {
+    this.logger.error({ tenant, brokenSeq, headSeq, reason }, "MP-BREAK: the checkpointer refused to sign");
+    const head = await this.log.head(tenant);
+    await this.onBreak({
+      tenantId: tenant,
+      ok: false,
+      fromSeq: brokenSeq,
+      toSeq: headSeq,
+      eventsChecked: 0,
+      firstBrokenSeq: brokenSeq,
+      reason,
+      headSeq: head.seq,
+      headHash: head.hash,
+      checkpointsChecked: 0,
+      lastHash: null,
+    });
+  }
+
+  private async lastSigned(tenant: string): Promise<{ seq: number; hash: string } | null> {
+    const stored = await this.latest(tenant);
+    const remembered = this.signed.get(tenant);
+    const usable = stored && this.keys.byId(stored.key_id) && verifyCheckpointSignature(stored, this.keys.byId(stored.key_id)!.publicKey) ? stored : null;
+    if (usable && (!remembered || usable.seq >= remembered.seq)) return { seq: usable.seq, hash: usable.hash };
+    return remembered ?? null;
   }
 
   async sign(tenant: string, seq: number, hash: string): Promise<Checkpoint> {
     const body: CheckpointBody = { tenant, seq, hash, time: this.clock.now().toISOString() };
     const signature = sign(null, Buffer.from(checkpointPayload(body), "utf8"), this.key.privateKey).toString("base64");
     const checkpoint: Checkpoint = { _id: eventDocId(tenant, seq), ...body, key_id: this.key.keyId, signature };
+    const remember = (cp: Checkpoint) => {
+      const known = this.signed.get(tenant);
+      if (!known || known.seq < cp.seq) this.signed.set(tenant, { seq: cp.seq, hash: cp.hash });
+      return cp;
+    };
     try {
       await this.checkpoints.insertOne(checkpoint);
-      return checkpoint;
+      return remember(checkpoint);
     } catch (error) {
       // Another process signed this seq already: one checkpoint per seq.
       if (error instanceof MongoServerError && error.code === 11000) {
-        return (await this.checkpoints.findOne({ _id: checkpoint._id })) ?? checkpoint;
+        return remember((await this.checkpoints.findOne({ _id: checkpoint._id })) ?? checkpoint);
       }
       throw error;
     }
   }
 
-  /** A tenant's checkpoints in seq order, read by `_id` range. */
+  /** A tenant's checkpoints in seq order (a small collection: one per `every` events). */
   async list(tenant: string, afterSeq = 0, limit = 1000): Promise<Checkpoint[]> {
     return this.checkpoints
       .find({ _id: { $gt: eventDocId(tenant, afterSeq), $lt: `${tenantPrefix(tenant)};` } })

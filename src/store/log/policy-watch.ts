@@ -22,6 +22,7 @@ interface PolicyState {
  */
 export class PolicyVersionWatch {
   private readonly state: Collection<PolicyState>;
+  private readonly refusals: Collection<{ _id: string; at: string }>;
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -31,6 +32,63 @@ export class PolicyVersionWatch {
     private readonly logger: Logger,
   ) {
     this.state = db.collection<PolicyState>(AUDIT_COLLECTIONS.policyState);
+    this.refusals = db.collection<{ _id: string; at: string }>(AUDIT_COLLECTIONS.policyState);
+  }
+
+  /**
+   * A bundle refused at load (corrupt, unsigned, signed by an untrusted key, edited after
+   * signing): a `refuse` event in every tenant's chain, once per refused file across every
+   * process (the first to record its hash writes the events); the policy in force stays.
+   */
+  refused(error: Error & { code?: string; bundleHash?: string | null; problem?: string }): Promise<MemoryEvent[]> {
+    const next = this.chain.then(() => this.recordRefusal(error));
+    this.chain = next.catch((failure: unknown) => this.logger.error({ err: failure }, "could not record a refused policy bundle"));
+    return next;
+  }
+
+  private async recordRefusal(error: Error & { code?: string; bundleHash?: string | null; problem?: string }): Promise<MemoryEvent[]> {
+    const bundleHash = error.bundleHash ?? null;
+    const at = this.clock.now().toISOString();
+    try {
+      await this.refusals.insertOne({ _id: `refused:${bundleHash ?? "unreadable"}`, at });
+    } catch (failure) {
+      if (failure instanceof MongoServerError && failure.code === 11000) return []; // recorded already
+      throw failure;
+    }
+    const recorded = await this.state.findOne({ _id: "current" });
+    const events: MemoryEvent[] = [];
+    for (const tenant of await this.log.tenants()) {
+      events.push(
+        await this.log.append({
+          tenant_id: tenant,
+          subject_id: null,
+          event_type: "refuse",
+          operation: "POLICY_LOAD",
+          contract: "audit",
+          memory_id: null,
+          actor: POLICY_ENGINE_ACTOR,
+          stop_reason: "INTERNAL_INCONSISTENCY",
+          decision_id: null,
+          policy_hash: recorded?.hash ?? null,
+          contract_version: recorded?.version ?? null,
+          request_id: null,
+          content_digest: null,
+          reason: `policy_bundle_refused: ${error.problem ?? error.code ?? "unreadable"}`,
+          metadata: {
+            refused_hash: bundleHash,
+            code: error.code ?? null,
+            problem: error.problem ?? null,
+            in_force: recorded ? { hash: recorded.hash, version: recorded.version } : null,
+          },
+        }),
+      );
+    }
+    return events;
+  }
+
+  /** Resolves once every change and refusal observed so far is recorded. */
+  async settled(): Promise<void> {
+    await this.chain;
   }
 
   /** Serialised: reloads observed in order. Resolves to the events written. */

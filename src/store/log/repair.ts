@@ -1,4 +1,5 @@
-import type { Collection, Db } from "mongodb";
+import { createHash } from "node:crypto";
+import { MongoServerError, type Collection, type Db } from "mongodb";
 import type { Clock } from "../../clock";
 import type { ContractStore, UnsettledObject } from "../../kernel/contract-store";
 import type { Logger } from "../../logger";
@@ -40,8 +41,15 @@ const CONTENT_EVENTS: readonly EventType[] = ["create", "update", "consolidate"]
 export const ERASURE_CONTRACT = "audit";
 const BATCH = 500;
 
+interface RepairClaim {
+  _id: string;
+  at: Date;
+}
+
 export class Repair {
   private readonly events: Collection<MemoryEvent>;
+  private readonly claims: Collection<RepairClaim>;
+  private running: Promise<RepairReport> | undefined;
 
   constructor(
     db: Db,
@@ -52,9 +60,32 @@ export class Repair {
     private readonly minAgeMs: number,
   ) {
     this.events = db.collection<MemoryEvent>(COLLECTIONS.events);
+    this.claims = db.collection<RepairClaim>("repair_claims");
   }
 
-  async run(): Promise<RepairReport> {
+  /** One pass at a time per process (the timer does not pile passes up). */
+  run(): Promise<RepairReport> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /**
+   * Takes the completion of one object by a unique `_id`; a claim older than the cutoff (its
+   * gateway stopped before completing) is taken over.
+   */
+  private async claim(key: string, cutoff: number): Promise<boolean> {
+    const _id = createHash("sha256").update(key).digest("hex");
+    await this.claims.deleteOne({ _id, at: { $lt: new Date(cutoff) } });
+    try {
+      await this.claims.insertOne({ _id, at: this.clock.now() });
+      return true;
+    } catch (error) {
+      if (error instanceof MongoServerError && error.code === 11000) return false;
+      throw error;
+    }
+  }
+
+  private async pass(): Promise<RepairReport> {
     const report: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 };
     const cutoff = this.clock.now().getTime() - this.minAgeMs;
     for (const store of this.stores) await this.repairStore(store, cutoff, report);
@@ -84,6 +115,8 @@ export class Repair {
           report.settled++;
           continue;
         }
+        // Several gateways repair while serving: one completes an object, the others leave it.
+        if (!(await this.claim(key, cutoff))) continue;
         const appended = await this.appendMissing(store, object);
         await store.settle(object, appended.seq);
         if (object.kind === "erasure") report.erasuresCompleted++;

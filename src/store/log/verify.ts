@@ -1,5 +1,5 @@
 import { eventHash, GENESIS_HASH, type EventLog, type MemoryEvent } from "../event-log";
-import { eventDocId } from "../ids";
+import { eventSignatureProblem, type LogKeySet } from "./event-signing";
 
 /** What a verification found: the first seq at which the chain stops being trustworthy, and why. */
 export interface ChainVerification {
@@ -9,11 +9,17 @@ export interface ChainVerification {
   toSeq: number;
   eventsChecked: number;
   firstBrokenSeq: number | null;
-  /** hash_mismatch | missing_event | seq_mismatch | tenant_mismatch | prev_hash_mismatch | truncated | checkpoint_mismatch */
+  /**
+   * hash_mismatch | missing_event | seq_mismatch | tenant_mismatch | prev_hash_mismatch | truncated |
+   * signature_missing | signature_key_unknown | signature_invalid | checkpoint_mismatch | chain_head_mismatch |
+   * checkpoint_signature_invalid | checkpoint_key_unknown | chain_rewound
+   */
   reason: string | null;
   headSeq: number;
   headHash: string;
   checkpointsChecked: number;
+  /** The hash of the event at `toSeq` as verified (null when nothing was checked or it broke). */
+  lastHash: string | null;
 }
 
 /** A claim about the chain from outside it: a signed checkpoint, or the stored chain head. */
@@ -26,85 +32,149 @@ export interface ChainClaim {
 export interface VerifyOptions {
   fromSeq?: number | null;
   toSeq?: number | null;
+  /**
+   * An event already proven (a good checkpoint: the checkpointer verified everything up to it
+   * before it signed): verification starts after it, so its cost is that of the new events.
+   */
+  anchor?: { seq: number; hash: string } | null;
   /** Claims to hold the chain to (checkpoints already signature-checked, the chain head). */
   claims?: ChainClaim[];
   /** Seqs of breaks an admin acknowledged: the chain is re-anchored there (MP-BREAK). */
   acknowledged?: ReadonlySet<number>;
-  pageSize?: number;
+  /** When set, every event's signature must verify with one of these keys (issue 12 §6). */
+  keys?: LogKeySet;
+  /** Segments up to this long are read by `_id` lookups, longer ones in one pass (default LOOKUP_MAX). */
+  lookupMax?: number;
 }
 
+/** Out-of-order events held while waiting for a lower seq; past this, the lower one is missing. */
+const REORDER_WINDOW = 10_000;
+/**
+ * Up to this many events are read seq by seq (`_id` lookups, LOOKUP_CONCURRENCY at a time), more in
+ * one pass. The embedded FerretDB answers an `_id` lookup from its index (~1 ms, scripts/bootstrap.sh
+ * patches its SQLite backend) but pushes down neither a range nor `$in`, so a pass decodes the whole
+ * collection: a tail since a checkpoint costs its own events, a full verification one pass.
+ */
+const LOOKUP_MAX = 2000;
+const LOOKUP_CONCURRENCY = 16;
+
 /** Why one event does not fit where it is; null when it does. */
-export function checkEvent(event: MemoryEvent, tenantId: string, seq: number, prevHash: string): string | null {
+export function checkEvent(event: MemoryEvent, tenantId: string, seq: number, prevHash: string, keys?: LogKeySet): string | null {
   if (event.seq !== seq) return "seq_mismatch";
   if (event.tenant_id !== tenantId) return "tenant_mismatch";
   const { _id: _unused, hash, ...body } = event;
   if (eventHash(body) !== hash) return "hash_mismatch";
+  if (keys) {
+    const problem = eventSignatureProblem(event, keys);
+    if (problem) return problem;
+  }
   if (event.prev_hash !== prevHash) return "prev_hash_mismatch";
   return null;
 }
 
+/** The seq an event is stored under (its `_id`), whatever its own `seq` field says. */
+const storedSeq = (event: MemoryEvent): number => Number(event._id.slice(-12));
+
 /**
- * Walks a tenant's chain by `_id` in seq order, recomputing every hash (docs/AUDIT.md):
- * a changed field breaks that event's hash, a deleted event leaves its seq missing, a
- * swap or a forged insertion breaks seq or prev_hash, and a truncated tail falls short of
- * the chain head and of any checkpoint that names a later seq.
+ * Walks a tenant's chain in seq order, recomputing every hash and checking every signature
+ * (docs/AUDIT.md): a changed field breaks that event's hash and signature, a deleted event
+ * leaves its seq missing, a swap or a forged insertion breaks seq, signature or prev_hash, and
+ * a truncated tail falls short of the chain head and of any checkpoint that names a later seq.
+ * A long segment is read in one pass (EventLog.segment) and put in order here, a short one by `_id`.
  */
 export async function verifyChain(log: EventLog, tenantId: string, options: VerifyOptions = {}): Promise<ChainVerification> {
-  const pageSize = options.pageSize ?? 500;
   const claims = [...(options.claims ?? [])].sort((a, b) => a.seq - b.seq);
   const acknowledged = options.acknowledged ?? new Set<number>();
-  const fromSeq = Math.max(1, options.fromSeq ?? 1);
+  const anchor = options.anchor ?? null;
+  const fromSeq = anchor ? anchor.seq + 1 : Math.max(1, options.fromSeq ?? 1);
   const claimedTop = claims.length ? claims[claims.length - 1].seq : 0;
   const found = await log.head(tenantId);
   const headSeq = Math.max(found.seq, claimedTop);
   // Past the highest seq anything claims there is nothing to check (and nothing missing).
   const toSeq = Math.min(options.toSeq ?? headSeq, headSeq);
 
-  let prevHash = GENESIS_HASH;
-  if (fromSeq > 1) {
-    const anchor = await log.get(tenantId, fromSeq - 1);
-    prevHash = anchor?.hash ?? "";
-  }
-  const result = (eventsChecked: number, firstBrokenSeq: number | null, reason: string | null, checkpointsChecked: number): ChainVerification => ({
+  let checked = 0;
+  let checkpointsChecked = 0;
+  let next = fromSeq;
+  const result = (firstBrokenSeq: number | null, reason: string | null): ChainVerification => ({
     tenantId,
     ok: firstBrokenSeq === null,
     fromSeq,
     toSeq,
-    eventsChecked,
+    eventsChecked: checked,
     firstBrokenSeq,
     reason,
     headSeq: found.seq,
     headHash: found.hash,
     checkpointsChecked,
+    lastHash: firstBrokenSeq === null && next > fromSeq ? prevHash : anchor && fromSeq > toSeq ? anchor.hash : null,
   });
+
+  let prevHash = GENESIS_HASH;
+  if (anchor) {
+    const anchored = await log.get(tenantId, anchor.seq);
+    if (anchored?.hash !== anchor.hash) return result(anchor.seq, anchored ? "checkpoint_mismatch" : found.seq < anchor.seq ? "truncated" : "missing_event");
+    prevHash = anchor.hash;
+  } else if (fromSeq > 1) {
+    prevHash = (await log.get(tenantId, fromSeq - 1))?.hash ?? "";
+  }
 
   const claimsBySeq = new Map<number, ChainClaim[]>();
   for (const claim of claims) claimsBySeq.set(claim.seq, [...(claimsBySeq.get(claim.seq) ?? []), claim]);
-  let checked = 0;
-  let checkpointsChecked = 0;
-  let seq = fromSeq;
-  while (seq <= toSeq) {
-    const page = await log.range(tenantId, seq, Math.min(toSeq, seq + pageSize - 1), pageSize);
-    const byId = new Map<string, MemoryEvent>(page.map((e) => [e._id, e]));
-    const pageEnd = Math.min(toSeq, seq + pageSize - 1);
-    for (; seq <= pageEnd; seq++) {
-      const event = byId.get(eventDocId(tenantId, seq));
-      if (!event) {
-        if (acknowledged.has(seq)) continue; // acknowledged gap: take the next event's prev_hash as it is
-        const later = await log.range(tenantId, seq + 1, toSeq, 1);
-        return result(checked, seq, later.length === 0 ? "truncated" : "missing_event", checkpointsChecked);
-      }
-      const why = checkEvent(event, tenantId, seq, prevHash);
-      if (why && !(acknowledged.has(seq) || (why === "prev_hash_mismatch" && acknowledged.has(seq - 1)))) {
-        return result(checked, seq, why, checkpointsChecked);
-      }
-      prevHash = event.hash;
-      checked++;
-      for (const claim of claimsBySeq.get(seq) ?? []) {
-        if (claim.hash !== event.hash) return result(checked, seq, `${claim.source}_mismatch`, checkpointsChecked);
-        if (claim.source === "checkpoint") checkpointsChecked++;
-      }
+
+  /** Checks the event at `seq`; a reason when the chain breaks there. */
+  const visit = (seq: number, event: MemoryEvent): string | null => {
+    const why = checkEvent(event, tenantId, seq, prevHash, options.keys);
+    if (why && !(acknowledged.has(seq) || (why === "prev_hash_mismatch" && acknowledged.has(seq - 1)))) return why;
+    prevHash = event.hash;
+    checked++;
+    for (const claim of claimsBySeq.get(seq) ?? []) {
+      if (claim.hash !== event.hash) return `${claim.source}_mismatch`;
+      if (claim.source === "checkpoint") checkpointsChecked++;
+    }
+    return null;
+  };
+
+  if (fromSeq > toSeq) return result(null, null);
+  const pending = new Map<number, MemoryEvent>();
+  let highestSeen = 0;
+  const cursor = toSeq - fromSeq < (options.lookupMax ?? LOOKUP_MAX) ? null : log.segment(tenantId, fromSeq, toSeq);
+  async function* lookups(): AsyncIterable<MemoryEvent> {
+    for (let seq = fromSeq; seq <= toSeq; seq += LOOKUP_CONCURRENCY) {
+      const seqs = Array.from({ length: Math.min(LOOKUP_CONCURRENCY, toSeq - seq + 1) }, (_, i) => seq + i);
+      for (const event of await Promise.all(seqs.map((s) => log.get(tenantId, s)))) if (event) yield event;
     }
   }
-  return result(checked, null, null, checkpointsChecked);
+  try {
+    const drain = (final: boolean): ChainVerification | null => {
+      for (;;) {
+        const event = pending.get(next);
+        if (event) {
+          pending.delete(next);
+          const why = visit(next, event);
+          if (why) return result(next, why);
+          next++;
+          continue;
+        }
+        if (next > toSeq) return null;
+        if (!final && pending.size < REORDER_WINDOW) return null;
+        if (acknowledged.has(next)) {
+          next++; // acknowledged gap: take the next event's prev_hash as it is
+          continue;
+        }
+        return result(next, highestSeen > next ? "missing_event" : "truncated");
+      }
+    };
+    for await (const event of cursor ?? lookups()) {
+      const seq = storedSeq(event);
+      if (seq < next) continue;
+      highestSeen = Math.max(highestSeen, seq);
+      pending.set(seq, event);
+      const failed = drain(false);
+      if (failed) return failed;
+    }
+    return drain(true) ?? result(null, null);
+  } finally {
+    await cursor?.close().catch(() => undefined);
+  }
 }

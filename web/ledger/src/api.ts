@@ -1,39 +1,37 @@
-/** The same GraphQL API every other client uses; the token travels as a Bearer header. */
+/**
+ * The same GraphQL API every other client uses, through memgate's typed client
+ * (clients/typescript): generated documents and their types, sent by its Apollo-free `request`
+ * (the page needs no cache); the token travels as a Bearer header.
+ */
+import { MemgateRequestError } from "../../../clients/typescript/src/errors";
+import {
+  ApproveProposalDocument,
+  DeclineProposalDocument,
+  ForgetMemoryDocument,
+  LedgerDocument,
+  PendingProposalsDocument,
+  SelectedMemoryContextDocument,
+  type LedgerItemFieldsFragment,
+  type ProposalFieldsFragment,
+  type SourceFieldsFragment,
+  type StopReason,
+} from "../../../clients/typescript/src/generated/graphql";
+import { request, type MemgateRequestOptions } from "../../../clients/typescript/src/request";
 
-export interface Source {
-  sourceType: string;
-  sourceId: string | null;
-  note: string | null;
-}
-
-export interface Proposal {
-  proposalId: string;
-  proposedText: string;
-  kind: string;
-  createdAt: string;
-  source: Source;
-}
-
-export interface LedgerItem {
-  memoryId: string;
-  text: string;
-  kind: string;
-  proposalId: string;
-  proposedAt: string;
-  createdAt: string;
-  source: Source;
-}
+export type Source = SourceFieldsFragment;
+export type Proposal = ProposalFieldsFragment;
+export type LedgerItem = LedgerItemFieldsFragment;
 
 export interface Decision {
-  stopReason: string;
+  stopReason: StopReason;
   explanations: string[];
 }
 
 export interface SelectedContext extends Decision {
   selectedMemoryIds: string[];
   resolvedTexts: string[];
-  attributionLine: string | null;
-  selections: { memoryId: string; stopReason: string }[];
+  attributionLine?: string | null;
+  selections: { memoryId: string; stopReason: StopReason }[];
 }
 
 export class ApiError extends Error {
@@ -45,74 +43,51 @@ export class ApiError extends Error {
   }
 }
 
-const SOURCE = "source { sourceType sourceId note }";
+/** A failed request in words a person can act on; the code is kept for the page. */
+function apiError(error: unknown): ApiError {
+  const failed = error instanceof MemgateRequestError ? error : new MemgateRequestError(String(error), "ERROR");
+  if (failed.code === "UNAUTHENTICATED") return new ApiError("This token was not accepted. It may have expired; ask for a new one.", failed.code);
+  if (failed.code === "NETWORK") return new ApiError("The server could not be reached. Check your connection and try again.", failed.code);
+  return new ApiError(failed.message, failed.code);
+}
 
 export class LedgerApi {
-  constructor(private readonly token: string) {}
+  private readonly gateway: MemgateRequestOptions;
 
-  private async call<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    let response: Response;
+  constructor(token: string) {
+    this.gateway = { url: "/graphql", token };
+  }
+
+  private async call<T>(request: () => Promise<T>): Promise<T> {
     try {
-      response = await fetch("/graphql", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${this.token}` },
-        body: JSON.stringify({ query, variables }),
-      });
-    } catch {
-      throw new ApiError("The server could not be reached. Check your connection and try again.", "NETWORK");
+      return await request();
+    } catch (error) {
+      throw apiError(error);
     }
-    const body = (await response.json().catch(() => ({}))) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
-    if (body.errors?.length) {
-      const code = body.errors[0].extensions?.code ?? "ERROR";
-      const message = code === "UNAUTHENTICATED" ? "This token was not accepted. It may have expired; ask for a new one." : body.errors[0].message;
-      throw new ApiError(message, code);
-    }
-    if (!body.data) throw new ApiError(`Unexpected answer from the server (HTTP ${response.status}).`, "ERROR");
-    return body.data;
   }
 
   async pending(): Promise<Decision & { proposals: Proposal[] }> {
-    const data = await this.call<{ pendingProposals: Decision & { proposals: Proposal[] } }>(
-      `query { pendingProposals { stopReason explanations proposals { proposalId proposedText kind createdAt ${SOURCE} } } }`,
-    );
-    return data.pendingProposals;
+    return (await this.call(() => request(this.gateway, PendingProposalsDocument, {}))).pendingProposals;
   }
 
   async ledger(): Promise<Decision & { items: LedgerItem[] }> {
-    const data = await this.call<{ ledger: Decision & { items: LedgerItem[] } }>(
-      `query { ledger { stopReason explanations items { memoryId text kind proposalId proposedAt createdAt ${SOURCE} } } }`,
-    );
-    return data.ledger;
+    return (await this.call(() => request(this.gateway, LedgerDocument, {}))).ledger;
   }
 
-  async approve(proposalId: string, finalText: string): Promise<Decision & { memory: LedgerItem | null }> {
-    const data = await this.call<{ approveProposal: Decision & { memory: LedgerItem | null } }>(
-      `mutation($id: ID!, $text: String!) { approveProposal(proposalId: $id, finalText: $text) { stopReason explanations memory { memoryId text kind proposalId proposedAt createdAt ${SOURCE} } } }`,
-      { id: proposalId, text: finalText },
-    );
-    return data.approveProposal;
+  async approve(proposalId: string, finalText: string): Promise<Decision & { memory?: LedgerItem | null }> {
+    return (await this.call(() => request(this.gateway, ApproveProposalDocument, { proposalId, finalText }))).approveProposal;
   }
 
   async decline(proposalId: string): Promise<Decision> {
-    const data = await this.call<{ declineProposal: Decision }>(`mutation($id: ID!) { declineProposal(proposalId: $id) { stopReason explanations } }`, {
-      id: proposalId,
-    });
-    return data.declineProposal;
+    return (await this.call(() => request(this.gateway, DeclineProposalDocument, { proposalId }))).declineProposal;
   }
 
   async forget(memoryId: string): Promise<Decision> {
-    const data = await this.call<{ forgetMemory: Decision }>(`mutation($id: ID!) { forgetMemory(memoryId: $id) { stopReason explanations } }`, {
-      id: memoryId,
-    });
-    return data.forgetMemory;
+    return (await this.call(() => request(this.gateway, ForgetMemoryDocument, { memoryId }))).forgetMemory;
   }
 
   async context(memoryIds: string[]): Promise<SelectedContext> {
-    const data = await this.call<{ selectedMemoryContext: SelectedContext }>(
-      `query($ids: [ID!]!) { selectedMemoryContext(memoryIds: $ids) { stopReason explanations selectedMemoryIds resolvedTexts attributionLine selections { memoryId stopReason } } }`,
-      { ids: memoryIds },
-    );
-    return data.selectedMemoryContext;
+    return (await this.call(() => request(this.gateway, SelectedMemoryContextDocument, { memoryIds }))).selectedMemoryContext;
   }
 }
 

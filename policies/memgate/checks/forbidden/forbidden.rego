@@ -17,6 +17,30 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [f.class, f.fie
 	some f in content.findings
 	forbidden.classes[f.class]
 	not _near_miss(f)
+	not _innocent_reading(f)
+}
+
+# A match that covered a word of a sense (forbidden.senses: "the date field", "diagnosing
+# flaky tests") counts unless the word's linguistic facts show an innocent reading and no
+# guilty one. The detector reports the facts; this rule and the sense data decide.
+_innocent_reading(f) if {
+	sense := forbidden.senses[f.term]
+	_sense_applies(sense, f.class)
+	some fact in f.facts
+	fact in sense.innocent
+	not _guilty_reading(f, sense)
+}
+
+# A sense may name the classes it reads (`classes`); topic findings are read as their class.
+_sense_applies(sense, _) if not sense.classes
+
+_sense_applies(sense, class) if class in sense.classes
+
+_sense_applies(sense, class) if concat(":", ["topic", sense.classes[_]]) == class
+
+_guilty_reading(f, sense) if {
+	some fact in f.facts
+	fact in object.get(sense, "guilty", [])
 }
 
 # A topic word in a text about software and about no person ("the religion field was
@@ -45,6 +69,7 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [class, f.field
 	forbidden.classes[class]
 	_context(f.field, "context:personal")
 	not _context(f.field, "context:software")
+	not _innocent_reading(f)
 }
 
 # seed 000 §3: bans that hold in one category only (credentials by name in PROJECT_CONFIG;

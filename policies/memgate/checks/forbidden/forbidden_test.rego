@@ -74,3 +74,32 @@ test_c19_forbid_topic_words_count_only_about_a_person[note] if {
 	}
 	count(forbidden.violations) == c.n with input as _write(c.findings, {})
 }
+
+_sensed(class, term, facts) := {"field": "value", "class": class, "label": "test", "term": term, "facts": facts}
+
+test_c19_forbid_senses_clear_innocent_readings_only[note] if {
+	some note, c in {
+		"C19-FORBID date modifying a noun (the date field) is innocent": {"f": _sensed("intimate", "date", ["pos:NOUN", "determined", "modifies_noun"]), "n": 0},
+		"C19-FORBID date owned by a person (our first date) counts": {"f": _sensed("intimate", "date", ["pos:NOUN", "possessed_by_person", "modifies_noun"]), "n": 1},
+		"C19-FORBID diagnosing a thing is innocent": {"f": _sensed("health", "diagnose", ["pos:VERB", "object_thing"]), "n": 0},
+		"C19-FORBID a person diagnosed counts": {"f": _sensed("health", "diagnose", ["pos:VERB", "patient_person"]), "n": 1},
+		"C19-FORBID a sense word with no innocent fact counts": {"f": _sensed("health", "diagnose", ["pos:NOUN"]), "n": 1},
+		"C19-FORBID an unknown sense counts": {"f": _sensed("health", "no_such_sense", ["object_thing"]), "n": 1},
+		"C19-FORBID a sense limited to other classes counts": {"f": _sensed("health", "self_report", ["first_person_only"]), "n": 1},
+		"C19-FORBID a self-report about oneself is innocent": {"f": _sensed("profiling", "self_report", ["first_person_only"]), "n": 0},
+	}
+	count(forbidden.violations) == c.n with input as _write([c.f], {})
+}
+
+test_c19_forbid_senses_apply_to_topic_words_too if {
+	person := _f("value", "context:personal")
+	count(forbidden.violations) == 0 with input as _write([_sensed("topic:profiling", "self_report", ["first_person_only"]), person], {})
+	count(forbidden.violations) == 1 with input as _write([_sensed("topic:profiling", "self_report", ["person_after"]), person], {})
+}
+
+test_c19_forbid_senses_are_well_formed_data if {
+	every _, sense in data.memgate.forbidden.senses {
+		regex.is_valid(sense.forms)
+		count(sense.innocent) > 0
+	}
+}

@@ -2,7 +2,8 @@
 # description: |
 #   C19-SRC / INV-5 / SPEC D3a: DERIVED_UNVERIFIED is always NO_SOURCE_DERIVED_FACT;
 #   CITED_SOURCE without a source_ref is NO_SOURCE_DERIVED_FACT; a source_ref that is prose
-#   rather than structure ids is SCHEMA_INVALID; a known source kind the category does not
+#   rather than structure ids is SCHEMA_INVALID (only within its C19-ITEM bound: a longer one is
+#   BOUNDS_EXCEEDED, the bounds check's); a known source kind the category does not
 #   allow is SCHEMA_INVALID (a USER_EXPLICIT one without consent is the consent check's).
 package memgate.checks.source
 
@@ -23,6 +24,7 @@ violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "C19-SRC",
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-SRC", "detail": "source_ref_not_structure_ids"} if {
 	operation.governed_write
 	_has_ref
+	count(input.item.source_ref) <= contract.bounds.source_ref
 	not regex.match(contract.source_ref_pattern, input.item.source_ref)
 }
 

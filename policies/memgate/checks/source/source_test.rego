@@ -12,6 +12,7 @@ test_c19_src_table[note] if {
 		"C19-SRC derived unverified": {"item": {"source_kind": "DERIVED_UNVERIFIED"}, "want": {"NO_SOURCE_DERIVED_FACT"}},
 		"C19-SRC cited without ref": {"item": {"source_kind": "CITED_SOURCE", "source_ref": null}, "want": {"NO_SOURCE_DERIVED_FACT"}},
 		"C19-SRC cited with prose": {"item": {"source_kind": "CITED_SOURCE", "source_ref": "see the design doc"}, "want": {"SCHEMA_INVALID"}},
+		"C19-ITEM a source_ref over its bound is the bounds check's": {"item": {"source_kind": "CITED_SOURCE", "source_ref": concat("", array.concat(["doc:"], [x | some _ in numbers.range(1, 253); x := "7"]))}, "want": set()},
 		"C19-SRC cited with ids": {"item": {"source_kind": "CITED_SOURCE", "source_ref": "doc:42,adr/0007"}, "want": set()},
 		"C19-SRC cited not allowed in PREFERENCE": {"item": {"category": "PREFERENCE", "source_kind": "CITED_SOURCE", "source_ref": "doc:1"}, "want": {"SCHEMA_INVALID"}},
 	}

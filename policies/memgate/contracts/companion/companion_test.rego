@@ -114,6 +114,18 @@ test_gate_travels_with_the_decision[note] if {
 	d.gate == want
 }
 
+test_model_judge_verdict_is_a_fact_the_policy_weighs[note] if {
+	some [note, grounding, want] in [
+		["SG-GROUND no judge: the score alone", {"score": 0.85, "judge": null}, "apply"],
+		["SG-GROUND judge grounded: a lower score is enough", {"score": 0.6, "judge": "grounded"}, "apply"],
+		["SG-GROUND judge grounded: not below judge_grounded_min", {"score": 0.3, "judge": "grounded"}, "ungrounded"],
+		["SG-GROUND judge ungrounded: refused whatever the score", {"score": 1, "judge": "ungrounded"}, "ungrounded"],
+		["SG-GROUND judge unavailable fails closed", {"score": 1, "judge": "unavailable"}, "ungrounded"],
+	]
+	d := main.decision with input as _fact({"grounding": grounding, "fact": {"type": "USER_FACT", "confidence": 0.9, "source": "manual"}})
+	d.gate.band == want
+}
+
 test_gate_outcomes[note] if {
 	some [note, conf, want] in [
 		["SG-GATE apply allows", 0.9, "allow"],

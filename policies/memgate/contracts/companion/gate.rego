@@ -27,7 +27,20 @@ _add if {
 	not _malformed
 }
 
-_grounded if input.grounding.score >= _grounding_min
+# Offline (no model judge configured): the score alone.
+_grounded if {
+	object.get(input.grounding, "judge", null) == null
+	input.grounding.score >= _grounding_min
+}
+
+# SG-GROUND with a model judge (MEMGATE_JUDGE_URL): its verdict is one more fact. A candidate
+# it finds grounded needs a lower offline score (judge_grounded_min: paraphrases the words do
+# not show); one it refuses, or a judge that did not answer (timeout, error: "unavailable"),
+# is never grounded: the judge fails closed.
+_grounded if {
+	input.grounding.judge == "grounded"
+	input.grounding.score >= data.memgate.contracts.companion.judge_grounded_min
+}
 
 # The gated confidence: the fact's own, or a pending proposal of the same fact reinforced by
 # this observation (the strongest confidence seen, plus a step per earlier observation).

@@ -88,6 +88,30 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "P54-B", "detail":
 violations contains {"stop_reason": "FORBIDDEN_CATEGORY", "rule": "P54-C", "detail": f.label} if {
 	_op("APPROVE")
 	some f in _findings("validator")
+	not _innocent_reading(f)
+}
+
+# A match that covered a word of one of the validator's senses ("examples that clearly show",
+# "diagnosing flaky tests") counts unless the word's linguistic facts show an innocent reading
+# and no guilty one: the detector reports facts, the sense data and this rule decide.
+_innocent_reading(f) if {
+	sense := data.memgate.contracts.ledger.lexicons.validator.senses[f.term]
+	some fact in f.facts
+	fact in sense.innocent
+	not _guilty_reading(f, sense)
+}
+
+_guilty_reading(f, sense) if {
+	some fact in f.facts
+	fact in object.get(sense, "guilty", [])
+}
+
+# MP-BREAK re-judging a stored ledger item under a new bundle (issue 13 item 5): its text, as
+# `finalText`, meets the same final-text validator an approval does.
+violations contains {"stop_reason": "FORBIDDEN_CATEGORY", "rule": "P54-C", "detail": f.label} if {
+	_op("REJUDGE")
+	some f in _findings("validator")
+	not _innocent_reading(f)
 }
 
 # P54-E a forgotten, foreign or unknown selected id contributes nothing and the selection

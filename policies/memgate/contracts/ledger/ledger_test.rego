@@ -76,6 +76,31 @@ test_p54_c_validator_findings_are_forbidden_naming_the_rule[label] if {
 	{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "P54-C", "detail": label} in v
 }
 
+test_p54_c_validator_senses_clear_innocent_readings_only[note] if {
+	some note, c in {
+		"P54-C clearly in a relative clause about a thing (examples that clearly show)": {"term": "clearly", "facts": ["pos:ADV", "in_relative_clause"], "n": 0},
+		"P54-C clearly framing a claim about a person (this clearly proves you are lazy)": {"term": "clearly", "facts": ["pos:ADV", "in_relative_clause", "person_after"], "n": 1},
+		"P54-C diagnosing a thing (diagnosing flaky tests)": {"term": "diagnose", "facts": ["pos:VERB", "object_thing"], "n": 0},
+		"P54-C a person diagnosed (I was diagnosed)": {"term": "diagnose", "facts": ["pos:VERB", "patient_person"], "n": 1},
+	}
+	f := object.union(_finding("finalText", "ledger:validator", "authoritative_framing:proof_framing"), {"term": c.term, "facts": c.facts})
+	count(ledger.violations) == c.n with input as _approve("text", [f])
+}
+
+test_p54_c_rejudge_reads_senses_as_approval_does if {
+	innocent := object.union(_finding("finalText", "ledger:validator", "clinical_language:diagnostic_terms"), {"term": "diagnose", "facts": ["object_thing"]})
+	guilty := object.union(innocent, {"facts": ["patient_person"]})
+	count(ledger.violations) == 0 with input as object.union(_approve("text", [innocent]), {"operation": "REJUDGE", "principal": {"roles": ["job"]}})
+	count(ledger.violations) == 1 with input as object.union(_approve("text", [guilty]), {"operation": "REJUDGE", "principal": {"roles": ["job"]}})
+}
+
+test_p54_c_validator_senses_are_well_formed_data if {
+	every _, sense in ledger.lexicons.validator.senses {
+		regex.is_valid(sense.forms)
+		count(sense.innocent) > 0
+	}
+}
+
 test_p54_c_no_findings_passes if {
 	count(ledger.violations) == 0 with input as _approve("I've noticed I focus better in the morning", [])
 }

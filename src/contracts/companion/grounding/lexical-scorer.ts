@@ -23,15 +23,15 @@ const STOPWORDS = new Set(
 
 const HAVE = new Set(["have", "has", "had", "having"]);
 const LIGHT_VERBS = new Set(["have", "has", "had", "having", "do", "does", "did", "doing", "done"]);
-const NEGATIONS = new Set(["not", "no", "never", "neither", "nor", "none", "nothing", "nobody", "cannot", "without", "nowhere"]);
+export const NEGATIONS = new Set(["not", "no", "never", "neither", "nor", "none", "nothing", "nobody", "cannot", "without", "nowhere"]);
 /** Cues that make a clause hypothetical: a candidate stating it as fact needs a cue of its own. */
-const IRREALIS = new Set(
+export const IRREALIS = new Set(
   `might may maybe perhaps possibly probably could would want wants wanted wish wishes wished hope hopes hoped plan plans planned planning
    consider considers considered considering thinking wonder wonders wondered whether if asked asks ask someday eventually unsure interested
    dream dreams dreamed rarely seldom hardly barely scarcely`.split(/\s+/),
 );
 /** Cues that put a clause in the past: "used to play" is not "plays". */
-const FORMER = new Set(`used formerly previously former ex quit stopped anymore ago once retired`.split(/\s+/));
+export const FORMER = new Set(`used formerly previously former ex quit stopped anymore ago once retired`.split(/\s+/));
 /** Words that relate to the subject: a clause about one of them is about someone else. */
 const RELATIONS = new Set(
   `sister brother mother father mom dad mum parent parents son daughter child children kid kids wife husband spouse partner boyfriend girlfriend
@@ -59,6 +59,10 @@ interface Token {
   predicative?: boolean;
   /** after a determiner: a noun, so only noun senses count ("a pilot" is not "to fly") */
   noun?: boolean;
+  /** the last word of what the subject is said to be ("User is an AWS Solutions Architect") */
+  predicateHead?: boolean;
+  /** a noun modifying the noun after it ("the Solutions Architect exam"): it says nothing of the subject */
+  modifier?: boolean;
 }
 
 interface Parsed {
@@ -128,6 +132,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
             if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
             if (s.former && !claim.cues.former) continue; // "used to" is not "does"
             if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
+            if (s.modifier && token.predicateHead) continue; // "studying for the Architect exam" does not make the user an architect
             const match = this.similarity(token.word, s.word, token.noun === true, s.noun === true);
             if (match.antonym) bestOpposite = Math.max(bestOpposite, match.score);
             else if (match.score > bestPlain) {
@@ -351,7 +356,9 @@ export class LexicalGroundingScorer implements GroundingScorer {
           content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
           continue;
         }
-        if (word === "'s" || STOPWORDS.has(word)) {
+        // "their notes", "the reports": after a determiner a reporting verb is a noun, and content
+        const reportingNoun = REPORTING_NOUNS.has(word) && (DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous));
+        if (word === "'s" || (STOPWORDS.has(word) && !reportingNoun)) {
           // "has a dog" supports "owns a dog": light verbs stay in the summary
           if (role === "summary" && LIGHT_VERBS.has(word)) content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
           continue;
@@ -372,10 +379,24 @@ export class LexicalGroundingScorer implements GroundingScorer {
         }
         const predicative = COPULAS.has(previous) || (DETERMINERS.has(previous) && COPULAS.has((raws[i - 2] ?? "").toLowerCase()));
         const noun = DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous);
-        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun });
+        const nextWord = next?.toLowerCase();
+        const nounFollows = nextWord !== undefined && /^[a-z]+$/.test(nextWord) && !STOPWORDS.has(nextWord) && this.wordnet.has(nextWord, "n");
+        const predicateHead = role === "claim" && !nounFollows && this.afterCopula(raws, i);
+        const modifier = role === "summary" && nounFollows && !COMPARATIVES.has(nextWord);
+        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun, predicateHead, modifier });
       }
     });
     return { content, cues, markers };
+  }
+
+  /** "is an AWS Solutions Architect": the word ends a run of words that follows a copula and an article. */
+  private afterCopula(raws: string[], i: number): boolean {
+    for (let j = i - 1; j >= 1; j--) {
+      const w = raws[j].toLowerCase();
+      if (DETERMINERS.has(w)) return COPULAS.has(raws[j - 1].toLowerCase());
+      if (!/^[A-Za-z]+$/.test(raws[j]) || STOPWORDS.has(w)) return false;
+    }
+    return false;
   }
 
   /** "board game", "ice cream": two words WordNet knows as one lemma become one token. */
@@ -446,6 +467,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
 }
 
 const PERSON = "n:00007846";
+const REPORTING_NOUNS = new Set(["note", "notes", "report", "reports", "talk", "talks", "share", "shares", "state", "states", "message", "messages"]);
 const SUBJECT_POSSESSIVES = new Set(["their", "his", "her", "my"]);
 const COMPARATIVES = new Set(["over", "than", "instead", "rather", "versus", "vs"]);
 const NOUN_DETERMINERS = new Set(["this", "that", "these", "those", "every", "each", "another", "his", "her", "their", "my", "our", "your", "'s"]);

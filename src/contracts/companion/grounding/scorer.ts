@@ -5,6 +5,8 @@ export interface GroundingScore {
   /** content words of the candidate the summary does not support (a count, never the words) */
   unsupported: number;
   scorer: string;
+  /** the model judge's verdict when MEMGATE_JUDGE_URL is set (a fact; unavailable = timeout or error) */
+  judge?: "grounded" | "ungrounded" | "unavailable";
 }
 
 /** SG-GROUND: how well a candidate fact is grounded in the summary it was extracted from. */

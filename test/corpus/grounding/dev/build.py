@@ -1,3 +1,4 @@
+# The DEVELOPMENT split of grounding: tune here only (the held-out split is ../test).
 # Generates triples.jsonl from the table below: (summary, [grounded...], [(kind, hallucinated)...]).
 import json
 S = [

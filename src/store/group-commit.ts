@@ -1,4 +1,4 @@
-import type { Logger } from "../../logger";
+import type { Logger } from "../logger";
 
 /** The driver's answer once the gateway closed its client: retrying cannot help. */
 export const clientClosed = (error: unknown): boolean =>

@@ -1,6 +1,6 @@
 # Regenerates memories.json and queries.json (deterministic: seeded). python3 generate.py
 import json, os, random
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.abspath(__file__))  # the DEVELOPMENT split: tune here only
 random.seed(6)
 M = []  # memories: id, kind, text, scope, confidence, links, days_ago
 def mem(id, kind, text, scope="repo", conf=0.85, problem=None, related=None, targets=None, days=10):

@@ -1,0 +1,83 @@
+import { id, text } from "../../kernel/fields";
+import { operation, TENANT_SCOPE } from "../../kernel/operation";
+import type { RejudgeTarget } from "../../kernel/rejudge";
+import type { ReauditProgress, ReauditProgressRecord } from "../../store/log/reaudit";
+import { AUDIT_CONTRACT } from "./operations";
+
+export interface ReleaseQuarantineRequest {
+  memoryId?: string | null;
+  subjectId?: string | null;
+  reason?: string | null;
+}
+
+interface QuarantineHolder {
+  target: RejudgeTarget;
+  subjectId: string;
+}
+
+export interface ReleaseResult {
+  releasedMemoryId: string;
+  contract: string;
+}
+
+export interface ReauditOperationDeps {
+  progress: ReauditProgress;
+  /** Every contract's re-audit targets (ContractDeps.rejudgeTargets), read when a release runs. */
+  targets: readonly RejudgeTarget[];
+}
+
+const tenantWide = () => TENANT_SCOPE;
+
+/**
+ * Issue 13 item 5: how far the re-audit under the bundle in force has come for the token's
+ * tenant (admin, auditor), and an admin's release of a quarantined memory back to the status
+ * it had. The release names the object and a reason; its `release` event names the object,
+ * never its content.
+ */
+export function reauditOperations({ progress, targets }: ReauditOperationDeps) {
+  const reauditStatus = operation<Record<string, never>, undefined, ReauditProgressRecord | null>({
+    contract: AUDIT_CONTRACT,
+    name: "REAUDIT_STATUS",
+    fields: {},
+    subject: tenantWide,
+    allow: (_req, _gathered, ctx) => progress.get(ctx.tenantId),
+  });
+
+  const releaseQuarantine = operation<ReleaseQuarantineRequest, QuarantineHolder | null, ReleaseResult>({
+    contract: AUDIT_CONTRACT,
+    name: "RELEASE_QUARANTINE",
+    fields: { memoryId: id(), subjectId: id(), reason: text() },
+    subject: tenantWide,
+    async gather(req, ctx) {
+      const objectId = req.memoryId;
+      if (typeof objectId !== "string" || objectId.trim() === "") return null;
+      for (const target of targets) {
+        const held = await target.quarantined(ctx.tenantId, objectId, req.subjectId ?? null);
+        if (held) return { target, subjectId: held.subjectId };
+      }
+      return null;
+    },
+    // A quarantined object is the live target of a release; anything else answers NOT_FOUND (checks/target).
+    input: (_req, holder) => ({ target: holder ? { found: true, status: "active" } : { found: false } }),
+    async allow(req, holder, ctx, writes) {
+      const objectId = req.memoryId!;
+      const released = await writes.run(async () => {
+        const done = await holder!.target.release(ctx.tenantId, objectId, holder!.subjectId);
+        if (!done) throw new Error("the quarantine was lifted meanwhile");
+        return done;
+      });
+      writes.event({
+        event_type: "release",
+        subject_id: released.subjectId,
+        memory_id: objectId,
+        reason: req.reason ?? "",
+        metadata: { object_contract: holder!.target.contract, kind: holder!.target.kind, ...released.metadata },
+      });
+      return { releasedMemoryId: objectId, contract: holder!.target.contract };
+    },
+  });
+
+  return { reauditStatus, releaseQuarantine };
+}
+
+export type ReauditOperations = ReturnType<typeof reauditOperations>;

@@ -1,0 +1,102 @@
+import { clausesOf, type Clause } from "./clauses";
+import { FORMER, IRREALIS, NEGATIONS } from "./lexical-scorer";
+import type { GroundingScore, GroundingScorer } from "./scorer";
+
+/** What the clause-level scorer needs of a word-level one: a synchronous score of one text against another. */
+export interface WordScorer {
+  readonly name: string;
+  scoreSync(summary: string, candidate: string): GroundingScore;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const stem: (word: string) => string = require("wink-porter2-stemmer");
+
+/** Words a restatement may add or drop without changing the claim. */
+const FILLERS = new Set(["a", "an", "the", "their", "his", "her", "my", "its", "also", "now", "really"]);
+const SUBJECTS = new Set(["user", "users", "they", "she", "he", "i", "the"]);
+
+/**
+ * SG-GROUND at the level of clauses. The summary and the candidate are cut into clauses
+ * (clauses.ts: wink-nlp's parts of speech, a subject or verb shared by coordination written
+ * out). Each clause of the candidate must be supported by ONE clause of the summary, so
+ * subject, predicate and arguments align ("has a cat named Rufus" is not supported by "has a
+ * dog named Rufus and a cat named Miso"). A clause under a condition ("when they drink coffee
+ * after 4 pm") supports only a candidate that keeps the condition. A verbatim or near-verbatim
+ * restatement of a clause about the user scores 1. Produces a number; the policy decides.
+ */
+export class ClauseGroundingScorer implements GroundingScorer {
+  readonly name: string;
+
+  constructor(private readonly words: WordScorer) {
+    this.name = `clauses+${words.name}`;
+  }
+
+  async score(summary: string, candidate: string): Promise<GroundingScore> {
+    return this.scoreSync(summary, candidate);
+  }
+
+  scoreSync(summary: string, candidate: string): GroundingScore {
+    const sources = clausesOf(summary);
+    const claims = clausesOf(candidate);
+    if (claims.length === 0 || sources.length === 0) return { score: 0, unsupported: 0, scorer: this.name };
+    let score = 1;
+    let unsupported = 0;
+    for (const claim of claims) {
+      let best: GroundingScore = { score: 0, unsupported: Number.MAX_SAFE_INTEGER, scorer: this.name };
+      for (const source of sources) {
+        const s = this.scoreClause(source, claim);
+        if (s.score > best.score || (s.score === best.score && s.unsupported < best.unsupported)) best = s;
+        if (best.score === 1) break;
+      }
+      score = Math.min(score, best.score);
+      unsupported += best.unsupported === Number.MAX_SAFE_INTEGER ? 0 : best.unsupported;
+    }
+    return { score, unsupported, scorer: this.name };
+  }
+
+  private scoreClause(source: Clause, claim: Clause): GroundingScore {
+    if (restates(source, claim)) return { score: 1, unsupported: 0, scorer: this.name };
+    const whole = this.words.scoreSync(source.text, claim.text);
+    if (source.condition === null) return whole;
+    // the condition restricts the fact: neither the fact without it nor the condition alone is said
+    const alone = Math.max(this.words.scoreSync(source.main, claim.text).score, this.words.scoreSync(source.condition, claim.text).score);
+    return alone >= whole.score ? { ...whole, score: Math.min(whole.score, 0.5) } : whole;
+  }
+}
+
+/**
+ * A verbatim or near-verbatim restatement: the candidate's words (stemmed, fillers aside)
+ * are a run of the clause's words starting right after its subject, and what the candidate
+ * leaves out of the clause carries no negation, hedge or past marker; a clause under a
+ * condition is never restated by a shorter candidate.
+ */
+export function restates(source: Clause, claim: Clause): boolean {
+  // under a condition, the word-level score with the condition rule decides
+  if (!claim.aboutUser || claim.condition !== null || source.condition !== null) return false;
+  const have = normal(source.text);
+  const want = normal(claim.text);
+  while (want.length > 0 && SUBJECTS.has(want[0])) want.shift();
+  if (want.length === 0) return false;
+  for (let at = 0; at + want.length <= have.length; at++) {
+    if (!want.every((w, i) => have[at + i] === w)) continue;
+    // the run starts right after the user as subject ("they bake ...", "that they bake ...")
+    if (at === 0 || !SUBJECTS.has(have[at - 1])) continue;
+    if (at >= 2 && have[at - 2] === "'s") continue; // "User's manager asked": not the user
+    const left = have.slice(at + want.length);
+    if (left.some((w) => NEGATIONS.has(w) || IRREALIS.has(w) || FORMER.has(w))) return false;
+    return true;
+  }
+  return false;
+}
+
+function normal(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .replace(/n't\b/g, " not")
+      .replace(/'s\b/g, " 's")
+      .match(/'s|[a-z0-9]+(?:[-'][a-z0-9]+)*/g) ?? []
+  )
+    .filter((w) => !FILLERS.has(w))
+    .map((w) => (w === "'s" ? w : stem(w)));
+}

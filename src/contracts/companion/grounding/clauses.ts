@@ -1,0 +1,265 @@
+import winkNLP, { type ItemSentence, type WinkMethods } from "wink-nlp";
+import model from "wink-eng-lite-web-model";
+import { baseForms } from "./morphy";
+import { sharedWordNet } from "./wordnet";
+
+/**
+ * One clause of a text: a subject, one predicate and its arguments. A clause that shares its
+ * subject or verb with the clause before it ("... and a cat named Miso", "... but loves almond
+ * butter") is written out in full, so each clause can be judged on its own (SG-GROUND).
+ */
+export interface Clause {
+  /** the whole clause, subject and verb restored */
+  text: string;
+  /** the clause without its condition ("they sleep badly" of "... when they drink coffee") */
+  main: string;
+  /** a restricting condition (when, whenever, if, unless ...), or null */
+  condition: string | null;
+  /** the subject is the user (User, they, she, he, I, or none written) */
+  aboutUser: boolean;
+}
+
+interface Word {
+  text: string;
+  lower: string;
+  pos: string;
+}
+
+/** Words that open a condition: the fact holds only under it. */
+const CONDITIONS = new Set(["when", "whenever", "if", "unless", "once"]);
+/** Words that can join two clauses. */
+const COORDINATORS = new Set(["and", "but", "or", "while", "whereas", "yet"]);
+/** Words that open a relative clause: it belongs to the noun before it, not a new clause. */
+const RELATIVES = new Set(["which", "who", "whom", "whose", "that", "where"]);
+const USER_WORDS = new Set(["user", "users", "they", "she", "he", "i", "the"]);
+const SUBJECT_PRONOUNS = new Set(["i", "you", "he", "she", "we", "they", "it"]);
+const SUBJECT_POS = new Set(["PRON", "PROPN", "NOUN", "DET", "ADJ", "NUM", "PART"]);
+
+let shared: WinkMethods | null = null;
+/** wink-nlp with its bundled English model (no network, no download): sentences and parts of speech. */
+function nlp(): WinkMethods {
+  shared ??= winkNLP(model);
+  return shared;
+}
+
+/** The clauses of a text, in order. */
+export function clausesOf(text: string): Clause[] {
+  const engine = nlp();
+  const its = engine.its;
+  const clauses: Clause[] = [];
+  const doc = engine.readDoc(text.replace(/[\u2018\u2019]/g, "'"));
+  doc.sentences().each((sentence: ItemSentence) => {
+    const texts = sentence.tokens().out(its.value) as string[];
+    const tags = sentence.tokens().out(its.pos) as string[];
+    const words: Word[] = texts.map((t, i) => ({ text: t, lower: t.toLowerCase(), pos: tags[i] }));
+    // a semicolon ends a sentence as far as clauses go
+    let start = 0;
+    words.forEach((w, i) => {
+      if (w.text === ";" || i === words.length - 1) {
+        clauses.push(...clausesOfSentence(words.slice(start, w.text === ";" ? i : i + 1)));
+        start = i + 1;
+      }
+    });
+  });
+  return clauses;
+}
+
+function clausesOfSentence(words: Word[]): Clause[] {
+  const chunks = splitChunks(words.filter((w) => w.pos !== "PUNCT" || w.text === ","));
+  const out: Clause[] = [];
+  let head: Word[] = [];
+  let subject: Word[] = [];
+  let pendingCondition: Word[] | null = null;
+  /** what the clause before was about after its verb ("a bike last month"), for "it" in the next one */
+  let object: Word[] = [];
+  for (const raw of chunks) {
+    let chunk = raw.filter((w) => w.text !== ",");
+    if (chunk.length > 1 && chunk[0].lower === "that") chunk = chunk.slice(1); // "... and that their partner ...": a second reported clause
+    if (chunk.length === 0) continue;
+    if (CONDITIONS.has(chunk[0].lower) && out.length === 0 && pendingCondition === null) {
+      pendingCondition = chunk; // "When it rains, ...": the condition of the clause that follows
+      continue;
+    }
+    if (head.length > 0 && misTaggedVerb(chunk, head)) chunk = [{ ...chunk[0], pos: "VERB" }, ...chunk.slice(1)];
+    const shape = shapeOf(chunk);
+    if (shape === "verb-first" && subject.length > 0) chunk = [...subject, ...chunk];
+    else if (shape === "gapped" && head.length > 0) chunk = [...head, ...chunk];
+    chunk = resolveObjectPronoun(chunk, object);
+    const verbAt = reportedVerbAt(
+      chunk,
+      chunk.findIndex((w, i) => isVerb(chunk, i)),
+    );
+    if (verbAt >= 0) {
+      const groupEnd = verbGroupEnd(chunk, verbAt);
+      const rest = chunk.slice(groupEnd + 1).filter((w) => !CONDITIONS.has(w.lower));
+      if (rest.length > 0 && !rest.every((w) => w.pos === "PRON")) object = rest;
+      subject = chunk.slice(0, verbAt).filter((w) => !["now", "also", "then", "often", "still"].includes(w.lower));
+      head = chunk.slice(0, verbGroupEnd(chunk, verbAt) + 1);
+    }
+    const conditionAt = chunk.findIndex((w, i) => i > 0 && CONDITIONS.has(w.lower));
+    const main = conditionAt > 0 ? chunk.slice(0, conditionAt) : chunk;
+    let condition = conditionAt > 0 ? chunk.slice(conditionAt) : null;
+    if (pendingCondition) {
+      condition = pendingCondition;
+      pendingCondition = null;
+    }
+    const about = subjectOf(main);
+    out.push({
+      text: join(condition && conditionAt < 0 ? [...main, ...condition] : chunk),
+      main: join(main),
+      condition: condition ? join(condition) : null,
+      aboutUser: about.every((w) => USER_WORDS.has(w.lower)),
+    });
+  }
+  return out;
+}
+
+/**
+ * The verb of the innermost reported clause: "User said they keep a pet iguana ..." shares
+ * "User said they keep" with "... and a parrot named Pico", not "User said" (nor "User" with
+ * "... and love fettuccini"). A relative clause ("a cat that sleeps") is not a reported one.
+ */
+function reportedVerbAt(chunk: Word[], verbAt: number): number {
+  let at = verbAt;
+  while (at >= 0) {
+    let from = verbGroupEnd(chunk, at) + 1;
+    if (chunk[from]?.lower === "that") from++;
+    const rest = chunk.slice(from);
+    if (shapeOf(rest) !== "own-subject") return at;
+    const inner = rest.findIndex((w, i) => isVerb(rest, i));
+    if (inner < 0 || rest.slice(0, inner).some((w) => RELATIVES.has(w.lower))) return at;
+    at = from + inner;
+  }
+  return at;
+}
+
+/**
+ * "they keep a parrot and love fettuccini": the small tagger takes a bare verb after a
+ * coordinator for a noun. A base form that WordNet knows mostly as a verb, with an object
+ * after it, after a shared verb in the base form too ("keep", not "has"), is read as a verb. Else
+ * "love fettuccini" would be gapped into "they keep love fettuccini" and ground "keeps fettuccini".
+ */
+function misTaggedVerb(chunk: Word[], head: Word[]): boolean {
+  const [first, next] = chunk;
+  const shared = head[head.length - 1];
+  return (
+    first.pos === "NOUN" &&
+    next !== undefined &&
+    ["NOUN", "PROPN", "DET", "PRON", "ADJ"].includes(next.pos) &&
+    (shared.pos === "VERB" || shared.pos === "AUX") &&
+    !/(s|ed)$/.test(shared.lower) &&
+    // a word that is mostly a verb ("love", "visit"), not mostly a noun ("cat toys", "book club")
+    sharedWordNet().lookup(first.lower, "v").length * 2 > sharedWordNet().lookup(first.lower, "n").length
+  );
+}
+
+/** "... and rides it to work": "it" (him, her as an object) is what the clause before was about. */
+function resolveObjectPronoun(chunk: Word[], object: Word[]): Word[] {
+  if (object.length === 0) return chunk;
+  const at = chunk.findIndex((w, i) => {
+    if (i === 0 || !isVerb(chunk, i - 1)) return false;
+    if (w.lower === "it" || w.lower === "him") return true;
+    const next = chunk[i + 1];
+    return w.lower === "her" && (next === undefined || !["NOUN", "ADJ", "PROPN"].includes(next.pos));
+  });
+  return at < 0 ? chunk : [...chunk.slice(0, at), ...object, ...chunk.slice(at + 1)];
+}
+
+/** Splits at coordinators and commas that start a new predicate or a new argument. */
+function splitChunks(words: Word[]): Word[][] {
+  const chunks: Word[][] = [[]];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const next = words[i + 1];
+    const current = chunks[chunks.length - 1];
+    const boundary =
+      current.length > 0 &&
+      next !== undefined &&
+      ((COORDINATORS.has(w.lower) && (w.lower !== "while" || opensClause(words, i + 1))) ||
+        (w.text === "," && !RELATIVES.has(next.lower) && !COORDINATORS.has(next.lower)));
+    if (boundary) {
+      chunks.push([]);
+      continue;
+    }
+    current.push(w);
+  }
+  return chunks.filter((c) => c.length > 0);
+}
+
+/** "while her brother runs" opens a clause; "while cooking" is a circumstance of this one. */
+function opensClause(words: Word[], at: number): boolean {
+  const first = words[at];
+  return first !== undefined && ["PRON", "PROPN", "DET", "NOUN"].includes(first.pos) && !first.lower.endsWith("ing");
+}
+
+/** verb-first: "loves almond butter" (subject shared); own-subject: "Ana plays football"; gapped: "a cat named Miso" (verb shared). */
+function shapeOf(chunk: Word[]): "verb-first" | "own-subject" | "gapped" {
+  let i = 0;
+  while (i < chunk.length && chunk[i].pos === "ADV") i++;
+  if (i < chunk.length && isVerb(chunk, i) && !chunk[i].lower.endsWith("ing")) return "verb-first";
+  for (let j = i; j < chunk.length; j++) {
+    if (isVerb(chunk, j)) return j > i && chunk.slice(i, j).every((w) => SUBJECT_POS.has(w.pos) || w.text === "'s") ? "own-subject" : "gapped";
+    if (!SUBJECT_POS.has(chunk[j].pos) && chunk[j].text !== "'s") break;
+  }
+  return "gapped";
+}
+
+/**
+ * A verb. The small tagger often takes a verb in -s for a plural noun ("User drinks tea",
+ * "... and volunteers at"): right after the subject or a coordinator, a word in -s whose
+ * base form WordNet knows as a verb is taken as one.
+ */
+function isVerb(chunk: Word[], i: number): boolean {
+  const w = chunk[i];
+  if (w.pos === "VERB" || w.pos === "AUX") return !isParticiple(chunk, i);
+  if (w.pos !== "NOUN" || !/[a-z]s$/.test(w.lower) || i + 1 >= chunk.length) return false;
+  const before = chunk.slice(0, i).filter((x) => x.pos !== "ADV");
+  const last = before[before.length - 1];
+  const afterSubject =
+    before.length === 0 ||
+    (before.length === 1 && (last.pos === "PROPN" || SUBJECT_PRONOUNS.has(last.lower))) ||
+    (before.length <= 4 &&
+      before.some((x) => x.text === "'s") &&
+      (last.pos === "NOUN" || last.pos === "PROPN") &&
+      before.every((x) => SUBJECT_POS.has(x.pos) || x.text === "'s"));
+  return afterSubject && baseForms(w.lower).some((f) => f.lemma !== w.lower && sharedWordNet().has(f.lemma, "v"));
+}
+
+/** "a cat named Miso", "a band called X": a participle describing a noun, not the clause's verb. */
+function isParticiple(chunk: Word[], i: number): boolean {
+  const w = chunk[i];
+  const previous = chunk[i - 1];
+  return (
+    w.pos === "VERB" &&
+    /(ed|en)$/.test(w.lower) &&
+    previous !== undefined &&
+    (previous.pos === "NOUN" || previous.pos === "PROPN") &&
+    i >= 2 &&
+    chunk[i - 2].pos !== "PRON"
+  );
+}
+
+/** The last word of a verb group: auxiliaries, the verb, a particle, "to" and a second verb ("wants to learn"). */
+function verbGroupEnd(chunk: Word[], verbAt: number): number {
+  let end = verbAt;
+  while (
+    end + 1 < chunk.length &&
+    (chunk[end + 1].pos === "AUX" || chunk[end + 1].pos === "VERB" || chunk[end + 1].pos === "PART" || chunk[end + 1].lower === "to")
+  ) {
+    if (chunk[end + 1].lower === "to" && !(chunk[end + 2] && chunk[end + 2].pos === "VERB")) break;
+    end++;
+  }
+  return end;
+}
+
+function subjectOf(chunk: Word[]): Word[] {
+  const verbAt = chunk.findIndex((w, i) => isVerb(chunk, i));
+  return verbAt < 0 ? [] : chunk.slice(0, verbAt).filter((w) => w.pos !== "ADV");
+}
+
+function join(words: Word[]): string {
+  return words
+    .map((w) => w.text)
+    .join(" ")
+    .replace(/\s+('s|n't)\b/g, "$1");
+}

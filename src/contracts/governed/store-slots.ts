@@ -1,0 +1,97 @@
+import type { Collection } from "mongodb";
+import { COLLECTIONS, type Database } from "../../store/database";
+import { InsertQueue } from "../../store/insert-queue";
+
+/**
+ * Quota slots (C19-CAP, issue 15 §2): what makes a cap hold exactly under concurrency, in
+ * one process or many. The policy decides on the counts a write gathered (`items`,
+ * `writes_in_window`); a write it allows then reserves the numbered slot those counts
+ * imply (the item number count + 1, the write number count + 1 in its window) by
+ * inserting a document with that `_id`. The database's unique `_id` lets one write have
+ * each number, the way the log hands out seqs: a write that finds its number taken lost a
+ * race, and the kernel gathers again with the count raised to the number it saw taken, so
+ * the policy judges the write against the count as it now is. The policy alone knows the
+ * cap; a slot is only ever numbered from a count the policy allowed, so no more writes than
+ * the cap get a number.
+ *
+ * Item slots are counted, not owned: a STORE inserts one, a DELETE removes one (the highest
+ * it finds near the count), so there are as many item slots as live items. Write slots of
+ * past windows are never read again.
+ */
+interface SlotDoc {
+  _id: string;
+  tenant_id: string;
+  subject_id: string;
+  at: Date;
+}
+
+export type SlotKind = { kind: "item" } | { kind: "write"; windowStart: number };
+
+const part = (value: string): string => encodeURIComponent(value);
+
+/** A duplicate `_id`, whether the driver reports it for one insert or as one write of a grouped insert. */
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 11000;
+}
+
+/** How far from the count a DELETE looks for an item slot to give back. */
+const RELEASE_PROBES = 8;
+
+export class SlotStore {
+  private readonly slots: Collection<SlotDoc>;
+  /** Concurrent writes' reservations go in one unordered insert; each learns whether its own number was free. */
+  private readonly inserts: InsertQueue<SlotDoc>;
+
+  constructor(db: Database) {
+    this.slots = db.collection<SlotDoc>(COLLECTIONS.memorySlots);
+    this.inserts = new InsertQueue(this.slots);
+  }
+
+  static slotId(tenantId: string, subjectId: string, slot: SlotKind, n: number): string {
+    const scope = slot.kind === "item" ? "item" : `w${slot.windowStart}`;
+    return `${part(tenantId)}:${part(subjectId)}:${scope}:${n}`;
+  }
+
+  /** Takes number `n`; false when another write has it. */
+  async reserve(tenantId: string, subjectId: string, slot: SlotKind, n: number, at: Date): Promise<boolean> {
+    try {
+      await this.inserts.insert({ _id: SlotStore.slotId(tenantId, subjectId, slot, n), tenant_id: tenantId, subject_id: subjectId, at });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * The lowest free number from `from` up, by `_id` lookups. Used after a lost reservation:
+   * it walks over the numbers taken meanwhile and finds one given back by an undo (a hole),
+   * so a cap is reached exactly, not one short.
+   */
+  async firstFree(tenantId: string, subjectId: string, slot: SlotKind, from: number): Promise<number> {
+    let n = Math.max(1, from);
+    while (await this.slots.findOne({ _id: SlotStore.slotId(tenantId, subjectId, slot, n) }, { projection: { _id: 1 } })) n++;
+    return n;
+  }
+
+  /** Gives number `n` back (the undo of a reservation). */
+  async release(tenantId: string, subjectId: string, slot: SlotKind, n: number): Promise<void> {
+    await this.slots.deleteOne({ _id: SlotStore.slotId(tenantId, subjectId, slot, n) });
+  }
+
+  /**
+   * A live item went: gives one item slot back, the one numbered `count` if there is one,
+   * else the nearest around it (each probe an `_id` delete; concurrent deletes each remove
+   * a different one). Items stored before slots existed have none: then nothing is removed.
+   */
+  async releaseItem(tenantId: string, subjectId: string, count: number): Promise<number | null> {
+    const probes = [count];
+    for (let d = 1; d <= RELEASE_PROBES; d++) probes.push(count + d, count - d);
+    for (const n of probes) {
+      if (n < 1) continue;
+      const { deletedCount } = await this.slots.deleteOne({ _id: SlotStore.slotId(tenantId, subjectId, { kind: "item" }, n) });
+      if (deletedCount > 0) return n;
+    }
+    return null;
+  }
+}

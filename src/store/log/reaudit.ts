@@ -1,0 +1,202 @@
+import type { Collection, Db } from "mongodb";
+import type { Principal } from "../../auth/principal";
+import type { Clock } from "../../clock";
+import type { Kernel } from "../../kernel/execute";
+import type { QuarantineMark, RejudgeCandidate, RejudgeTarget } from "../../kernel/rejudge";
+import type { Logger } from "../../logger";
+import type { PolicyChange, PolicyEngine } from "../../policy/policy-engine";
+import type { EventActor, EventLog } from "../event-log";
+
+/** Progress of one tenant's re-audit, `_id` = the tenant (one primary-key read per status query). */
+export interface ReauditProgressRecord {
+  _id: string;
+  policy_hash: string;
+  policy_version: string;
+  state: "running" | "done";
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  /** Per target kind: the `_id` cursor of the walk and its counts. */
+  targets: Record<string, { after: string | null; scanned: number; quarantined: number; done: boolean }>;
+  /** Database round trips of the walk (scans, quarantines, progress writes): the cost a tenant's re-audit had. */
+  round_trips: number;
+}
+
+export const REAUDIT_COLLECTION = "reaudit_progress";
+
+/** The actor of quarantine events: the gateway re-judging under a new bundle. */
+export const REAUDIT_ACTOR: EventActor = { id: "memgate-reaudit", roles: ["job"], kind: "system" };
+
+/** Reads the per-tenant progress (the audit contract's reauditStatus). */
+export class ReauditProgress {
+  readonly records: Collection<ReauditProgressRecord>;
+
+  constructor(db: Db) {
+    this.records = db.collection<ReauditProgressRecord>(REAUDIT_COLLECTION);
+  }
+
+  get(tenantId: string): Promise<ReauditProgressRecord | null> {
+    return this.records.findOne({ _id: tenantId });
+  }
+}
+
+export interface ReauditDeps {
+  db: Db;
+  kernel: Kernel;
+  policy: PolicyEngine;
+  events: EventLog;
+  clock: Clock;
+  logger: Logger;
+  targets: readonly RejudgeTarget[];
+  /** Objects per scan (one round trip each); bounded so a tenant's walk never holds much in memory. */
+  batchSize?: number;
+}
+
+const DEFAULT_BATCH = 100;
+
+/**
+ * MP-BREAK, C19-FORBID (issue 13 item 5): when a new bundle comes into force, every tenant's
+ * stored memories of every contract are re-judged in the background, in bounded batches
+ * walked in `_id` order (FerretDB answers `_id` ranges from its primary key and scans any
+ * other filter). Each batch's cursor is persisted per tenant, so a restart resumes where the
+ * walk stopped. What the policy now refuses is quarantined: its `quarantine` event (the
+ * rules the policy named, never the content) is appended first, then the object leaves
+ * every read; a crash between the two leaves an event whose object the resumed walk
+ * quarantines again (an extra event, never a silent quarantine).
+ */
+export class Reauditor {
+  readonly progress: ReauditProgress;
+  private readonly batchSize: number;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private readonly onChange = (change: PolicyChange) => {
+    this.schedule(change.current.hash);
+  };
+
+  constructor(private readonly deps: ReauditDeps) {
+    this.progress = new ReauditProgress(deps.db);
+    this.batchSize = deps.batchSize ?? DEFAULT_BATCH;
+  }
+
+  /** Listens for bundle reloads, and judges under the bundle in force what no walk has judged under it yet. */
+  start(): void {
+    this.deps.policy.on("changed", this.onChange);
+    const hash = this.deps.policy.hash;
+    if (hash) this.running = this.running.then(() => this.resume(hash)).catch((error: unknown) => this.failed(error));
+  }
+
+  /** Stops after the batch in flight; progress so far is kept for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.deps.policy.off("changed", this.onChange);
+    await this.running;
+  }
+
+  /** Resolves when the re-audits scheduled so far have finished (tests poll reauditStatus instead). */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
+  private schedule(hash: string): void {
+    // Serialised: a bundle loaded during a walk starts a new walk once this one stops.
+    this.running = this.running.then(() => this.restart(hash)).catch((error: unknown) => this.failed(error));
+  }
+
+  private failed(error: unknown): void {
+    this.deps.logger.error({ err: error }, "re-audit stopped; the next bundle load or start resumes it");
+  }
+
+  /** At start: every tenant not yet judged under the bundle in force (a deploy while down, a walk cut short). */
+  private async resume(hash: string): Promise<void> {
+    for (const tenant of await this.deps.events.tenants()) await this.audit(tenant, hash, false);
+  }
+
+  private async restart(hash: string): Promise<void> {
+    for (const tenant of await this.deps.events.tenants()) await this.audit(tenant, hash, true);
+  }
+
+  /** One tenant's walk under bundle `hash`; `fresh` starts over unless this bundle's walk already exists. */
+  private async audit(tenantId: string, hash: string, fresh: boolean): Promise<void> {
+    if (this.stopped || this.deps.policy.hash !== hash) return; // a newer bundle has its own walk queued
+    const now = this.deps.clock.now().toISOString();
+    let record = await this.progress.get(tenantId);
+    if (!record || record.policy_hash !== hash || (fresh && record.state === "done")) {
+      if (record?.policy_hash === hash && record.state === "done") return;
+      record = {
+        _id: tenantId,
+        policy_hash: hash,
+        policy_version: this.deps.policy.contract.version,
+        state: "running",
+        started_at: now,
+        updated_at: now,
+        finished_at: null,
+        targets: Object.fromEntries(this.deps.targets.map((t) => [t.kind, { after: null, scanned: 0, quarantined: 0, done: false }])),
+        round_trips: 0,
+      };
+      await this.progress.records.replaceOne({ _id: tenantId }, record, { upsert: true });
+    }
+    for (const target of this.deps.targets) {
+      const state = (record.targets[target.kind] ??= { after: null, scanned: 0, quarantined: 0, done: false });
+      while (!state.done) {
+        if (this.stopped || this.deps.policy.hash !== hash) return;
+        const batch = await target.scan(tenantId, state.after, this.batchSize);
+        let trips = 1;
+        for (const candidate of batch) {
+          if (Object.keys(candidate.texts).length === 0) continue; // not live: nothing any read returns
+          const quarantined = await this.rejudge(tenantId, target, candidate, hash);
+          if (quarantined) {
+            state.quarantined += 1;
+            trips += 2; // the event, the object
+          }
+        }
+        state.scanned += batch.length;
+        state.after = batch.length > 0 ? batch[batch.length - 1].docId : state.after;
+        state.done = batch.length < this.batchSize;
+        record.round_trips += trips + 1; // + this progress write
+        record.updated_at = this.deps.clock.now().toISOString();
+        await this.progress.records.updateOne(
+          { _id: tenantId, policy_hash: hash },
+          { $set: { [`targets.${target.kind}`]: state, round_trips: record.round_trips, updated_at: record.updated_at } },
+        );
+      }
+    }
+    const finished = this.deps.clock.now().toISOString();
+    await this.progress.records.updateOne({ _id: tenantId, policy_hash: hash }, { $set: { state: "done", finished_at: finished, updated_at: finished } });
+    this.deps.logger.info({ tenant: tenantId, policy: hash }, "re-audit finished");
+  }
+
+  /** The policy judges the stored text; on `refuse` the event is appended, then the object is quarantined. */
+  private async rejudge(tenantId: string, target: RejudgeTarget, candidate: RejudgeCandidate, hash: string): Promise<boolean> {
+    const principal: Principal = { id: REAUDIT_ACTOR.id, tenant: tenantId, subjects: [candidate.subjectId], roles: ["job"], agentType: null, job: null };
+    const decision = await this.deps.kernel.judge({ contract: target.contract, name: "REJUDGE" }, principal, candidate.subjectId, candidate.texts);
+    if (decision.outcome !== "refuse") return false;
+    const rules = decision.explanations;
+    const event = await this.deps.events.append({
+      tenant_id: tenantId,
+      subject_id: candidate.subjectId,
+      event_type: "quarantine",
+      operation: "REJUDGE",
+      contract: target.contract,
+      memory_id: candidate.objectId,
+      actor: REAUDIT_ACTOR,
+      stop_reason: decision.stopReason,
+      decision_id: decision.decisionId,
+      policy_hash: hash,
+      contract_version: decision.contractVersion,
+      request_id: null,
+      content_digest: null,
+      reason: [...new Set(rules.map((r) => r.split(":")[0]))].join(","),
+      metadata: { explanations: rules, kind: target.kind, ...candidate.metadata },
+    });
+    const mark: QuarantineMark = {
+      at: this.deps.clock.now().toISOString(),
+      rules,
+      stop_reason: decision.stopReason,
+      policy_hash: hash,
+      decision_id: decision.decisionId,
+      previous_status: "",
+      logged_seq: event.seq,
+    };
+    return target.quarantine(tenantId, candidate, mark);
+  }
+}

@@ -1,0 +1,109 @@
+import { ManualClock } from "../../src/clock";
+import type { MemoryEvent } from "../../src/store/event-log";
+import { startTestGateway, type TestGateway } from "../support/gateway";
+import { preference } from "../support/governed";
+
+const STORE = `mutation Store($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason decisionId memory { memoryId } } }`;
+
+interface StoreAnswer {
+  stopReason: string;
+  decisionId: string;
+  memory: { memoryId: string } | null;
+}
+
+async function keyedStore(gw: TestGateway, token: string, key: string | null, input: Record<string, unknown>, signal?: AbortSignal) {
+  const response = await fetch(`${gw.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}`, ...(key === null ? {} : { "idempotency-key": key }) },
+    body: JSON.stringify({ query: STORE, variables: { input } }),
+    signal,
+  });
+  return { status: response.status, body: (await response.json()) as { data?: { storeMemory: StoreAnswer }; errors?: { extensions?: { code?: string } }[] } };
+}
+
+describe("retries without duplicates (issue 15 §4, INV-8, MP-LOG)", () => {
+  const clock = new ManualClock("2026-06-01T10:00:00.000Z");
+  let first: TestGateway;
+  let second: TestGateway;
+  let token: string;
+
+  beforeAll(async () => {
+    first = await startTestGateway({ clock, env: { MEMGATE_IDEMPOTENCY_WINDOW_S: "3600" } });
+    second = await startTestGateway({ clock, dbName: first.dbName, env: { MEMGATE_IDEMPOTENCY_WINDOW_S: "3600" } });
+    token = await first.token({ tenant: "retry", subjects: ["alice"], roles: ["agent"] });
+  });
+  afterAll(async () => {
+    await second.stop();
+    await first.stop();
+  });
+
+  const creates = (memoryId: string) =>
+    first.gateway.db.collection<MemoryEvent>("memory_events").countDocuments({ tenant_id: "retry", memory_id: memoryId, event_type: "create" });
+  const items = (key: string) => first.gateway.db.collection("memories").countDocuments({ tenant_id: "retry", key });
+
+  it("MP-LOG: ten concurrent attempts with one key on two gateways, then retries, answer one outcome; one item, one event", async () => {
+    const input = preference({ key: "concurrent" });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => keyedStore(i % 2 ? second : first, token, "key-concurrent", input)));
+    const outcomes = answers.map((a) => a.body.data!.storeMemory);
+    expect(new Set(outcomes.map((o) => JSON.stringify(o))).size).toBe(1);
+    expect(outcomes[0].stopReason).toBe("SUCCESS_STORED");
+    const again = await keyedStore(second, token, "key-concurrent", input);
+    expect(again.body.data!.storeMemory).toEqual(outcomes[0]);
+    expect(await items("concurrent")).toBe(1);
+    expect(await creates(outcomes[0].memory!.memoryId)).toBe(1);
+  });
+
+  it("a key is scoped to its window (injected clock), its caller and its request; a malformed key is a 400 that changes nothing", async () => {
+    const input = preference({ key: "windowed" });
+    const one = (await keyedStore(first, token, "key-window", input)).body.data!.storeMemory;
+    clock.advance(3_601_000);
+    const later = (await keyedStore(first, token, "key-window", input)).body.data!.storeMemory;
+    expect(later.memory!.memoryId).not.toBe(one.memory!.memoryId);
+
+    const other = await first.token({ tenant: "retry", subjects: ["alice"], roles: ["agent"], sub: "another-caller" });
+    const byOther = (await keyedStore(first, other, "key-window", input)).body.data!.storeMemory;
+    expect(byOther.memory!.memoryId).not.toBe(later.memory!.memoryId);
+
+    const changed = (await keyedStore(first, token, "key-window", preference({ key: "windowed", value: "something else" }))).body.data!.storeMemory;
+    expect(changed).toMatchObject({ stopReason: "INTERNAL_INCONSISTENCY", memory: null });
+    expect(await items("windowed")).toBe(3);
+
+    const bad = await keyedStore(first, token, "has a space", preference({ key: "badkey" }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors?.[0].extensions?.code).toBe("BAD_USER_INPUT");
+    expect(await items("badkey")).toBe(0);
+  });
+
+  it("INV-8: a write cut off before its event (the process stops answering) is answered on retry by another gateway with its first outcome, once", async () => {
+    const input = preference({ key: "crashed" });
+    const events = first.gateway.services.kernel.events;
+    // The first gateway stops mid-commit: its item and outcome are written, its event never is, the client times out.
+    const append = jest.spyOn(events, "append").mockImplementation(() => new Promise(() => undefined));
+    const cutOff = new AbortController();
+    const attempt = keyedStore(first, token, "key-crash", input, cutOff.signal).catch((error: unknown) => error);
+    await until(async () => append.mock.calls.length > 0);
+    cutOff.abort();
+    await attempt;
+    append.mockRestore();
+
+    const retried = await keyedStore(second, token, "key-crash", input);
+    const outcome = retried.body.data!.storeMemory;
+    expect(outcome.stopReason).toBe("SUCCESS_STORED");
+    expect(await items("crashed")).toBe(1);
+    // The item's event is completed by the continuous repair (or on its first read): never a second item.
+    clock.advance(120_000);
+    const repairer = await startTestGateway({ clock, dbName: first.dbName, env: { MEMGATE_REPAIR_MIN_AGE_MS: "0" } });
+    await repairer.stop();
+    expect(await creates(outcome.memory!.memoryId)).toBe(1);
+    expect((await keyedStore(second, token, "key-crash", input)).body.data!.storeMemory).toEqual(outcome);
+    expect(await items("crashed")).toBe(1);
+  });
+});
+
+async function until(condition: () => Promise<boolean>, limitMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + limitMs; Date.now() < deadline;) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("condition not reached");
+}

@@ -1,0 +1,62 @@
+import { ManualClock } from "../../src/clock";
+import { startTestGateway, type TestGateway } from "../support/gateway";
+import { preference } from "../support/governed";
+
+const STORE = `mutation Store($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason explanations memory { memoryId } } }`;
+const SETTINGS = `mutation Settings($input: MemorySettingsInput!) { setMemorySettings(input: $input) { stopReason } }`;
+const DELETE = `mutation Delete($id: ID!) { deleteMemory(memoryId: $id) { stopReason } }`;
+
+describe("caps and quotas hold exactly under concurrency, across gateways (issue 15 §2, C19-CAP)", () => {
+  const clock = new ManualClock("2026-06-01T10:00:00.000Z");
+  let first: TestGateway;
+  let second: TestGateway;
+  let admin: string;
+
+  beforeAll(async () => {
+    first = await startTestGateway({ clock });
+    second = await startTestGateway({ clock, dbName: first.dbName });
+    admin = await first.token({ tenant: "capco", subjects: [], roles: ["admin"], sub: "admin-1" });
+  });
+  afterAll(async () => {
+    await second.stop();
+    await first.stop();
+  });
+
+  const tally = (answers: { stopReason: string }[]) =>
+    answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a.stopReason]: (acc[a.stopReason] ?? 0) + 1 }), {});
+
+  it("C19-CAP: fifty concurrent stores on two gateways against an item cap of five store exactly five; a delete frees exactly one", async () => {
+    expect((await first.gql(admin, SETTINGS, { input: { subjectId: "alice", maxItemsPerSubject: 5 } })).data?.setMemorySettings.stopReason).toBe(
+      "SUCCESS_UPDATED",
+    );
+    const token = await first.token({ tenant: "capco", subjects: ["alice"], roles: ["agent"] });
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? second : first)
+          .gql(token, STORE, { input: preference({ key: `k${i}` }) })
+          .then((r) => r.data!.storeMemory as { stopReason: string; memory: { memoryId: string } | null }),
+      ),
+    );
+    expect(tally(answers)).toEqual({ SUCCESS_STORED: 5, ENTITLEMENT_CAP: 45 });
+    const db = first.gateway.db;
+    expect(await db.collection("memories").countDocuments({ tenant_id: "capco", subject_id: "alice" })).toBe(5);
+    expect(await db.collection("memory_events").countDocuments({ tenant_id: "capco", event_type: "create" })).toBe(5);
+
+    const stored = answers.filter((a) => a.memory).map((a) => a.memory!.memoryId);
+    expect((await first.gql(token, DELETE, { id: stored[0] })).data?.deleteMemory.stopReason).toBe("SUCCESS_DELETED");
+    const again = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? second : first).gql(token, STORE, { input: preference({ key: `r${i}` }) })));
+    expect(tally(again.map((r) => r.data!.storeMemory))).toEqual({ SUCCESS_STORED: 1, ENTITLEMENT_CAP: 9 });
+  });
+
+  it("C19-CAP D6: twenty concurrent stores against four writes per window write four; the next window (injected clock) writes again", async () => {
+    await first.gql(admin, SETTINGS, { input: { subjectId: "bob", maxWritesPerWindow: 4 } });
+    const token = await first.token({ tenant: "capco", subjects: ["bob"], roles: ["agent"] });
+    const burst = () =>
+      Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? second : first).gql(token, STORE, { input: preference({ key: `w${i}` }) }))).then((rs) =>
+        tally(rs.map((r) => r.data!.storeMemory)),
+      );
+    expect(await burst()).toEqual({ SUCCESS_STORED: 4, ENTITLEMENT_CAP: 16 });
+    clock.advance(24 * 3600 * 1000);
+    expect(await burst()).toEqual({ SUCCESS_STORED: 4, ENTITLEMENT_CAP: 16 });
+  });
+});
