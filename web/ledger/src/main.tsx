@@ -1,5 +1,5 @@
 import { render } from "preact";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError, LedgerApi, describeToken, explain, type LedgerItem, type Proposal, type SelectedContext, type Source } from "./api";
 
 const TOKEN_KEY = "memgate.ledger.token";
@@ -153,9 +153,11 @@ function LedgerEntry({
   const [confirming, setConfirming] = useState(false);
   const id = `item-${item.memoryId}`;
   const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) yes.current?.focus();
-  }, [confirming]);
+  // Layout effect: focus lands before the question is painted. A disabled button cannot take
+  // focus, so while another action is still busy the focus waits for it to end.
+  useLayoutEffect(() => {
+    if (confirming && !busy) yes.current?.focus();
+  }, [confirming, busy]);
   return (
     <li class="card item">
       <div class="item-head">
