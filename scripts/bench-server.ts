@@ -9,7 +9,9 @@
  */
 import "reflect-metadata";
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import http from "node:http";
+import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
 import { expressMiddleware } from "@as-integrations/express5";
@@ -128,6 +130,25 @@ async function bareServer(kind: "constant" | "raw", uri: string, dbName: string)
   return (server.address() as AddressInfo).port;
 }
 
+/** BENCH_CPU_PROFILE=<dir>: the gateway's V8 CPU profile over its scenarios, written when the parent asks. */
+let profiler: Session | undefined;
+
+async function startProfile(): Promise<void> {
+  if (!process.env.BENCH_CPU_PROFILE) return;
+  profiler = new Session();
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  await profiler.post("Profiler.start");
+}
+
+async function stopProfile(): Promise<string | null> {
+  if (!profiler) return null;
+  const { profile } = await profiler.post("Profiler.stop");
+  const file = `${process.env.BENCH_CPU_PROFILE}/governed-${Date.now()}.cpuprofile`;
+  writeFileSync(file, JSON.stringify(profile));
+  return file;
+}
+
 async function main(): Promise<void> {
   const [kind, uri, dbName, publicKeyPem] = process.argv.slice(2);
   let port: number;
@@ -152,6 +173,7 @@ async function main(): Promise<void> {
     watch((gateway as unknown as { http: { httpServer: http.Server } }).http.httpServer);
     await gateway.services.contracts.governed.store.settings.ready();
     port = gateway.port;
+    await startProfile();
   } else {
     port = await bareServer(kind as "constant" | "raw", uri, dbName);
   }
@@ -159,6 +181,7 @@ async function main(): Promise<void> {
     if (message === "commands") process.send?.({ commands, requests, inFlight, byKind: Object.fromEntries(byKind), msByKind: Object.fromEntries(timeByKind) });
     // Off-path work left by earlier requests (settle marks, counters, chain heads) is done before a scenario starts.
     if (message === "idle") void idle().then(() => process.send?.({ idle: true }));
+    if (message === "profile") void stopProfile().then((file) => process.send?.({ profile: file }));
   });
   process.send?.({ port });
 }

@@ -5,6 +5,7 @@
  *   MEMGATE_FERRETDB_POSTGRESQL_URL  also run everything on FerretDB's PostgreSQL backend
  *   BENCH_MONGODB_URI  instead, run everything against this database (a MongoDB 7, or a FerretDB started by hand)
  *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
+ *   BENCH_CPU_PROFILE a directory: the gateway's V8 CPU profile over its scenarios is written there
  * Prints one table per backend; numbers, not assertions. "db cmds/req" is every command the
  * server's driver started during the scenario (command monitoring; off-path work such as
  * settle marks, counters, chain heads and the settings poll included) per request served;
@@ -92,6 +93,18 @@ async function commandsOf(child: ChildProcess): Promise<CommandCount> {
     };
     child.on("message", onMessage);
     child.send("commands");
+  });
+}
+
+async function profileOf(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const onMessage = (m: { profile?: string }) => {
+      if (m.profile === undefined) return;
+      child.off("message", onMessage);
+      resolve(m.profile);
+    };
+    child.on("message", onMessage);
+    child.send("profile");
   });
 }
 
@@ -246,6 +259,7 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
         token,
       ),
     );
+    if (process.env.BENCH_CPU_PROFILE) process.stdout.write(`  cpu profile: ${await profileOf(governed.child)}\n`);
     await stopChild(governed.child);
 
     const raw = await startChild("raw", ferret.uri, dbName);
