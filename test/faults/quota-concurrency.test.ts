@@ -59,4 +59,29 @@ describe("caps and quotas hold exactly under concurrency, across gateways (issue
     clock.advance(24 * 3600 * 1000);
     expect(await burst()).toEqual({ SUCCESS_STORED: 4, ENTITLEMENT_CAP: 16 });
   });
+
+  it("C19-CAP: the write slots of a past window go once a later write of the subject settles; the item slots stay", async () => {
+    const token = await first.token({ tenant: "capco", subjects: ["carol"], roles: ["agent"] });
+    const slots = () =>
+      first.gateway.db
+        .collection<{ _id: string }>("memory_slots")
+        .find({ tenant_id: "capco", subject_id: "carol" })
+        .toArray()
+        .then((docs) => docs.map((d) => d._id.replace(/^capco:carol:/, "").replace(/^w\d+/, "w")).sort());
+    const settled = async () => {
+      for (const gw of [first, second]) {
+        await gw.gateway.services.contracts.governed.store.idle();
+        await gw.gateway.services.kernel.events.settled();
+      }
+    };
+    for (let i = 0; i < 3; i++)
+      expect((await (i % 2 ? second : first).gql(token, STORE, { input: preference({ key: `c${i}` }) })).data!.storeMemory.stopReason).toBe("SUCCESS_STORED");
+    await settled();
+    expect(await slots()).toEqual(["item:1", "item:2", "item:3", "w:1", "w:2", "w:3"]);
+    clock.advance(2 * 3600 * 1000);
+    expect((await first.gql(token, STORE, { input: preference({ key: "c3" }) })).data!.storeMemory.stopReason).toBe("SUCCESS_STORED");
+    await settled();
+    // Only the new window's one write slot is left beside the four items.
+    expect(await slots()).toEqual(["item:1", "item:2", "item:3", "item:4", "w:1"]);
+  });
 });

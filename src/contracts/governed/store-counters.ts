@@ -29,11 +29,18 @@ export interface Counts {
   writes_in_window: number;
 }
 
-/** The counts as the policy sees them (input.counts), and the window keys that are past. */
+/** A past window still in the counter document: its key, when it started, and the writes it counted. */
+export interface StaleWindow {
+  key: string;
+  start: number;
+  writes: number;
+}
+
+/** The counts as the policy sees them (input.counts), and the windows that are past. */
 export interface SubjectCounts {
   counts: Counts;
   windowStart: number;
-  staleWindows: string[];
+  staleWindows: StaleWindow[];
 }
 
 /** An increment waiting for (or in) its group commit; `seq` orders this process's increments. */
@@ -91,15 +98,17 @@ export class CounterStore {
       items += inc.items;
       if (inc.windowStart === windowStart) writes += inc.writes;
     }
-    const staleWindows = Object.keys(doc?.windows ?? {}).filter((w) => w !== windowKey(windowStart));
+    const staleWindows = Object.entries(doc?.windows ?? {})
+      .filter(([key]) => key !== windowKey(windowStart))
+      .map(([key, n]) => ({ key, start: Number(key.slice(1)), writes: n }));
     return { counts: { items: Math.max(0, items), writes_in_window: writes }, windowStart, staleWindows };
   }
 
   /** Queues an increment for the next group commit; resolves once it is in the document. */
-  add(tenantId: string, subjectId: string, delta: CountDelta, staleWindows: readonly string[] = []): Promise<void> {
+  add(tenantId: string, subjectId: string, delta: CountDelta, staleWindows: readonly StaleWindow[] = []): Promise<void> {
     if (delta.items === 0 && delta.writes === 0) return Promise.resolve();
     const key = CounterStore.docId(tenantId, subjectId);
-    const increment: Increment = { ...delta, key, tenantId, subjectId, seq: ++this.seq, staleWindows: [...staleWindows] };
+    const increment: Increment = { ...delta, key, tenantId, subjectId, seq: ++this.seq, staleWindows: staleWindows.map((w) => w.key) };
     const list = this.pending.get(key) ?? [];
     list.push(increment);
     this.pending.set(key, list);

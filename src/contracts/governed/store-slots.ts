@@ -1,4 +1,5 @@
-import type { Collection } from "mongodb";
+import type { AnyBulkWriteOperation, Collection } from "mongodb";
+import type { Logger } from "../../logger";
 import { COLLECTIONS, type Database } from "../../store/database";
 import { InsertQueue } from "../../store/insert-queue";
 
@@ -16,7 +17,9 @@ import { InsertQueue } from "../../store/insert-queue";
  *
  * Item slots are counted, not owned: a STORE inserts one, a DELETE removes one (the highest
  * it finds near the count), so there are as many item slots as live items. Write slots of
- * past windows are never read again.
+ * past windows are never read again: the first write of a subject settled after its window
+ * ended deletes them (dropWindows), so the collection holds the live items and the current
+ * windows' writes, not every write ever made.
  */
 interface SlotDoc {
   _id: string;
@@ -34,15 +37,23 @@ function isDuplicateKey(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 11000;
 }
 
-/** How far from the count a DELETE looks for an item slot to give back. */
+/** How far from the count a DELETE looks for an item slot to give back (and past a window's count, dropWindows). */
 const RELEASE_PROBES = 8;
+/** Deletes per bulk write when a past window's slots go. */
+const DROP_CHUNK = 500;
+/** Past windows this process dropped lately: concurrent settles of one subject drop a window once. */
+const DROPPED_MEMORY = 10_000;
 
 export class SlotStore {
   private readonly slots: Collection<SlotDoc>;
   /** Concurrent writes' reservations go in one unordered insert; each learns whether its own number was free. */
   private readonly inserts: InsertQueue<SlotDoc>;
+  private readonly dropped = new Set<string>();
 
-  constructor(db: Database) {
+  constructor(
+    db: Database,
+    private readonly logger: Logger,
+  ) {
     this.slots = db.collection<SlotDoc>(COLLECTIONS.memorySlots);
     this.inserts = new InsertQueue(this.slots);
   }
@@ -77,6 +88,34 @@ export class SlotStore {
   /** Gives number `n` back (the undo of a reservation). */
   async release(tenantId: string, subjectId: string, slot: SlotKind, n: number): Promise<void> {
     await this.slots.deleteOne({ _id: SlotStore.slotId(tenantId, subjectId, slot, n) });
+  }
+
+  /**
+   * Off the request path: deletes the write slots of windows that are past, numbered 1 to the
+   * window's count (plus the few a lost race may have left above it), each by `_id`, in one
+   * unordered bulk write: FerretDB answers each from the `_id` index, where a filter on the
+   * window would scan the collection.
+   */
+  async dropWindows(tenantId: string, subjectId: string, windows: readonly { start: number; writes: number }[]): Promise<void> {
+    const ops: AnyBulkWriteOperation<SlotDoc>[] = [];
+    const keys: string[] = [];
+    for (const { start, writes } of windows) {
+      const key = SlotStore.slotId(tenantId, subjectId, { kind: "write", windowStart: start }, 0);
+      if (this.dropped.has(key)) continue;
+      keys.push(key);
+      for (let n = 1; n <= writes + RELEASE_PROBES; n++) {
+        ops.push({ deleteOne: { filter: { _id: SlotStore.slotId(tenantId, subjectId, { kind: "write", windowStart: start }, n) } } });
+      }
+    }
+    for (const key of keys) this.dropped.add(key);
+    while (this.dropped.size > DROPPED_MEMORY) this.dropped.delete(this.dropped.values().next().value!);
+    try {
+      for (let i = 0; i < ops.length; i += DROP_CHUNK) await this.slots.bulkWrite(ops.slice(i, i + DROP_CHUNK), { ordered: false });
+    } catch (error) {
+      // Harmless for the quota (those numbers are never read again): a later settle tries again.
+      for (const key of keys) this.dropped.delete(key);
+      this.logger.warn({ err: error }, "past write slots were not dropped; a later write retries");
+    }
   }
 
   /**

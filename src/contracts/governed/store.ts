@@ -8,7 +8,7 @@ import { memoryDocId, memoryVersionDocId } from "../../store/ids";
 import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
 import { DueMarks, type DueMark } from "../../store/due-marks";
 import { InsertQueue } from "../../store/insert-queue";
-import { CounterStore, type CountDelta } from "./store-counters";
+import { CounterStore, type CountDelta, type StaleWindow } from "./store-counters";
 import { SlotStore } from "./store-slots";
 import { SettingsStore } from "./store-settings";
 
@@ -123,7 +123,7 @@ export class GovernedStore implements ContractStore {
     this.settings = new SettingsStore(db, logger, { pollMs: options.settingsPollMs });
     this.counters = new CounterStore(db, logger);
     this.due = new DueMarks(db, MEMORY_DUE_EVENTS, logger);
-    this.slots = new SlotStore(db);
+    this.slots = new SlotStore(db, logger);
     this.inserts = new InsertQueue(this.memories);
   }
 
@@ -286,12 +286,14 @@ export class GovernedStore implements ContractStore {
 
   /**
    * Settles a write once its event is in the log: the version's due mark goes and the
-   * subject's quota counts move, each group-committed with those of concurrent requests.
+   * subject's quota counts move, each group-committed with those of concurrent requests;
+   * the write slots of the subject's past windows go with the counts of those windows.
    */
-  async settleWrite(record: MemoryRecord, counts: { delta: CountDelta; staleWindows: readonly string[] }): Promise<void> {
+  async settleWrite(record: MemoryRecord, counts: { delta: CountDelta; staleWindows: readonly StaleWindow[] }): Promise<void> {
     await Promise.all([
       this.due.settled(dueId(record._id, record.version)),
       this.counters.add(record.tenant_id, record.subject_id, counts.delta, counts.staleWindows),
+      this.slots.dropWindows(record.tenant_id, record.subject_id, counts.staleWindows),
     ]);
   }
 
