@@ -14,5 +14,10 @@ import { AgentRejudge, AgentUpdateRejudge } from "./store-rejudge";
 export function agentContract(deps: Pick<ContractDeps, "db" | "events" | "clock">): ContractModule<AgentOperations> {
   const store = new AgentStore(deps.db, deps.clock);
   const indexes = new AgentIndexCache(store, deps.events);
-  return { name: "agent", operations: agentOperations({ store, indexes }), stores: [store], rejudge: [new AgentRejudge(deps.db, indexes), new AgentUpdateRejudge(deps.db, indexes)] };
+  return {
+    name: "agent",
+    operations: agentOperations({ store, indexes }),
+    stores: [store],
+    rejudge: [new AgentRejudge(deps.db, indexes), new AgentUpdateRejudge(deps.db, indexes)],
+  };
 }

@@ -3,7 +3,16 @@ import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type Rejudge
 import type { Database } from "../../store/database";
 import { quarantinedSubject } from "../../store/quarantined";
 import type { AgentIndexCache } from "./index-cache";
-import { AGENT_COLLECTIONS, agentMemoryDocId, sealDynamic, sealMemory, sealUpdate, type AgentMemoryRecord, type AgentMemoryUpdateRecord, type DynamicValue } from "./records";
+import {
+  AGENT_COLLECTIONS,
+  agentMemoryDocId,
+  sealDynamic,
+  sealMemory,
+  sealUpdate,
+  type AgentMemoryRecord,
+  type AgentMemoryUpdateRecord,
+  type DynamicValue,
+} from "./records";
 
 type Quarantinable = AgentMemoryRecord & { quarantine?: QuarantineMark };
 type QuarantinableUpdate = AgentMemoryUpdateRecord & { quarantine?: QuarantineMark };

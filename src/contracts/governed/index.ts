@@ -10,5 +10,11 @@ import { GovernedRejudge, GovernedVersionRejudge } from "./store-rejudge";
  */
 export function governedContract(deps: ContractDeps): ContractModule<GovernedOperations> & { store: GovernedStore } {
   const store = new GovernedStore(deps.db, deps.logger, deps.clock);
-  return { name: "governed", operations: governedOperations(store), stores: [store], store, rejudge: [new GovernedRejudge(deps.db), new GovernedVersionRejudge(deps.db)] };
+  return {
+    name: "governed",
+    operations: governedOperations(store),
+    stores: [store],
+    store,
+    rejudge: [new GovernedRejudge(deps.db), new GovernedVersionRejudge(deps.db)],
+  };
 }

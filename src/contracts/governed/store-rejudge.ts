@@ -63,7 +63,10 @@ export class GovernedRejudge implements RejudgeTarget {
   }
 }
 
-type QuarantinableVersion = Omit<MemoryVersionRecord, "status"> & { status: MemoryVersionRecord["status"] | "quarantined" | "erased"; quarantine?: QuarantineMark };
+type QuarantinableVersion = Omit<MemoryVersionRecord, "status"> & {
+  status: MemoryVersionRecord["status"] | "quarantined" | "erased";
+  quarantine?: QuarantineMark;
+};
 
 /**
  * Superseded governed versions (memory_versions, SPEC D2) under re-audit: each keeps the
@@ -85,10 +88,7 @@ export class GovernedVersionRejudge implements RejudgeTarget {
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
     const batch = await this.versions
-      .find(
-        { _id: tenantIdRange(tenantId, after) },
-        { projection: { _id: 1, subject_id: 1, memory_id: 1, version: 1, key: 1, value: 1, status: 1 } },
-      )
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, version: 1, key: 1, value: 1, status: 1 } })
       .sort({ _id: 1 })
       .limit(limit)
       .toArray();
