@@ -30,9 +30,15 @@ export const STATUS = `query { reauditStatus { stopReason explanations progress 
 export const RELEASE = `mutation R($id: ID!, $reason: String!, $subject: ID) { releaseQuarantine(memoryId: $id, reason: $reason, subjectId: $subject) {
   stopReason explanations releasedMemoryId contract } }`;
 
-/** Polls the tenant's re-audit (one GraphQL round trip each, no timer) until the walk under `hash` is done. */
+/**
+ * The tenant's re-audit under `hash`, once done: waits for the walks this process scheduled
+ * (no timer, no busy polling that the rate limit would refuse on a loaded machine), then reads
+ * reauditStatus; a walk still running elsewhere is polled for.
+ */
 export async function reauditDone(gw: TestGateway, adminToken: string, hash: string): Promise<any> {
-  for (let i = 0; i < 5_000; i++) {
+  await gw.gateway.services.reaudit?.idle();
+  for (let i = 0; i < 200; i++) {
+    if (i > 0) await gw.gateway.services.reaudit?.idle();
     const res = await gw.gql(adminToken, STATUS);
     if (res.errors) throw new Error(JSON.stringify(res.errors));
     const status = res.data!.reauditStatus;
