@@ -113,6 +113,11 @@ describe("MP-BREAK C19-FORBID C19-ITEM: re-judging superseded versions, agent up
     };
     // A live item the policy now refuses too: quarantined, and still counted against the subject's cap.
     const snack = (await gql(tokens.governed, STORE, { input: preference({ key: "snack", value: `${PHRASE} chips` }) })).storeMemory.memory.memoryId as string;
+    // READ returns an item's source ref: it is judged as its write declared it.
+    const sourced = (await gql(tokens.governed, STORE, { input: preference({ key: "drink", value: "sparkling water", sourceRef: `chat:${PHRASE}-12` }) }))
+      .storeMemory;
+    expect(sourced.stopReason).toBe("SUCCESS_STORED");
+    const drink = sourced.memory.memoryId as string;
     const updates = {
       hit: [
         await updatedMemory("The build pipeline caches lint results per package", `the ${PHRASE} cache proved it`, "pr:812"),
@@ -127,7 +132,7 @@ describe("MP-BREAK C19-FORBID C19-ITEM: re-judging superseded versions, agent up
 
     // Before: every version is superseded, every update's words are in the reads.
     const liveBefore = await liveItems();
-    expect(Object.keys(liveBefore).sort()).toEqual([...versions.hit, ...versions.kept, snack].sort());
+    expect(Object.keys(liveBefore).sort()).toEqual([...versions.hit, ...versions.kept, snack, drink].sort());
     expect(Object.values(await versionStatuses())).toEqual(["superseded", "superseded", "superseded"]);
     const agentBefore = await agentItems();
     expect(Object.keys(agentBefore).sort()).toEqual([...updates.hit, ...updates.kept].map((u) => u.memoryId).sort());
@@ -140,7 +145,7 @@ describe("MP-BREAK C19-FORBID C19-ITEM: re-judging superseded versions, agent up
     other = await startTestGateway({ clock, dbName: gw.dbName, env: { MEMGATE_POLICY_BUNDLE: otherBundle } });
     expect(await agentItems(other)).toEqual(agentBefore);
     const countBefore = await itemCount();
-    expect(countBefore).toBe(4);
+    expect(countBefore).toBe(5);
 
     const before = gw.gateway.services.policy.hash;
     copyFileSync(tightenedBundle(), bundlePath);
@@ -150,13 +155,13 @@ describe("MP-BREAK C19-FORBID C19-ITEM: re-judging superseded versions, agent up
     const progress = await reauditDone(gw, tokens.admin, hash);
     const byKind = Object.fromEntries(progress.targets.map((t: { kind: string }) => [t.kind, t]));
     expect(byKind).toMatchObject({
-      "governed-memories": { scanned: 4, quarantined: 1, done: true },
+      "governed-memories": { scanned: 5, quarantined: 2, done: true },
       "governed-versions": { scanned: 3, quarantined: 2, done: true },
       "agent-memories": { scanned: 3, quarantined: 0, done: true },
       "agent-updates": { scanned: 3, quarantined: 2, done: true },
       "companion-proposals": { scanned: 3, quarantined: 2, done: true },
     });
-    expect(progress.quarantined).toBe(7);
+    expect(progress.quarantined).toBe(8);
 
     // Governed: the refused versions are quarantined, the live versions and the clean version untouched.
     expect(await versionStatuses()).toEqual({
@@ -164,7 +169,7 @@ describe("MP-BREAK C19-FORBID C19-ITEM: re-judging superseded versions, agent up
       [`${versions.hit[1]}@1`]: "quarantined",
       [`${versions.kept[0]}@1`]: "superseded",
     });
-    const { [snack]: _gone, ...liveStill } = liveBefore;
+    const { [snack]: _gone, [drink]: _alsoGone, ...liveStill } = liveBefore;
     expect(await liveItems()).toEqual(liveStill);
     // C19-CAP: a quarantined item still counts against the cap (a release gives it back, never a second slot).
     expect(await itemCount()).toBe(countBefore);
@@ -201,6 +206,7 @@ describe("MP-BREAK C19-FORBID C19-ITEM: re-judging superseded versions, agent up
     const field = (rule: string) => expect.arrayContaining([`C19-FORBID: credentials_in_${rule}`]);
     expect(named).toEqual({
       [snack]: field("value"),
+      [drink]: field("source_ref"),
       [versions.hit[0]]: field("value"),
       [versions.hit[1]]: field("value"),
       [updates.hit[0].updateId]: field("updates.truth.rationale"),

@@ -56,7 +56,8 @@ test_authz_rejudge_is_the_job_role_only if {
 
 # Issue 13 item 5: the stored texts newly re-judged are named as their writes declared them:
 # an agent update's rationale and evidence refs, a memory's evidence refs, a held companion
-# proposal's text, a superseded governed version's key and value.
+# proposal's text, a consolidated fact's justification, a governed item's or superseded
+# version's key, value, source ref and consent evidence.
 test_c19_forbid_rejudge_names_every_stored_field[field] if {
 	some field, contract in {
 		"updates.truth.rationale": "agent",
@@ -64,6 +65,9 @@ test_c19_forbid_rejudge_names_every_stored_field[field] if {
 		"memory.evidence_refs[1]": "agent",
 		"text": "companion",
 		"key": "governed",
+		"source_ref": "governed",
+		"consent.evidence_ref": "governed",
+		"justification": "companion",
 	}
 	finding := {"field": field, "class": "credentials", "label": "credentials#9"}
 	d := main.decision with input as _rejudge(contract, {field: "x"}, [finding])

@@ -31,7 +31,7 @@ export class CompanionRejudge implements RejudgeTarget {
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
     const batch = await this.facts
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, type: 1, text: 1, status: 1 } })
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, type: 1, text: 1, justification: 1, status: 1 } })
       .sort({ _id: 1 })
       .limit(limit)
       .toArray();
@@ -39,7 +39,8 @@ export class CompanionRejudge implements RejudgeTarget {
       docId: f._id,
       objectId: f.memory_id,
       subjectId: f.subject_id,
-      texts: f.status === "active" ? { text: f.text } : ({} as Record<string, string>),
+      // A consolidated fact's justification was judged with its write (consolidateMemories declares it text).
+      texts: f.status === "active" ? { text: f.text, ...(f.justification ? { justification: f.justification } : {}) } : ({} as Record<string, string>),
       metadata: { fact_type: f.type },
     }));
   }

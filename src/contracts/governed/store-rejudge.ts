@@ -6,6 +6,18 @@ import type { MemoryRecord, MemoryVersionRecord } from "./store";
 
 type Quarantinable = MemoryRecord & { quarantine?: QuarantineMark };
 
+/** The free text a governed write declared (key, value, source_ref, consent.evidence_ref): READ returns the source ref too. */
+function itemTexts(item: Pick<MemoryRecord, "key" | "value" | "source_ref" | "consent">): Record<string, string> {
+  return {
+    key: item.key,
+    value: item.value,
+    ...(item.source_ref ? { source_ref: item.source_ref } : {}),
+    ...(item.consent?.evidence_ref ? { "consent.evidence_ref": item.consent.evidence_ref } : {}),
+  };
+}
+
+const ITEM_PROJECTION = { _id: 1, subject_id: 1, memory_id: 1, key: 1, value: 1, source_ref: 1, consent: 1, status: 1 } as const;
+
 /**
  * Governed items under re-audit (issue 13 item 5): an active item the policy now refuses
  * becomes `quarantined`, which READ, LIST, UPDATE and DELETE treat like any non-active item
@@ -22,7 +34,7 @@ export class GovernedRejudge implements RejudgeTarget {
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
     const batch = await this.memories
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, key: 1, value: 1, status: 1 } })
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: ITEM_PROJECTION })
       .sort({ _id: 1 })
       .limit(limit)
       .toArray();
@@ -31,7 +43,7 @@ export class GovernedRejudge implements RejudgeTarget {
       objectId: m.memory_id,
       subjectId: m.subject_id,
       // Only live items are judged; the others keep their place in the walk with nothing to judge.
-      texts: m.status === "active" ? { key: m.key, value: m.value } : ({} as Record<string, string>),
+      texts: m.status === "active" ? itemTexts(m) : ({} as Record<string, string>),
     }));
   }
 
@@ -88,7 +100,7 @@ export class GovernedVersionRejudge implements RejudgeTarget {
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
     const batch = await this.versions
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, version: 1, key: 1, value: 1, status: 1 } })
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { ...ITEM_PROJECTION, version: 1 } })
       .sort({ _id: 1 })
       .limit(limit)
       .toArray();
@@ -96,7 +108,7 @@ export class GovernedVersionRejudge implements RejudgeTarget {
       docId: v._id,
       objectId: v.memory_id,
       subjectId: v.subject_id,
-      texts: v.status === "superseded" ? { key: v.key, value: v.value } : ({} as Record<string, string>),
+      texts: v.status === "superseded" ? itemTexts(v) : ({} as Record<string, string>),
       metadata: { version: v.version },
     }));
   }
