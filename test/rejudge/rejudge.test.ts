@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ManualClock } from "../../src/clock";
@@ -6,34 +6,10 @@ import type { MemoryEvent } from "../../src/store/event-log";
 import { postMemory, writeDoc } from "../agent/support";
 import { LIST, READ, STORE, eventsOf, ERASE_MEMORY } from "../audit/support";
 import { approved, LEDGER, PENDING, propose, SELECT } from "../ledger/helpers";
-import { buildSignedBundle } from "../policy/build-bundle";
 import { POLICY_BUNDLE, startTestGateway, type TestGateway } from "../support/gateway";
 import { preference } from "../support/governed";
+import { PHRASE, reauditDone as reauditDoneOf, RELEASE, STATUS, tightenedBundle } from "./support";
 
-const ROOT = path.resolve(__dirname, "..", "..");
-/** The phrase the tightened policy adds to a forbidden lexicon; harmless under the policy in force. */
-const PHRASE = "fettuccini";
-
-/** A copy of the real policy with PHRASE in the credentials lexicon and a new declared version (so no MP-BREAK break). */
-function tightenedBundle(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "memgate-policy-rejudge-"));
-  cpSync(path.join(ROOT, "policies"), path.join(dir, "policies"), { recursive: true });
-  const edit = (file: string, change: (data: Record<string, any>) => void) => {
-    const target = path.join(dir, "policies", file);
-    const data = JSON.parse(readFileSync(target, "utf8"));
-    change(data);
-    writeFileSync(target, JSON.stringify(data, null, 2));
-  };
-  edit("memgate/forbidden/data.json", (d) => d.patterns.credentials.push(`\\b${PHRASE}\\b`));
-  edit("memgate/contract/data.json", (d) => (d.version = `${d.version}-rejudge`));
-  // Signed as scripts/policy.sh signs (issue 15 §6): the gateway refuses an unsigned bundle.
-  return buildSignedBundle(path.join(dir, "policies"), path.join(dir, "bundle.tar.gz"));
-}
-
-const STATUS = `query { reauditStatus { stopReason explanations progress {
-  policyHash policyVersion state startedAt finishedAt scanned quarantined roundTrips targets { kind scanned quarantined done } } } }`;
-const RELEASE = `mutation R($id: ID!, $reason: String!, $subject: ID) { releaseQuarantine(memoryId: $id, reason: $reason, subjectId: $subject) {
-  stopReason explanations releasedMemoryId contract } }`;
 const ADD_FACT = `mutation Add($input: AddFactInput!) { addFact(input: $input) { stopReason explanations fact { memoryId } } }`;
 const ENVELOPE = `query Env($subject: ID) { memoryEnvelope(purpose: RESPONSE, subjectId: $subject, skipCache: false) {
   stopReason envelope { userFacts { memoryId text } } } }`;
@@ -98,15 +74,7 @@ describe("MP-BREAK C19-FORBID: re-judging stored memory when the policy tightens
     };
   };
 
-  /** Polls the tenant's re-audit (one GraphQL round trip each, no timer) until the walk under `hash` is done. */
-  const reauditDone = async (hash: string) => {
-    for (let i = 0; i < 5_000; i++) {
-      const status = (await gql(tokens.admin, STATUS)).reauditStatus;
-      expect(status.stopReason).toBe("SUCCESS_READ");
-      if (status.progress?.policyHash === hash && status.progress.state === "done") return status.progress;
-    }
-    throw new Error("the re-audit never finished");
-  };
+  const reauditDone = (hash: string) => reauditDoneOf(gw, tokens.admin, hash);
 
   it("MP-BREAK C19-FORBID: after a phrase joins a lexicon and the bundle reloads, exactly the stored items containing it leave every read of every contract; an admin releases one, erasure still reaches another", async () => {
     const hit = {

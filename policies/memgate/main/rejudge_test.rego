@@ -53,3 +53,30 @@ test_authz_rejudge_is_the_job_role_only if {
 	d := main.decision with input as object.union(_rejudge("governed", {"value": "x"}, []), {"principal": object.union(_job, {"roles": ["user"]})})
 	d.stop_reason == "POLICY_DISABLED"
 }
+
+# Issue 13 item 5: the stored texts newly re-judged are named as their writes declared them:
+# an agent update's rationale and evidence refs, a memory's evidence refs, a held companion
+# proposal's text, a consolidated fact's justification, a governed item's or superseded
+# version's key, value, source ref and consent evidence.
+test_c19_forbid_rejudge_names_every_stored_field[field] if {
+	some field, contract in {
+		"updates.truth.rationale": "agent",
+		"updates.utility.evidence_refs[0]": "agent",
+		"memory.evidence_refs[1]": "agent",
+		"text": "companion",
+		"key": "governed",
+		"source_ref": "governed",
+		"consent.evidence_ref": "governed",
+		"justification": "companion",
+	}
+	finding := {"field": field, "class": "credentials", "label": "credentials#9"}
+	d := main.decision with input as _rejudge(contract, {field: "x"}, [finding])
+	d.outcome == "refuse"
+	d.stop_reason == "FORBIDDEN_CATEGORY"
+	d.explanations == [sprintf("C19-FORBID: credentials_in_%s", [field])]
+}
+
+test_c19_forbid_rejudge_allows_clean_update_text if {
+	d := main.decision with input as _rejudge("agent", {"updates.truth.rationale": "fixed on staging", "updates.truth.evidence_refs[0]": "pr:812"}, [])
+	d.outcome == "allow"
+}

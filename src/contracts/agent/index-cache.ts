@@ -127,6 +127,12 @@ export class AgentIndexCache {
     // An admin's release of a quarantine is an audit operation naming the agent object (issue 13 item 5).
     const released = event.event_type === "release" && (event.metadata as { object_contract?: unknown }).object_contract === AGENT_CONTRACT;
     if ((event.contract === AGENT_CONTRACT || released) && CHANGES.has(event.event_type)) {
+      if (objectId.startsWith(UPDATE_ID_PREFIX)) {
+        // An update's quarantine or release (store-rejudge.ts) changed the words its memory carries.
+        const record = await this.store.memoryOfUpdate(tenantId, objectId);
+        if (record && record.status === "active") entry.index.upsert(record);
+        return;
+      }
       const space = (event.metadata as { space?: unknown }).space;
       if (typeof space !== "string") return;
       const record = await this.store.get(tenantId, space, objectId);

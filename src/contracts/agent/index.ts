@@ -2,7 +2,7 @@ import type { ContractDeps, ContractModule } from "../../kernel/contract";
 import { AgentIndexCache } from "./index-cache";
 import { agentOperations, type AgentOperations } from "./operations";
 import { AgentStore } from "./store";
-import { AgentRejudge } from "./store-rejudge";
+import { AgentRejudge, AgentUpdateRejudge } from "./store-rejudge";
 
 /**
  * The agent contract (seed 001): the memory interface of coding agents (read, write, update
@@ -14,5 +14,10 @@ import { AgentRejudge } from "./store-rejudge";
 export function agentContract(deps: Pick<ContractDeps, "db" | "events" | "clock">): ContractModule<AgentOperations> {
   const store = new AgentStore(deps.db, deps.clock);
   const indexes = new AgentIndexCache(store, deps.events);
-  return { name: "agent", operations: agentOperations({ store, indexes }), stores: [store], rejudge: [new AgentRejudge(deps.db, indexes)] };
+  return {
+    name: "agent",
+    operations: agentOperations({ store, indexes }),
+    stores: [store],
+    rejudge: [new AgentRejudge(deps.db, indexes), new AgentUpdateRejudge(deps.db, indexes)],
+  };
 }

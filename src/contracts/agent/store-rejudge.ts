@@ -3,9 +3,21 @@ import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type Rejudge
 import type { Database } from "../../store/database";
 import { quarantinedSubject } from "../../store/quarantined";
 import type { AgentIndexCache } from "./index-cache";
-import { AGENT_COLLECTIONS, sealMemory, type AgentMemoryRecord } from "./records";
+import {
+  AGENT_COLLECTIONS,
+  agentMemoryDocId,
+  sealDynamic,
+  sealMemory,
+  sealUpdate,
+  type AgentMemoryRecord,
+  type AgentMemoryUpdateRecord,
+  type DynamicValue,
+} from "./records";
 
 type Quarantinable = AgentMemoryRecord & { quarantine?: QuarantineMark };
+type QuarantinableUpdate = AgentMemoryUpdateRecord & { quarantine?: QuarantineMark };
+
+const DYNAMIC = ["truth", "utility"] as const;
 
 /**
  * Agent memories under re-audit (issue 13 item 5). A memory's status is inside its integrity
@@ -29,7 +41,7 @@ export class AgentRejudge implements RejudgeTarget {
     const batch = await this.memories
       .find(
         { _id: tenantIdRange(tenantId, after) },
-        { projection: { _id: 1, subject_id: 1, memory_id: 1, space: 1, kind: 1, text: 1, rationale: 1, status: 1 } },
+        { projection: { _id: 1, subject_id: 1, memory_id: 1, space: 1, kind: 1, text: 1, rationale: 1, evidence_refs: 1, status: 1 } },
       )
       .sort({ _id: 1 })
       .limit(limit)
@@ -38,7 +50,15 @@ export class AgentRejudge implements RejudgeTarget {
       docId: m._id,
       objectId: m.memory_id,
       subjectId: m.subject_id,
-      texts: m.status === "active" ? { "memory.text": m.text, ...(m.rationale ? { "memory.rationale": m.rationale } : {}) } : ({} as Record<string, string>),
+      texts:
+        m.status === "active"
+          ? {
+              "memory.text": m.text,
+              ...(m.rationale ? { "memory.rationale": m.rationale } : {}),
+              // Evidence refs are free text the write declared (memory.evidence_refs[]) and every read returns.
+              ...Object.fromEntries((m.evidence_refs ?? []).map((ref, i) => [`memory.evidence_refs[${i}]`, ref])),
+            }
+          : ({} as Record<string, string>),
       metadata: { space: m.space, memory_kind: m.kind },
     }));
   }
@@ -69,5 +89,106 @@ export class AgentRejudge implements RejudgeTarget {
     const result = await this.memories.replaceOne({ _id: found._id, status: "quarantined" }, sealed);
     await this.indexes.refresh(tenantId, found.space, objectId);
     return result.modifiedCount === 1 ? { subjectId: found.subject_id, metadata: { space: found.space } } : null;
+  }
+}
+
+/** The free text an update set, by the field names its write declared (updates.truth.rationale ...). */
+function updateTexts(update: AgentMemoryUpdateRecord): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const field of DYNAMIC) {
+    const value = update.after?.[field];
+    if (!value) continue;
+    if (value.rationale) texts[`updates.${field}.rationale`] = value.rationale;
+    (value.evidence_refs ?? []).forEach((ref, i) => (texts[`updates.${field}.evidence_refs[${i}]`] = ref));
+  }
+  return texts;
+}
+
+/** A dynamic value without its update's words (the numbers stay: ranking is not content), as erasure leaves one. */
+const withoutWords = (value: DynamicValue): DynamicValue => sealDynamic({ ...value, rationale: "", evidence_refs: [] });
+
+/**
+ * Agent memory update records (agent_memory_updates) under re-audit (issue 13 item 5). No
+ * read returns an update record itself; its rationale and evidence refs are returned where
+ * the memory's current truth or utility carries them (every read, the UPDATE answer's
+ * `before`). A refused update is re-sealed `quarantined` (its status is inside its hash) and
+ * the memory's truth or utility that carries it loses its words, as erasure of the update
+ * does, keeping its numbers; a release puts back the value the update set, unless a later
+ * update replaced it meanwhile. The events name the update id with the memory's space and id,
+ * so every process's index reloads the memory (index-cache.ts).
+ */
+export class AgentUpdateRejudge implements RejudgeTarget {
+  readonly contract = "agent";
+  readonly kind = "agent-updates";
+  private readonly updates: Collection<QuarantinableUpdate>;
+  private readonly memories: Collection<AgentMemoryRecord>;
+
+  constructor(
+    db: Database,
+    private readonly indexes: AgentIndexCache,
+  ) {
+    this.updates = db.collection<QuarantinableUpdate>(AGENT_COLLECTIONS.updates);
+    this.memories = db.collection<AgentMemoryRecord>(AGENT_COLLECTIONS.memories);
+  }
+
+  async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
+    const batch = await this.updates
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, update_id: 1, memory_id: 1, space: 1, after: 1, status: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return batch.map((u) => ({
+      docId: u._id,
+      objectId: u.update_id,
+      subjectId: u.subject_id,
+      texts: u.status === "active" ? updateTexts(u) : ({} as Record<string, string>),
+      metadata: { space: u.space, of_memory: u.memory_id },
+    }));
+  }
+
+  async quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
+    const current = await this.updates.findOne({ _id: candidate.docId, status: "active" });
+    if (!current) return false;
+    const { quarantine: _q, ...record } = current;
+    const sealed = sealUpdate({ ...record, status: "quarantined" });
+    const result = await this.updates.replaceOne({ _id: current._id, status: "active" }, { ...sealed, quarantine: { ...mark, previous_status: "active" } });
+    if (result.modifiedCount !== 1) return false;
+    await this.setCarried(current, (value) => withoutWords(value));
+    await this.indexes.refresh(current.tenant_id, current.space, current.memory_id);
+    return true;
+  }
+
+  async quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return quarantinedSubject(this.updates as unknown as Collection<Document>, { tenantId, idField: "update_id", objectId, subjectId });
+  }
+
+  async release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
+    const found = await this.updates.findOne({
+      tenant_id: tenantId,
+      update_id: objectId,
+      status: "quarantined",
+      ...(subjectId ? { subject_id: subjectId } : {}),
+    });
+    if (!found?.quarantine) return null;
+    const { quarantine, ...record } = found;
+    const sealed = sealUpdate({ ...record, status: quarantine.previous_status as AgentMemoryUpdateRecord["status"] });
+    const result = await this.updates.replaceOne({ _id: found._id, status: "quarantined" }, sealed);
+    if (result.modifiedCount !== 1) return null;
+    await this.setCarried(found, (_value, field) => found.after[field]!);
+    await this.indexes.refresh(tenantId, found.space, found.memory_id);
+    return { subjectId: found.subject_id, metadata: { space: found.space, of_memory: found.memory_id } };
+  }
+
+  /** Replaces the memory's truth / utility where it still carries this update (a later update's value is left alone). */
+  private async setCarried(update: AgentMemoryUpdateRecord, next: (value: DynamicValue, field: (typeof DYNAMIC)[number]) => DynamicValue): Promise<void> {
+    const _id = agentMemoryDocId(update.tenant_id, update.space, update.memory_id);
+    for (const field of DYNAMIC) {
+      const value = update.after[field];
+      if (!value) continue;
+      await this.memories.updateOne(
+        { _id, tenant_id: update.tenant_id, [`${field}.update_id`]: update.update_id, [`${field}.erased`]: false },
+        { $set: { [field]: next(value, field) } },
+      );
+    }
   }
 }

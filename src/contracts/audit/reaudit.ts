@@ -10,6 +10,7 @@ export interface ReleaseQuarantineRequest {
   reason?: string | null;
 }
 
+/** Every target holding the id quarantined: an item and its superseded versions share one id. */
 interface QuarantineHolder {
   target: RejudgeTarget;
   subjectId: string;
@@ -43,37 +44,41 @@ export function reauditOperations({ progress, targets }: ReauditOperationDeps) {
     allow: (_req, _gathered, ctx) => progress.get(ctx.tenantId),
   });
 
-  const releaseQuarantine = operation<ReleaseQuarantineRequest, QuarantineHolder | null, ReleaseResult>({
+  const releaseQuarantine = operation<ReleaseQuarantineRequest, QuarantineHolder[], ReleaseResult>({
     contract: AUDIT_CONTRACT,
     name: "RELEASE_QUARANTINE",
     fields: { memoryId: id(), subjectId: id(), reason: text() },
     subject: tenantWide,
     async gather(req, ctx) {
       const objectId = req.memoryId;
-      if (typeof objectId !== "string" || objectId.trim() === "") return null;
+      const holders: QuarantineHolder[] = [];
+      if (typeof objectId !== "string" || objectId.trim() === "") return holders;
       for (const target of targets) {
         const held = await target.quarantined(ctx.tenantId, objectId, req.subjectId ?? null);
-        if (held) return { target, subjectId: held.subjectId };
+        if (held) holders.push({ target, subjectId: held.subjectId });
       }
-      return null;
+      return holders;
     },
     // A quarantined object is the live target of a release; anything else answers NOT_FOUND (checks/target).
-    input: (_req, holder) => ({ target: holder ? { found: true, status: "active" } : { found: false } }),
-    async allow(req, holder, ctx, writes) {
+    input: (_req, holders) => ({ target: holders && holders.length > 0 ? { found: true, status: "active" } : { found: false } }),
+    async allow(req, holders, ctx, writes) {
       const objectId = req.memoryId!;
-      const released = await writes.run(async () => {
-        const done = await holder!.target.release(ctx.tenantId, objectId, holder!.subjectId);
-        if (!done) throw new Error("the quarantine was lifted meanwhile");
-        return done;
-      });
-      writes.event({
-        event_type: "release",
-        subject_id: released.subjectId,
-        memory_id: objectId,
-        reason: req.reason ?? "",
-        metadata: { object_contract: holder!.target.contract, kind: holder!.target.kind, ...released.metadata },
-      });
-      return { releasedMemoryId: objectId, contract: holder!.target.contract };
+      // Every quarantine of the id goes (a governed item and its superseded versions), each with its own event.
+      for (const holder of holders) {
+        const released = await writes.run(async () => {
+          const done = await holder.target.release(ctx.tenantId, objectId, holder.subjectId);
+          if (!done) throw new Error("the quarantine was lifted meanwhile");
+          return done;
+        });
+        writes.event({
+          event_type: "release",
+          subject_id: released.subjectId,
+          memory_id: objectId,
+          reason: req.reason ?? "",
+          metadata: { object_contract: holder.target.contract, kind: holder.target.kind, ...released.metadata },
+        });
+      }
+      return { releasedMemoryId: objectId, contract: holders[0].target.contract };
     },
   });
 

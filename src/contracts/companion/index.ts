@@ -4,7 +4,7 @@ import { EnvelopeCache } from "./envelope-cache";
 import { createGroundingScorer } from "./grounding";
 import { companionOperations, type CompanionOperations } from "./operations";
 import { CompanionStore } from "./store";
-import { CompanionRejudge } from "./store-rejudge";
+import { CompanionProposalRejudge, CompanionRejudge } from "./store-rejudge";
 
 /**
  * The companion contract (seed 002, with seed 004 consolidation): facts gated by confidence
@@ -22,5 +22,5 @@ export function companionContract(deps: ContractDeps): ContractModule<CompanionO
     metrics: deps.metrics,
     logger: deps.logger,
   });
-  return { name: "companion", operations, stores: [store], rejudge: [new CompanionRejudge(deps.db, store, cache)] };
+  return { name: "companion", operations, stores: [store], rejudge: [new CompanionRejudge(deps.db, store, cache), new CompanionProposalRejudge(deps.db)] };
 }

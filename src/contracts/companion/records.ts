@@ -57,7 +57,7 @@ export interface ProposalRecord extends ProvenanceFields {
   subject_id: string;
   proposal_id: string;
   fact: FactBody;
-  status: "pending" | "applied" | "erased";
+  status: "pending" | "applied" | "erased" | "quarantined";
   created_at: Date;
   erasure?: ErasureMark;
 }

@@ -4,10 +4,11 @@ import type { Database } from "../../store/database";
 import { quarantinedSubject } from "../../store/quarantined";
 import type { Envelope } from "./envelope";
 import type { EnvelopeCache } from "./envelope-cache";
-import { COMPANION_COLLECTIONS, type FactRecord } from "./records";
+import { COMPANION_COLLECTIONS, type FactRecord, type ProposalRecord } from "./records";
 import type { CompanionStore } from "./store";
 
 type Quarantinable = FactRecord & { quarantine?: QuarantineMark };
+type QuarantinableProposal = ProposalRecord & { quarantine?: QuarantineMark };
 
 /**
  * Companion facts under re-audit (issue 13 item 5). A quarantined fact leaves the subject's
@@ -30,7 +31,7 @@ export class CompanionRejudge implements RejudgeTarget {
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
     const batch = await this.facts
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, type: 1, text: 1, status: 1 } })
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, type: 1, text: 1, justification: 1, status: 1 } })
       .sort({ _id: 1 })
       .limit(limit)
       .toArray();
@@ -38,7 +39,8 @@ export class CompanionRejudge implements RejudgeTarget {
       docId: f._id,
       objectId: f.memory_id,
       subjectId: f.subject_id,
-      texts: f.status === "active" ? { text: f.text } : ({} as Record<string, string>),
+      // A consolidated fact's justification was judged with its write (consolidateMemories declares it text).
+      texts: f.status === "active" ? { text: f.text, ...(f.justification ? { justification: f.justification } : {}) } : ({} as Record<string, string>),
       metadata: { fact_type: f.type },
     }));
   }
@@ -70,5 +72,64 @@ export class CompanionRejudge implements RejudgeTarget {
     await this.facts.updateOne({ _id: found._id }, { $unset: { quarantine: "" } });
     this.cache.invalidateSubject(tenantId, found.subject_id);
     return { subjectId: found.subject_id };
+  }
+}
+
+/**
+ * Companion proposals held by the gate (SG-GATE 0.75-0.79, companion_proposals) under
+ * re-audit. A held fact's text comes back out when the person confirms it (confirmProposal
+ * applies it as an active fact, in every envelope after) or when a matching fact reinforces
+ * it (addFact): both read `pending` proposals only, so a quarantined one is NOT_FOUND to a
+ * confirmation and no longer pending to a reinforcement. Its status is outside its
+ * integrity hash; no envelope holds a proposal, so no cache needs to go.
+ */
+export class CompanionProposalRejudge implements RejudgeTarget {
+  readonly contract = "companion";
+  readonly kind = "companion-proposals";
+  private readonly proposals: Collection<QuarantinableProposal>;
+
+  constructor(db: Database) {
+    this.proposals = db.collection<QuarantinableProposal>(COMPANION_COLLECTIONS.proposals);
+  }
+
+  async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
+    const batch = await this.proposals
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, proposal_id: 1, "fact.type": 1, "fact.text": 1, status: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return batch.map((p) => ({
+      docId: p._id,
+      objectId: p.proposal_id,
+      subjectId: p.subject_id,
+      // Judged by the field name addFact declared for it: the held text is the fact's `text`.
+      texts: p.status === "pending" && p.fact?.text ? { text: p.fact.text } : ({} as Record<string, string>),
+      metadata: { fact_type: p.fact?.type },
+    }));
+  }
+
+  async quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
+    const result = await this.proposals.updateOne(
+      { _id: candidate.docId, status: "pending" },
+      { $set: { status: "quarantined", quarantine: { ...mark, previous_status: "pending" } } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return quarantinedSubject(this.proposals as unknown as Collection<Document>, { tenantId, idField: "proposal_id", objectId, subjectId });
+  }
+
+  async release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
+    const found = await this.proposals.findOne({
+      tenant_id: tenantId,
+      proposal_id: objectId,
+      status: "quarantined",
+      ...(subjectId ? { subject_id: subjectId } : {}),
+    });
+    if (!found?.quarantine) return null;
+    const status = found.quarantine.previous_status as ProposalRecord["status"];
+    const result = await this.proposals.updateOne({ _id: found._id, status: "quarantined" }, { $set: { status }, $unset: { quarantine: "" } });
+    return result.modifiedCount === 1 ? { subjectId: found.subject_id } : null;
   }
 }

@@ -1,7 +1,7 @@
 import type { ContractDeps, ContractModule } from "../../kernel/contract";
 import { governedOperations, type GovernedOperations } from "./operations";
 import { GovernedStore } from "./store";
-import { GovernedRejudge } from "./store-rejudge";
+import { GovernedRejudge, GovernedVersionRejudge } from "./store-rejudge";
 
 /**
  * The Phase 19 memory contract (seed 000): STORE, UPDATE, DELETE, READ, LIST of governed
@@ -10,5 +10,11 @@ import { GovernedRejudge } from "./store-rejudge";
  */
 export function governedContract(deps: ContractDeps): ContractModule<GovernedOperations> & { store: GovernedStore } {
   const store = new GovernedStore(deps.db, deps.logger, deps.clock);
-  return { name: "governed", operations: governedOperations(store), stores: [store], store, rejudge: [new GovernedRejudge(deps.db)] };
+  return {
+    name: "governed",
+    operations: governedOperations(store),
+    stores: [store],
+    store,
+    rejudge: [new GovernedRejudge(deps.db), new GovernedVersionRejudge(deps.db)],
+  };
 }

@@ -2,9 +2,21 @@ import type { Collection, Document } from "mongodb";
 import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
 import { quarantinedSubject } from "../../store/quarantined";
-import type { MemoryRecord } from "./store";
+import type { MemoryRecord, MemoryVersionRecord } from "./store";
 
 type Quarantinable = MemoryRecord & { quarantine?: QuarantineMark };
+
+/** The free text a governed write declared (key, value, source_ref, consent.evidence_ref): READ returns the source ref too. */
+function itemTexts(item: Pick<MemoryRecord, "key" | "value" | "source_ref" | "consent">): Record<string, string> {
+  return {
+    key: item.key,
+    value: item.value,
+    ...(item.source_ref ? { source_ref: item.source_ref } : {}),
+    ...(item.consent?.evidence_ref ? { "consent.evidence_ref": item.consent.evidence_ref } : {}),
+  };
+}
+
+const ITEM_PROJECTION = { _id: 1, subject_id: 1, memory_id: 1, key: 1, value: 1, source_ref: 1, consent: 1, status: 1 } as const;
 
 /**
  * Governed items under re-audit (issue 13 item 5): an active item the policy now refuses
@@ -22,7 +34,7 @@ export class GovernedRejudge implements RejudgeTarget {
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
     const batch = await this.memories
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, key: 1, value: 1, status: 1 } })
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: ITEM_PROJECTION })
       .sort({ _id: 1 })
       .limit(limit)
       .toArray();
@@ -31,7 +43,7 @@ export class GovernedRejudge implements RejudgeTarget {
       objectId: m.memory_id,
       subjectId: m.subject_id,
       // Only live items are judged; the others keep their place in the walk with nothing to judge.
-      texts: m.status === "active" ? { key: m.key, value: m.value } : ({} as Record<string, string>),
+      texts: m.status === "active" ? itemTexts(m) : ({} as Record<string, string>),
     }));
   }
 
@@ -60,5 +72,72 @@ export class GovernedRejudge implements RejudgeTarget {
       { $set: { status: found.quarantine.previous_status as MemoryRecord["status"] }, $unset: { quarantine: "" } },
     );
     return result.modifiedCount === 1 ? { subjectId: found.subject_id } : null;
+  }
+}
+
+type QuarantinableVersion = Omit<MemoryVersionRecord, "status"> & {
+  status: MemoryVersionRecord["status"] | "quarantined" | "erased";
+  quarantine?: QuarantineMark;
+};
+
+/**
+ * Superseded governed versions (memory_versions, SPEC D2) under re-audit: each keeps the
+ * key and value an earlier write stored, so the policy judges them as it judges the live
+ * item. No read returns a superseded version today; a refused one is still marked
+ * `quarantined` so that any later history read (which must list `superseded` versions only)
+ * leaves it out, and so that a release or an erasure finds it. The event and the release
+ * name the item's `memory_id` with the version in metadata; a release of that id returns
+ * every quarantined version of the item.
+ */
+export class GovernedVersionRejudge implements RejudgeTarget {
+  readonly contract = "governed";
+  readonly kind = "governed-versions";
+  private readonly versions: Collection<QuarantinableVersion>;
+
+  constructor(db: Database) {
+    this.versions = db.collection<QuarantinableVersion>(COLLECTIONS.memoryVersions);
+  }
+
+  async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
+    const batch = await this.versions
+      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { ...ITEM_PROJECTION, version: 1 } })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray();
+    return batch.map((v) => ({
+      docId: v._id,
+      objectId: v.memory_id,
+      subjectId: v.subject_id,
+      texts: v.status === "superseded" ? itemTexts(v) : ({} as Record<string, string>),
+      metadata: { version: v.version },
+    }));
+  }
+
+  async quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
+    const result = await this.versions.updateOne(
+      { _id: candidate.docId, status: "superseded" },
+      { $set: { status: "quarantined", quarantine: { ...mark, previous_status: "superseded" } } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  async quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return quarantinedSubject(this.versions as unknown as Collection<Document>, { tenantId, idField: "memory_id", objectId, subjectId });
+  }
+
+  async release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
+    const held = await this.versions
+      .find({ tenant_id: tenantId, memory_id: objectId, status: "quarantined", ...(subjectId ? { subject_id: subjectId } : {}) })
+      .toArray();
+    const released: number[] = [];
+    for (const version of held) {
+      if (!version.quarantine) continue;
+      const result = await this.versions.updateOne(
+        { _id: version._id, status: "quarantined" },
+        { $set: { status: version.quarantine.previous_status as MemoryVersionRecord["status"] }, $unset: { quarantine: "" } },
+      );
+      if (result.modifiedCount === 1) released.push(version.version);
+    }
+    return released.length > 0 ? { subjectId: held[0].subject_id, metadata: { versions: released.sort((a, b) => a - b) } } : null;
   }
 }
