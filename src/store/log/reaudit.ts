@@ -1,4 +1,5 @@
-import type { Collection, Db } from "mongodb";
+import { randomBytes } from "node:crypto";
+import { MongoServerError, type Collection, type Db } from "mongodb";
 import type { Principal } from "../../auth/principal";
 import type { Clock } from "../../clock";
 import type { Kernel } from "../../kernel/execute";
@@ -23,6 +24,21 @@ export interface ReauditProgressRecord {
 }
 
 export const REAUDIT_COLLECTION = "reaudit_progress";
+/** Who walks a tenant under a bundle now: one process each, `_id` = leaseId(tenant, bundle hash). */
+export const REAUDIT_LEASES = "reaudit_leases";
+
+interface WalkLease {
+  _id: string;
+  owner: string;
+  policy_hash: string;
+  expires_at: Date;
+}
+
+/** A walk renews its lease every batch; a lease this old belongs to a process that stopped. */
+const LEASE_MS = 30_000;
+
+/** Walks under different bundles (a rollout in progress) do not wait for each other: the progress record keeps the newest. */
+export const leaseId = (tenantId: string, hash: string): string => `${encodeURIComponent(tenantId)}:${hash}`;
 
 /** The actor of quarantine events: the gateway re-judging under a new bundle. */
 export const REAUDIT_ACTOR: EventActor = { id: "memgate-reaudit", roles: ["job"], kind: "system" };
@@ -50,6 +66,8 @@ export interface ReauditDeps {
   targets: readonly RejudgeTarget[];
   /** Objects per scan (one round trip each); bounded so a tenant's walk never holds much in memory. */
   batchSize?: number;
+  /** How long a walk's lease on a tenant lasts without renewal (default LEASE_MS). */
+  leaseMs?: number;
 }
 
 const DEFAULT_BATCH = 100;
@@ -63,12 +81,22 @@ const DEFAULT_BATCH = 100;
  * rules the policy named, never the content) is appended first, then the object leaves
  * every read; a crash between the two leaves an event whose object the resumed walk
  * quarantines again (an extra event, never a silent quarantine).
+ *
+ * Every gateway process loads the same bundle, so each would walk every tenant: a walk first
+ * takes the tenant's lease (a unique `_id`, renewed every batch, taken over once expired by
+ * the injected clock), so one process judges each object once and the progress counts one
+ * walk. A process that finds a tenant leased comes back after a lease's time, in case the
+ * holder stopped.
  */
 export class Reauditor {
   readonly progress: ReauditProgress;
   private readonly batchSize: number;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
+  private readonly leases: Collection<WalkLease>;
+  private readonly owner = `reaudit-${randomBytes(6).toString("hex")}`;
+  private readonly leaseMs: number;
+  private retry: NodeJS.Timeout | undefined;
   private readonly onChange = (change: PolicyChange) => {
     this.schedule(change.current.hash);
   };
@@ -76,10 +104,13 @@ export class Reauditor {
   constructor(private readonly deps: ReauditDeps) {
     this.progress = new ReauditProgress(deps.db);
     this.batchSize = deps.batchSize ?? DEFAULT_BATCH;
+    this.leases = deps.db.collection<WalkLease>(REAUDIT_LEASES);
+    this.leaseMs = deps.leaseMs ?? LEASE_MS;
   }
 
   /** Listens for bundle reloads, and judges under the bundle in force what no walk has judged under it yet. */
   start(): void {
+    this.stopped = false;
     this.deps.policy.on("changed", this.onChange);
     const hash = this.deps.policy.hash;
     if (hash) this.running = this.running.then(() => this.resume(hash)).catch((error: unknown) => this.failed(error));
@@ -88,6 +119,7 @@ export class Reauditor {
   /** Stops after the batch in flight; progress so far is kept for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.retry);
     this.deps.policy.off("changed", this.onChange);
     await this.running;
   }
@@ -107,17 +139,68 @@ export class Reauditor {
   }
 
   /** At start: every tenant not yet judged under the bundle in force (a deploy while down, a walk cut short). */
-  private async resume(hash: string): Promise<void> {
-    for (const tenant of await this.deps.events.tenants()) await this.audit(tenant, hash, false);
+  private resume(hash: string): Promise<void> {
+    return this.walkAll(hash, false);
   }
 
-  private async restart(hash: string): Promise<void> {
-    for (const tenant of await this.deps.events.tenants()) await this.audit(tenant, hash, true);
+  private restart(hash: string): Promise<void> {
+    return this.walkAll(hash, true);
   }
 
-  /** One tenant's walk under bundle `hash`; `fresh` starts over unless this bundle's walk already exists. */
+  private async walkAll(hash: string, fresh: boolean): Promise<void> {
+    let leasedElsewhere = false;
+    for (const tenant of await this.deps.events.tenants()) {
+      if (this.stopped || this.deps.policy.hash !== hash) return; // a newer bundle has its own walk queued
+      if (!(await this.takeLease(tenant, hash))) {
+        leasedElsewhere = true;
+        continue;
+      }
+      try {
+        await this.audit(tenant, hash, fresh);
+      } finally {
+        await this.leases.deleteOne({ _id: leaseId(tenant, hash), owner: this.owner });
+      }
+    }
+    // The process walking those may stop before it is done: look again once its lease would have run out.
+    if (leasedElsewhere && !this.stopped) {
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => {
+        this.running = this.running.then(() => this.resume(hash)).catch((error: unknown) => this.failed(error));
+      }, this.leaseMs).unref();
+    }
+  }
+
+  /** The tenant's walk lease: inserted, or taken over once its holder let it expire (unique `_id` decides). */
+  private async takeLease(tenantId: string, hash: string): Promise<boolean> {
+    const _id = leaseId(tenantId, hash);
+    const lease = (): WalkLease => ({ _id, owner: this.owner, policy_hash: hash, expires_at: new Date(this.deps.clock.now().getTime() + this.leaseMs) });
+    const insert = async () => {
+      try {
+        await this.leases.insertOne(lease());
+        return true;
+      } catch (error) {
+        if (error instanceof MongoServerError && error.code === 11000) return false;
+        throw error;
+      }
+    };
+    if (await insert()) return true;
+    const held = await this.leases.findOne({ _id });
+    if (held && held.expires_at.getTime() > this.deps.clock.now().getTime()) return false;
+    if (held) await this.leases.deleteOne({ _id, owner: held.owner, expires_at: held.expires_at });
+    return insert();
+  }
+
+  /** Every batch: false when the lease is no longer this process's (it stalled past expiry and another took over). */
+  private async renewLease(tenantId: string, hash: string): Promise<boolean> {
+    const renewed = await this.leases.updateOne(
+      { _id: leaseId(tenantId, hash), owner: this.owner },
+      { $set: { expires_at: new Date(this.deps.clock.now().getTime() + this.leaseMs) } },
+    );
+    return renewed.matchedCount === 1;
+  }
+
+  /** One tenant's walk under bundle `hash`, holding its lease; `fresh` starts over unless this bundle's walk already exists. */
   private async audit(tenantId: string, hash: string, fresh: boolean): Promise<void> {
-    if (this.stopped || this.deps.policy.hash !== hash) return; // a newer bundle has its own walk queued
     const now = this.deps.clock.now().toISOString();
     let record = await this.progress.get(tenantId);
     if (!record || record.policy_hash !== hash || (fresh && record.state === "done")) {
@@ -139,6 +222,7 @@ export class Reauditor {
       const state = (record.targets[target.kind] ??= { after: null, scanned: 0, quarantined: 0, done: false });
       while (!state.done) {
         if (this.stopped || this.deps.policy.hash !== hash) return;
+        if (!(await this.renewLease(tenantId, hash))) return;
         const batch = await target.scan(tenantId, state.after, this.batchSize);
         let trips = 1;
         for (const candidate of batch) {
@@ -152,7 +236,7 @@ export class Reauditor {
         state.scanned += batch.length;
         state.after = batch.length > 0 ? batch[batch.length - 1].docId : state.after;
         state.done = batch.length < this.batchSize;
-        record.round_trips += trips + 1; // + this progress write
+        record.round_trips += trips + 2; // + the lease renewal and this progress write
         record.updated_at = this.deps.clock.now().toISOString();
         await this.progress.records.updateOne(
           { _id: tenantId, policy_hash: hash },
