@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { MongoServerError, type Collection, type Db } from "mongodb";
 import type { Clock } from "../../clock";
-import type { ContractStore, UnsettledObject } from "../../kernel/contract-store";
+import type { ContractStore, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import type { Logger } from "../../logger";
 import { COLLECTIONS } from "../database";
 import type { EventLog, EventType, MemoryEvent } from "../event-log";
@@ -23,6 +23,11 @@ import { SYSTEM_ACTOR } from "./system-actor";
  * the system actor, with a reason. Erasures follow the same three steps. An event is never
  * written before its object exists, so after repair every event has its object and every
  * object its event.
+ *
+ * Reads (INV-8, docs/FAULTS.md "Unsettled objects on reads"): a pass that settled everything
+ * older than its cutoff (no claim lost to another process, no error) tells each store so
+ * (`settledBefore`); a read of a newer object with its due mark still there asks `settleOne`,
+ * the same steps for that one object, instead of serving an item without its event.
  */
 export interface RepairReport {
   /** Objects whose event was in the log: only the mark was missing. */
@@ -46,7 +51,7 @@ interface RepairClaim {
   at: Date;
 }
 
-export class Repair {
+export class Repair implements ObjectRepair {
   private readonly events: Collection<MemoryEvent>;
   private readonly claims: Collection<RepairClaim>;
   private running: Promise<RepairReport> | undefined;
@@ -61,6 +66,30 @@ export class Repair {
   ) {
     this.events = db.collection<MemoryEvent>(COLLECTIONS.events);
     this.claims = db.collection<RepairClaim>("repair_claims");
+    for (const store of stores) store.repairWith?.(this);
+  }
+
+  /**
+   * One object, on a read's behalf: its event if some process appended it (the writer's mark
+   * removal may still be pending), else, once old enough, the missing event under the same
+   * claim as the pass. false: too young (a write in flight, not acknowledged) or claimed by
+   * another process completing it now.
+   */
+  async settleOne(store: ContractStore, object: UnsettledObject): Promise<boolean> {
+    const existing = await this.findEvent(store, object);
+    if (existing) {
+      await store.settle(object, existing.seq);
+      return true;
+    }
+    const cutoff = this.clock.now().getTime() - this.minAgeMs;
+    if (object.writtenAt.getTime() > cutoff) return false;
+    if (!(await this.claim(keyOf(object), cutoff))) return false;
+    // The pass (or another read) may have completed it between the lookup and the claim.
+    const found = await this.findEvent(store, object);
+    const appended = found ?? (await this.appendMissing(store, object));
+    await store.settle(object, appended.seq);
+    if (!found) this.logger.warn({ contract: store.contract, objectId: object.objectId }, "a read completed an object a stopped process left without its event");
+    return true;
   }
 
   /** One pass at a time per process (the timer does not pile passes up). */
@@ -88,20 +117,27 @@ export class Repair {
   private async pass(): Promise<RepairReport> {
     const report: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 };
     const cutoff = this.clock.now().getTime() - this.minAgeMs;
-    for (const store of this.stores) await this.repairStore(store, cutoff, report);
+    for (const store of this.stores) {
+      // Clean: nothing older than the cutoff was left to another process; reads of older objects need no check.
+      if (await this.repairStore(store, cutoff, report)) store.settledBefore?.(new Date(cutoff));
+    }
     if (report.settled + report.completed + report.erasuresCompleted > 0)
       this.logger.warn({ repair: report }, "repaired objects left unsettled by a stopped process");
     return report;
   }
 
-  /** Oldest first, batch by batch, until the store has nothing old enough left (or only objects seen already). */
-  private async repairStore(store: ContractStore, cutoff: number, report: RepairReport): Promise<void> {
+  /**
+   * Oldest first, batch by batch, until the store has nothing old enough left (or only objects
+   * seen already). true: every object older than the cutoff was settled or completed here.
+   */
+  private async repairStore(store: ContractStore, cutoff: number, report: RepairReport): Promise<boolean> {
     const seen = new Set<string>();
+    let clean = true;
     for (;;) {
       const batch = await store.unsettled(BATCH);
       let progressed = false;
       for (const object of batch) {
-        const key = `${object.kind}\u0000${object.tenantId}\u0000${object.subjectId}\u0000${object.objectId}\u0000${object.version ?? ""}`;
+        const key = keyOf(object);
         if (seen.has(key)) continue;
         seen.add(key);
         if (object.writtenAt.getTime() > cutoff) {
@@ -116,13 +152,16 @@ export class Repair {
           continue;
         }
         // Several gateways repair while serving: one completes an object, the others leave it.
-        if (!(await this.claim(key, cutoff))) continue;
+        if (!(await this.claim(key, cutoff))) {
+          clean = false;
+          continue;
+        }
         const appended = await this.appendMissing(store, object);
         await store.settle(object, appended.seq);
         if (object.kind === "erasure") report.erasuresCompleted++;
         else report.completed++;
       }
-      if (!progressed || batch.length < BATCH) return;
+      if (!progressed || batch.length < BATCH) return clean;
     }
   }
 
@@ -171,3 +210,7 @@ export class Repair {
     });
   }
 }
+
+/** One object's identity for the pass's `seen` set and its claim. */
+const keyOf = (object: UnsettledObject): string =>
+  `${object.kind}\u0000${object.tenantId}\u0000${object.subjectId}\u0000${object.objectId}\u0000${object.version ?? ""}`;
