@@ -3,6 +3,9 @@ import type { Logger } from "../logger";
 import type { Database } from "./database";
 import { clientClosed, GroupCommit } from "./group-commit";
 import { InsertQueue } from "./insert-queue";
+import { SettledReads, type DueOf } from "./settled-reads";
+
+export type { DueOf };
 
 /**
  * "This object's event is due": written beside the object, removed once its event is in the
@@ -19,12 +22,6 @@ export interface DueMark {
   written_at: Date;
 }
 
-/** What a read tells `DueMarks.live` of one object: its due mark's `_id` and its write time; null: nothing to check (not live content). */
-export type DueOf<T> = (object: T) => { id: string; writtenAt: Date } | null;
-
-/** Due ids this process remembers as settled, beyond which the oldest are forgotten (and checked again if read). */
-const KNOWN_SETTLED = 50_000;
-
 /**
  * The due marks of one contract, in a collection of their own that stays as small as the
  * writes in flight. Marking an object in itself would cost an update of a large collection
@@ -36,19 +33,8 @@ export class DueMarks {
   private readonly marks: Collection<DueMark>;
   private readonly inserts: InsertQueue<DueMark>;
   private readonly removals: GroupCommit<string>;
-  /**
-   * INV-8 on reads: objects written before this (ms, injected clock) are settled; the repair
-   * pass moves it (`settledBefore`). -Infinity until the first clean pass.
-   */
-  private watermark = Number.NEGATIVE_INFINITY;
-  /** How far the last `oldest` scan saw every mark: all of them (Infinity), or those written before its last one's time. */
-  private scanned = Number.NEGATIVE_INFINITY;
-  /**
-   * Due ids whose object this process knows has its event: its own writes once appended (the
-   * mark's removal may still be pending), and marks a read found gone or settled. Such an object
-   * is served without a lookup: the writer reads its writes at the cost of an `_id` read.
-   */
-  private readonly known = new Map<string, number>();
+  /** INV-8 on reads: what this process knows settled (src/store/settled-reads.ts). */
+  private readonly reads = new SettledReads();
 
   constructor(db: Database, collection: string, logger: Logger) {
     this.marks = db.collection<DueMark>(collection);
@@ -63,7 +49,7 @@ export class DueMarks {
 
   /** Off the request path, grouped: the event is in the log. A lost removal is redone by the repair. */
   settled(id: string, writtenAt?: Date): Promise<void> {
-    this.remember(id, writtenAt);
+    this.reads.remember(id, writtenAt);
     return this.removals.add(id);
   }
 
@@ -75,59 +61,29 @@ export class DueMarks {
   /** The oldest marks: a scan, but of a collection that holds only what is in flight or left behind. */
   async oldest(limit: number): Promise<DueMark[]> {
     const marks = await this.marks.find({}).sort({ written_at: 1, _id: 1 }).limit(limit).toArray();
-    this.scanned = marks.length < limit ? Number.POSITIVE_INFINITY : marks[marks.length - 1].written_at.getTime();
+    this.reads.scanned(marks.length < limit ? null : marks[marks.length - 1].written_at);
     return marks;
   }
 
-  /**
-   * The repair pass settled every object whose mark its last scan saw and that was written
-   * before `cutoff`: reads of objects written before both need no check. Only moves forward.
-   */
+  /** The repair pass settled every object written before `cutoff` whose mark its last scan saw. */
   settledBefore(cutoff: Date): void {
-    const mark = Math.min(cutoff.getTime(), this.scanned);
-    if (mark <= this.watermark) return;
-    this.watermark = mark;
-    for (const [id, at] of this.known) if (at < mark) this.known.delete(id);
+    this.reads.settledBefore(cutoff);
   }
 
   /**
-   * INV-8, MP-LOG on the read path: the objects that may be served as live. One written before
-   * the watermark, or known settled here, costs nothing; the others' marks are read in one
-   * `_id` lookup ($in for a list). No mark: the event is in the log. A mark: `unsettled`
-   * decides (the repair's settleOne: the event exists, or is appended once the write is old
-   * enough); an object it does not settle is left out, as if it did not exist (NOT_FOUND).
+   * INV-8, MP-LOG on the read path: the objects that may be served as live (SettledReads.live),
+   * their marks looked up by `_id` (one `$in` for a list).
    */
-  async live<T>(objects: readonly T[], dueOf: DueOf<T>, unsettled: (object: T, mark: DueMark) => Promise<boolean>): Promise<T[]> {
-    const open = new Map<string, { object: T; writtenAt: Date }>();
-    for (const object of objects) {
-      const due = dueOf(object);
-      if (due && due.writtenAt.getTime() >= this.watermark && !this.known.has(due.id)) open.set(due.id, { object, writtenAt: due.writtenAt });
-    }
-    if (open.size === 0) return [...objects];
-    const ids = [...open.keys()];
-    const marks = await this.marks.find(ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } }).toArray();
-    const found = new Map(marks.map((mark) => [mark._id, mark]));
-    const withheld = new Set<T>();
-    for (const [id, { object, writtenAt }] of open) {
-      const mark = found.get(id);
-      if (!mark || (await unsettled(object, mark))) this.remember(id, writtenAt);
-      else withheld.add(object);
-    }
-    return withheld.size === 0 ? [...objects] : objects.filter((object) => !withheld.has(object));
-  }
-
-  /** Whether this process knows the object's event is in the log (tests). */
-  knows(id: string): boolean {
-    return this.known.has(id);
-  }
-
-  private remember(id: string, writtenAt: Date | undefined): void {
-    const at = writtenAt?.getTime() ?? Number.POSITIVE_INFINITY;
-    if (at < this.watermark) return;
-    this.known.delete(id);
-    this.known.set(id, at);
-    // Oldest remembered first: one forgotten costs a lookup on its next read, never a wrong answer.
-    if (this.known.size > KNOWN_SETTLED) this.known.delete(this.known.keys().next().value!);
+  live<T>(objects: readonly T[], dueOf: DueOf<T>, unsettled: (object: T, mark: DueMark) => Promise<boolean>): Promise<T[]> {
+    return this.reads.live(
+      objects,
+      dueOf,
+      async (ids) => {
+        const marks = await this.marks.find(ids.length === 1 ? { _id: ids[0] } : { _id: { $in: [...ids] } }).toArray();
+        return new Map(marks.map((mark) => [mark._id, mark]));
+      },
+      unsettled,
+    );
   }
 
   /** Resolves once every removal queued so far is written. */

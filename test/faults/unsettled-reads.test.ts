@@ -1,9 +1,10 @@
 import type { CommandStartedEvent } from "mongodb";
 import { ManualClock } from "../../src/clock";
 import type { CompanionStore } from "../../src/contracts/companion/store";
+import type { LedgerStore } from "../../src/contracts/ledger/store";
 import type { MemoryEvent } from "../../src/store/event-log";
 import { startTestGateway, type GraphQLResponse, type TestGateway } from "../support/gateway";
-import { COMPANION, GOVERNED, fact, preference } from "../kernel/support";
+import { COMPANION, GOVERNED, LEDGER, fact, gqlDecision, preference, proposal } from "../kernel/support";
 
 /**
  * INV-8, MP-LOG, MP-OBJECT (issue 15 §4): an item without its event is never served as live.
@@ -261,6 +262,60 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
       // skipCache: an envelope is advisory and cached for its TTL (SG-ENVELOPE); a new fact does not clear the cache.
       expect(await envelopeFacts(a, true)).toContain(id);
       expect(await envelopeFacts(b, true)).toContain(id);
+    });
+  });
+
+  describe("ledger proposals and items", () => {
+    const ledger = () => a.gateway.services.contracts.ledger.stores[0] as LedgerStore;
+    let owner: string;
+    beforeAll(async () => {
+      owner = await a.token({ tenant: TENANT, subjects: ["dora"], roles: ["user"], sub: "dora" });
+    });
+    const pending = async (gw: TestGateway) => ((await gqlDecision(gw, owner, LEDGER.PENDING, {})).proposals as { proposalId: string }[]).map((p) => p.proposalId);
+    const items = async (gw: TestGateway) => ((await gqlDecision(gw, owner, LEDGER.LEDGER, {})).items as { memoryId: string }[]).map((i) => i.memoryId);
+    const proposer = () => a.token({ tenant: TENANT, subjects: ["dora"], roles: ["agent"] });
+
+    it("INV-8 MP-LOG: a proposal and an approved item left without their events are not pending / not in the ledger while young, and are settled (one event each) and served once old", async () => {
+      const agentToken = await proposer();
+      // A proposal whose event never landed.
+      let append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
+      const deleteProposal = jest.spyOn(ledger(), "deleteProposal").mockResolvedValueOnce(undefined);
+      await gqlDecision(a, agentToken, LEDGER.PROPOSE, { input: proposal({ subjectId: "dora", proposedText: "I've noticed I sleep better after a walk" }) });
+      append.mockRestore();
+      deleteProposal.mockRestore();
+      const orphanProposal = (await a.gateway.db.collection<{ proposal_id: string }>("ledger_proposals").findOne({ tenant_id: TENANT, subject_id: "dora" }))!
+        .proposal_id;
+      expect(await events({ memory_id: orphanProposal })).toEqual([]);
+
+      // An acknowledged proposal, approved by a process that stopped after the item and before its event.
+      const held = (await gqlDecision(a, agentToken, LEDGER.PROPOSE, { input: proposal({ subjectId: "dora" }) })).proposalId as string;
+      expect(await pending(a)).toEqual([held]);
+      append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
+      const deleteItem = jest.spyOn(ledger(), "deleteItem").mockResolvedValueOnce(undefined);
+      await gqlDecision(a, owner, LEDGER.APPROVE, { id: held, text: "I've noticed I focus better in the morning" });
+      append.mockRestore();
+      deleteItem.mockRestore();
+      const orphanItem = (await a.gateway.db.collection<{ memory_id: string }>("ledger_items").findOne({ tenant_id: TENANT, subject_id: "dora" }))!.memory_id;
+      expect(await events({ memory_id: orphanItem })).toEqual([]);
+
+      for (const gw of [a, b]) {
+        expect(await pending(gw)).not.toContain(orphanProposal);
+        expect(await items(gw)).not.toContain(orphanItem);
+      }
+      clock.advance(61_000);
+      expect(await pending(b)).toContain(orphanProposal);
+      expect(await items(b)).toContain(orphanItem);
+      expect(await events({ memory_id: orphanProposal })).toHaveLength(1);
+      expect(await events({ memory_id: orphanItem })).toHaveLength(1);
+      expect(await items(a)).toContain(orphanItem);
+      expect(await events({ memory_id: orphanItem })).toHaveLength(1);
+    });
+
+    it("INV-8 read-your-writes: an acknowledged proposal is pending at the writer and at another gateway", async () => {
+      const id = (await gqlDecision(a, await proposer(), LEDGER.PROPOSE, { input: proposal({ subjectId: "dora", proposedText: "I've noticed I write more in the evening" }) }))
+        .proposalId as string;
+      expect(await pending(a)).toContain(id);
+      expect(await pending(b)).toContain(id);
     });
   });
 });
