@@ -64,7 +64,11 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
     await a?.stop();
   });
 
-  const events = (filter: Record<string, unknown>) => a.gateway.db.collection<MemoryEvent>("memory_events").find({ tenant_id: TENANT, ...filter }).toArray();
+  const events = (filter: Record<string, unknown>) =>
+    a.gateway.db
+      .collection<MemoryEvent>("memory_events")
+      .find({ tenant_id: TENANT, ...filter })
+      .toArray();
   const governed = () => a.gateway.services.contracts.governed.store;
   const companion = () => a.gateway.services.contracts.companion.stores[0] as CompanionStore;
 
@@ -271,7 +275,8 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
     beforeAll(async () => {
       owner = await a.token({ tenant: TENANT, subjects: ["dora"], roles: ["user"], sub: "dora" });
     });
-    const pending = async (gw: TestGateway) => ((await gqlDecision(gw, owner, LEDGER.PENDING, {})).proposals as { proposalId: string }[]).map((p) => p.proposalId);
+    const pending = async (gw: TestGateway) =>
+      ((await gqlDecision(gw, owner, LEDGER.PENDING, {})).proposals as { proposalId: string }[]).map((p) => p.proposalId);
     const items = async (gw: TestGateway) => ((await gqlDecision(gw, owner, LEDGER.LEDGER, {})).items as { memoryId: string }[]).map((i) => i.memoryId);
     const proposer = () => a.token({ tenant: TENANT, subjects: ["dora"], roles: ["agent"] });
 
@@ -312,8 +317,11 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
     });
 
     it("INV-8 read-your-writes: an acknowledged proposal is pending at the writer and at another gateway", async () => {
-      const id = (await gqlDecision(a, await proposer(), LEDGER.PROPOSE, { input: proposal({ subjectId: "dora", proposedText: "I've noticed I write more in the evening" }) }))
-        .proposalId as string;
+      const id = (
+        await gqlDecision(a, await proposer(), LEDGER.PROPOSE, {
+          input: proposal({ subjectId: "dora", proposedText: "I've noticed I write more in the evening" }),
+        })
+      ).proposalId as string;
       expect(await pending(a)).toContain(id);
       expect(await pending(b)).toContain(id);
     });

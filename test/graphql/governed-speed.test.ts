@@ -102,7 +102,12 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
       mongodbUri: uri.toString(),
       dbName: gw.dbName,
       clock: new ManualClock(new Date(Date.now() + 120_000).toISOString()),
-      env: { MEMGATE_CHECKPOINT_INTERVAL_S: "0", MEMGATE_CHECKPOINT_EVERY: "0", MEMGATE_INTEGRITY_REFRESH_MS: "600000", MEMGATE_AUDIT_VERIFY_ON_START: "false" },
+      env: {
+        MEMGATE_CHECKPOINT_INTERVAL_S: "0",
+        MEMGATE_CHECKPOINT_EVERY: "0",
+        MEMGATE_INTEGRITY_REFRESH_MS: "600000",
+        MEMGATE_AUDIT_VERIFY_ON_START: "false",
+      },
     });
     try {
       const seen: CommandStartedEvent[] = [];
@@ -110,9 +115,7 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
       const answer = await later.gql(token, READ, { id });
       expect(answer.data!.memory.stopReason).toBe("SUCCESS_READ");
       // Its start's background re-audit reads too: the read's own commands are those on items and their marks.
-      expect(seen.map(describeCommand).filter((c) => / (memories|memory_due_events)$/.test(c))).toEqual([
-        "find memories",
-      ]);
+      expect(seen.map(describeCommand).filter((c) => / (memories|memory_due_events)$/.test(c))).toEqual(["find memories"]);
     } finally {
       await later.stop();
     }

@@ -158,7 +158,9 @@ export class CompanionStore implements ContractStore {
   }
 
   async proposal(tenant: string, subject: string, proposalId: string): Promise<ProposalRecord | null> {
-    const proposal = this.checkedProposal(await this.proposals.findOne({ _id: objectDocId(tenant, subject, proposalId), tenant_id: tenant, subject_id: subject }));
+    const proposal = this.checkedProposal(
+      await this.proposals.findOne({ _id: objectDocId(tenant, subject, proposalId), tenant_id: tenant, subject_id: subject }),
+    );
     if (!proposal) return null;
     const [live] = await this.due.live([proposal], createdDue, (p) => this.settleOne(this.unsettledProposal(p)));
     return live ?? null;

@@ -302,7 +302,7 @@ export class GovernedStore implements ContractStore {
    * `query.limit`. Items left out as unsettled (INV-8) are made up for by reading further.
    */
   async list(query: ListQuery): Promise<MemoryRecord[]> {
-    for (let extra = 0; ; ) {
+    for (let extra = 0; ;) {
       const found = await this.listFrom(query, query.limit + extra);
       const live = await this.live(found);
       if (live.length >= query.limit || found.length < query.limit + extra) return live.slice(0, query.limit);

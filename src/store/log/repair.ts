@@ -88,7 +88,8 @@ export class Repair implements ObjectRepair {
     const found = await this.findEvent(store, object);
     const appended = found ?? (await this.appendMissing(store, object));
     await store.settle(object, appended.seq);
-    if (!found) this.logger.warn({ contract: store.contract, objectId: object.objectId }, "a read completed an object a stopped process left without its event");
+    if (!found)
+      this.logger.warn({ contract: store.contract, objectId: object.objectId }, "a read completed an object a stopped process left without its event");
     return true;
   }
 
