@@ -4,6 +4,7 @@ import type { Clock } from "../../clock";
 import type { ContractStore, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import type { Logger } from "../../logger";
 import { COLLECTIONS } from "../database";
+import { eventDocId } from "../ids";
 import type { EventLog, EventType, MemoryEvent } from "../event-log";
 import { SYSTEM_ACTOR } from "./system-actor";
 
@@ -45,6 +46,8 @@ const CONTENT_EVENTS: readonly EventType[] = ["create", "update", "consolidate"]
 /** The contract whose operations erase (SPEC D1): an erasure's event is recorded as its. */
 export const ERASURE_CONTRACT = "audit";
 const BATCH = 500;
+/** How far back from the tenant's chain head a read looks for an object's event by `_id` before scanning by memory id. */
+const RECENT = 16;
 
 interface RepairClaim {
   _id: string;
@@ -76,7 +79,7 @@ export class Repair implements ObjectRepair {
    * another process completing it now.
    */
   async settleOne(store: ContractStore, object: UnsettledObject): Promise<boolean> {
-    const existing = await this.findEvent(store, object);
+    const existing = (await this.recentEvent(store, object)) ?? (await this.findEvent(store, object));
     if (existing) {
       await store.settle(object, existing.seq);
       return true;
@@ -166,23 +169,35 @@ export class Repair implements ObjectRepair {
     }
   }
 
-  /** The object's own event, if the process got as far as appending it. */
+  /**
+   * The object's event among the newest of its tenant, by `_id` lookups (the only reads
+   * FerretDB answers without a scan): forward from the stored head hint (which lags by the
+   * batch in flight), then back from it. An object whose writer answered a moment ago, its
+   * mark's removal still pending, has its event there. null: not among them (`findEvent` scans).
+   */
+  private async recentEvent(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent | null> {
+    const stored = await this.log.storedHead(object.tenantId);
+    const hint = stored?.seq ?? 0;
+    let looked = 0;
+    for (let seq = hint + 1; looked < RECENT; seq++, looked++) {
+      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, seq) });
+      if (!event) break;
+      if (isOwn(store, object, event)) return event;
+    }
+    for (let seq = hint; seq > 0 && looked < RECENT; seq--, looked++) {
+      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, seq) });
+      if (event && isOwn(store, object, event)) return event;
+    }
+    return null;
+  }
+
+  /** The object's own event, if the process got as far as appending it: a scan of the tenant's events by memory id. */
   private async findEvent(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent | null> {
-    const types = object.kind === "erasure" ? ["erase"] : [...new Set([...CONTENT_EVENTS, object.missing.event_type])];
     const candidates = await this.events
-      .find({ tenant_id: object.tenantId, memory_id: object.objectId, event_type: { $in: types as EventType[] } })
+      .find({ tenant_id: object.tenantId, memory_id: object.objectId, event_type: { $in: eventTypes(object) } })
       .sort({ seq: 1 })
       .toArray();
-    const own = candidates.filter((event) => {
-      if (event.subject_id !== object.subjectId) return false;
-      if (object.kind === "erasure") {
-        const of = event.metadata.object_contract;
-        return of === undefined || of === store.contract;
-      }
-      if (event.contract && event.contract !== store.contract) return false;
-      return object.version === null || (event.metadata.version ?? object.version) === object.version;
-    });
-    return own.at(-1) ?? null;
+    return candidates.filter((event) => isOwn(store, object, event)).at(-1) ?? null;
   }
 
   private appendMissing(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent> {
@@ -215,3 +230,19 @@ export class Repair implements ObjectRepair {
 /** One object's identity for the pass's `seen` set and its claim. */
 const keyOf = (object: UnsettledObject): string =>
   `${object.kind}\u0000${object.tenantId}\u0000${object.subjectId}\u0000${object.objectId}\u0000${object.version ?? ""}`;
+
+/** The event types that record an object's write (or erasure). */
+const eventTypes = (object: UnsettledObject): EventType[] =>
+  object.kind === "erasure" ? ["erase"] : [...new Set<EventType>([...CONTENT_EVENTS, object.missing.event_type])];
+
+/** Whether `event` is the object's own: its tenant, subject, id, kind, contract and version. */
+function isOwn(store: ContractStore, object: UnsettledObject, event: MemoryEvent): boolean {
+  if (event.tenant_id !== object.tenantId || event.memory_id !== object.objectId || !eventTypes(object).includes(event.event_type)) return false;
+  if (event.subject_id !== object.subjectId) return false;
+  if (object.kind === "erasure") {
+    const of = event.metadata.object_contract;
+    return of === undefined || of === store.contract;
+  }
+  if (event.contract && event.contract !== store.contract) return false;
+  return object.version === null || (event.metadata.version ?? object.version) === object.version;
+}
