@@ -111,6 +111,13 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
       expect(shape(read, "memory")).toBe(shape(none, "memory"));
       expect(await listed(gw)).not.toContain(orphan);
     }
+    // Looked for once here (a scan of the tenant's events found nothing): the next read at B looks only at newer events, by `_id`.
+    bReset();
+    expect((await b.gql(agent, GOVERNED.READ, { id: orphan })).data!.memory.stopReason).toBe("NOT_FOUND");
+    // (a NOT_FOUND is a refusal: its refuse event is appended too, and the chain-head hint moved after)
+    const lookups = bCommands().filter((c) => c.startsWith("find memory_events"));
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(new Set(lookups)).toEqual(new Set(["find memory_events by _id"]));
     // An update of it is refused as of an item that is not there, and writes nothing on top of it.
     const update = await a.gql(agent, GOVERNED.UPDATE, { input: { ...preference({ key: "young-orphan", value: "v2" }), memoryId: orphan } });
     expect(update.data!.updateMemory.stopReason).toBe("NOT_FOUND");

@@ -48,6 +48,10 @@ export const ERASURE_CONTRACT = "audit";
 const BATCH = 500;
 /** How far back from the tenant's chain head a read looks for an object's event by `_id` before scanning by memory id. */
 const RECENT = 16;
+/** How many newer events a read walks by `_id` past what it already looked through before it scans again. */
+const WALK = 64;
+/** Objects whose absent event this process remembers having looked for, beyond which the oldest are forgotten. */
+const ABSENT = 10_000;
 
 interface RepairClaim {
   _id: string;
@@ -58,6 +62,12 @@ export class Repair implements ObjectRepair {
   private readonly events: Collection<MemoryEvent>;
   private readonly claims: Collection<RepairClaim>;
   private running: Promise<RepairReport> | undefined;
+  /**
+   * Objects a read found without their event, with the tenant's head seq the scan covered:
+   * the next read looks only at newer events, by `_id`, so an object in flight (or left by a
+   * crash, until it is old enough) costs one scan per process, not one per read.
+   */
+  private readonly absent = new Map<string, number>();
 
   constructor(
     db: Db,
@@ -79,7 +89,7 @@ export class Repair implements ObjectRepair {
    * another process completing it now.
    */
   async settleOne(store: ContractStore, object: UnsettledObject): Promise<boolean> {
-    const existing = (await this.recentEvent(store, object)) ?? (await this.findEvent(store, object));
+    const existing = await this.eventFor(store, object);
     if (existing) {
       await store.settle(object, existing.seq);
       return true;
@@ -90,6 +100,7 @@ export class Repair implements ObjectRepair {
     // The pass (or another read) may have completed it between the lookup and the claim.
     const found = await this.findEvent(store, object);
     const appended = found ?? (await this.appendMissing(store, object));
+    this.absent.delete(keyOf(object));
     await store.settle(object, appended.seq);
     if (!found)
       this.logger.warn({ contract: store.contract, objectId: object.objectId }, "a read completed an object a stopped process left without its event");
@@ -167,6 +178,51 @@ export class Repair implements ObjectRepair {
       }
       if (!progressed || batch.length < BATCH) return clean;
     }
+  }
+
+  /**
+   * The object's event for a read, as cheaply as FerretDB allows: after newer events than a
+   * previous look covered, or among the tenant's newest, by `_id`; else by a scan, whose
+   * covered head is remembered when it finds nothing.
+   */
+  private async eventFor(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent | null> {
+    const key = keyOf(object);
+    const covered = this.absent.get(key);
+    if (covered !== undefined) {
+      const walked = await this.walkFrom(store, object, covered);
+      if (walked.event) {
+        this.absent.delete(key);
+        return walked.event;
+      }
+      if (walked.upTo !== null) {
+        this.absent.set(key, walked.upTo);
+        return null;
+      }
+    } else {
+      const recent = await this.recentEvent(store, object);
+      if (recent) return recent;
+    }
+    // Every event up to the head read first is there for the scan to see (seqs are dense).
+    const head = await this.log.head(object.tenantId);
+    const found = await this.findEvent(store, object);
+    if (found) {
+      this.absent.delete(key);
+      return found;
+    }
+    this.absent.delete(key);
+    this.absent.set(key, head.seq);
+    if (this.absent.size > ABSENT) this.absent.delete(this.absent.keys().next().value!);
+    return null;
+  }
+
+  /** The events after `seq`, by `_id`, up to the head: the object's, or how far they were looked through (null: too many). */
+  private async walkFrom(store: ContractStore, object: UnsettledObject, seq: number): Promise<{ event: MemoryEvent | null; upTo: number | null }> {
+    for (let next = seq + 1; next <= seq + WALK; next++) {
+      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, next) });
+      if (!event) return { event: null, upTo: next - 1 };
+      if (isOwn(store, object, event)) return { event, upTo: next };
+    }
+    return { event: null, upTo: null };
   }
 
   /**
