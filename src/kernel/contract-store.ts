@@ -35,6 +35,25 @@ export interface ContractStore {
    * written off the request path) is written; the gateway awaits it before closing the database.
    */
   idle?(): Promise<void>;
+
+  /**
+   * Optional (INV-8 on reads, docs/FAULTS.md "Unsettled objects on reads"): the repair pass
+   * settled every object of the store written before `cutoff`; reads of those need no check.
+   */
+  settledBefore?(cutoff: Date): void;
+  /** Optional: the repair a read uses to settle one unsettled object now, instead of serving it. */
+  repairWith?(repair: ObjectRepair): void;
+}
+
+/** Settles one object on a read's behalf (src/store/log/repair.ts). */
+export interface ObjectRepair {
+  /**
+   * Finds the object's event (another process may have appended it) and settles the object,
+   * or, once it is older than the repair's minimum age, appends the missing event under the
+   * repair's claim. true: the object has its event and may be served; false: its write is
+   * still in flight (or another process is completing it), and it is not served.
+   */
+  settleOne(store: ContractStore, object: UnsettledObject): Promise<boolean>;
 }
 
 /** An object the repair pass must settle: the event it waits for, and the event to write if none exists. */

@@ -3,6 +3,9 @@ import type { Logger } from "../logger";
 import type { Database } from "./database";
 import { clientClosed, GroupCommit } from "./group-commit";
 import { InsertQueue } from "./insert-queue";
+import { SettledReads, type DueOf } from "./settled-reads";
+
+export type { DueOf };
 
 /**
  * "This object's event is due": written beside the object, removed once its event is in the
@@ -30,6 +33,8 @@ export class DueMarks {
   private readonly marks: Collection<DueMark>;
   private readonly inserts: InsertQueue<DueMark>;
   private readonly removals: GroupCommit<string>;
+  /** INV-8 on reads: what this process knows settled (src/store/settled-reads.ts). */
+  private readonly reads = new SettledReads();
 
   constructor(db: Database, collection: string, logger: Logger) {
     this.marks = db.collection<DueMark>(collection);
@@ -43,7 +48,8 @@ export class DueMarks {
   }
 
   /** Off the request path, grouped: the event is in the log. A lost removal is redone by the repair. */
-  settled(id: string): Promise<void> {
+  settled(id: string, writtenAt?: Date): Promise<void> {
+    this.reads.remember(id, writtenAt);
     return this.removals.add(id);
   }
 
@@ -53,8 +59,31 @@ export class DueMarks {
   }
 
   /** The oldest marks: a scan, but of a collection that holds only what is in flight or left behind. */
-  oldest(limit: number): Promise<DueMark[]> {
-    return this.marks.find({}).sort({ written_at: 1, _id: 1 }).limit(limit).toArray();
+  async oldest(limit: number): Promise<DueMark[]> {
+    const marks = await this.marks.find({}).sort({ written_at: 1, _id: 1 }).limit(limit).toArray();
+    this.reads.scanned(marks.length < limit ? null : marks[marks.length - 1].written_at);
+    return marks;
+  }
+
+  /** The repair pass settled every object written before `cutoff` whose mark its last scan saw. */
+  settledBefore(cutoff: Date): void {
+    this.reads.settledBefore(cutoff);
+  }
+
+  /**
+   * INV-8, MP-LOG on the read path: the objects that may be served as live (SettledReads.live),
+   * their marks looked up by `_id` (one `$in` for a list).
+   */
+  live<T>(objects: readonly T[], dueOf: DueOf<T>, unsettled: (object: T, mark: DueMark) => Promise<boolean>): Promise<T[]> {
+    return this.reads.live(
+      objects,
+      dueOf,
+      async (ids) => {
+        const marks = await this.marks.find(ids.length === 1 ? { _id: ids[0] } : { _id: { $in: [...ids] } }).toArray();
+        return new Map(marks.map((mark) => [mark._id, mark]));
+      },
+      unsettled,
+    );
   }
 
   /** Resolves once every removal queued so far is written. */

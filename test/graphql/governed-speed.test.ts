@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { CommandStartedEvent } from "mongodb";
+import { ManualClock } from "../../src/clock";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { preference } from "../support/governed";
 
@@ -88,5 +89,35 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
     const { answer, path } = await measured(() => gw.gql(token, READ, { id }));
     expect(answer.data!.memory.stopReason).toBe("SUCCESS_READ");
     expect(path).toEqual(["find memories"]);
+  });
+
+  it("issue-11 §7 INV-8 C19-OPS: a READ of an old settled item at another gateway process costs one command (the item by _id): its repair's watermark is past the write, so no due mark is looked up", async () => {
+    const token = await gw.token({ tenant: "speed", subjects: ["carol"], roles: ["agent"] });
+    const id = (await gw.gql(token, STORE, { input: preference({ key: "old" }) })).data!.storeMemory.memory.memoryId;
+    await gw.gateway.services.contracts.governed.store.idle();
+    // A second process on the same database, started two minutes later (the repair's minimum age is one).
+    const uri = new URL(process.env.MEMGATE_TEST_MONGODB_URI!);
+    uri.searchParams.set("monitorCommands", "true");
+    const later = await startTestGateway({
+      mongodbUri: uri.toString(),
+      dbName: gw.dbName,
+      clock: new ManualClock(new Date(Date.now() + 120_000).toISOString()),
+      env: {
+        MEMGATE_CHECKPOINT_INTERVAL_S: "0",
+        MEMGATE_CHECKPOINT_EVERY: "0",
+        MEMGATE_INTEGRITY_REFRESH_MS: "600000",
+        MEMGATE_AUDIT_VERIFY_ON_START: "false",
+      },
+    });
+    try {
+      const seen: CommandStartedEvent[] = [];
+      later.gateway.db.client.on("commandStarted", (e: CommandStartedEvent) => seen.push(e));
+      const answer = await later.gql(token, READ, { id });
+      expect(answer.data!.memory.stopReason).toBe("SUCCESS_READ");
+      // Its start's background re-audit reads too: the read's own commands are those on items and their marks.
+      expect(seen.map(describeCommand).filter((c) => / (memories|memory_due_events)$/.test(c))).toEqual(["find memories"]);
+    } finally {
+      await later.stop();
+    }
   });
 });

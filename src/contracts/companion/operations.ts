@@ -542,11 +542,13 @@ export function companionOperations(parts: CompanionParts) {
       }
       metrics.envelopeCache.inc({ result: "miss" });
       const scope = { tenant: ctx.tenantId, subjectId: ctx.subjectId, purpose, power: data().power_purposes.includes(purpose), now: ctx.now };
-      const built = buildEnvelope(await store.activeEntries(ctx.tenantId, ctx.subjectId), privacy.settings, scope, () => {
+      const active = await store.activeEntries(ctx.tenantId, ctx.subjectId);
+      const built = buildEnvelope(active.entries, privacy.settings, scope, () => {
         metrics.isolation.inc({ operation: "companion.ENVELOPE", kind: "foreign_record_dropped" });
         logger.error({ requestId: ctx.requestId }, "SG-ISOLATION: a foreign record reached the envelope and was dropped");
       });
-      cache.set(key, built);
+      // INV-8: a fact left out while its write is in flight must not stay out of the cached envelope once acknowledged.
+      if (active.complete) cache.set(key, built);
       return built;
     },
   });

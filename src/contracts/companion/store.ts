@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { MongoServerError, type Collection } from "mongodb";
-import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
+import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import type { Database } from "../../store/database";
-import { DueMarks, type DueMark } from "../../store/due-marks";
+import { DueMarks, type DueMark, type DueOf } from "../../store/due-marks";
 import { ensureIndexes } from "../../store/database";
 import { checkIntegrity, IntegrityError } from "../../store/provenance";
 import {
@@ -87,6 +87,8 @@ export class CompanionStore implements ContractStore {
   private readonly privacyRecords: Collection<PrivacyRecord>;
   private readonly subjects: Collection<SubjectIndex>;
   private readonly due: DueMarks;
+  /** Settles an object a read finds without its event (set by the repair; none: such an object is not served). */
+  private repair: ObjectRepair | undefined;
 
   constructor(
     private readonly db: Database,
@@ -151,11 +153,42 @@ export class CompanionStore implements ContractStore {
   }
 
   async fact(tenant: string, subject: string, memoryId: string): Promise<FactRecord | null> {
-    return this.checkedFact(await this.facts.findOne({ _id: objectDocId(tenant, subject, memoryId), tenant_id: tenant, subject_id: subject }));
+    const fact = this.checkedFact(await this.facts.findOne({ _id: objectDocId(tenant, subject, memoryId), tenant_id: tenant, subject_id: subject }));
+    return fact && ((await this.liveFacts([fact]))[0] ?? null);
   }
 
   async proposal(tenant: string, subject: string, proposalId: string): Promise<ProposalRecord | null> {
-    return this.checkedProposal(await this.proposals.findOne({ _id: objectDocId(tenant, subject, proposalId), tenant_id: tenant, subject_id: subject }));
+    const proposal = this.checkedProposal(
+      await this.proposals.findOne({ _id: objectDocId(tenant, subject, proposalId), tenant_id: tenant, subject_id: subject }),
+    );
+    if (!proposal) return null;
+    const [live] = await this.due.live([proposal], createdDue, (p) => this.settleOne(this.unsettledProposal(p)));
+    return live ?? null;
+  }
+
+  // ---------------------------------------------------------------- INV-8 on reads
+
+  /**
+   * INV-8, MP-LOG: an object without its event is never served as live. Objects written before
+   * the repair's watermark, or whose event this process appended or saw, cost nothing more;
+   * the others' due marks are looked up by `_id` (one $in for many), and an object whose mark
+   * is still there is settled by the repair (its event found, or appended once the write is old
+   * enough) or left out: its write is in flight and unacknowledged.
+   */
+  private liveFacts(facts: FactRecord[]): Promise<FactRecord[]> {
+    return this.due.live(facts, createdDue, (f) => this.settleOne(this.unsettledFact(f)));
+  }
+
+  private settleOne(object: UnsettledObject): Promise<boolean> {
+    return this.repair ? this.repair.settleOne(this, object) : Promise.resolve(false);
+  }
+
+  repairWith(repair: ObjectRepair): void {
+    this.repair = repair;
+  }
+
+  settledBefore(cutoff: Date): void {
+    this.due.settledBefore(cutoff);
   }
 
   async privacy(tenant: string, subject: string): Promise<PrivacyState> {
@@ -180,24 +213,33 @@ export class CompanionStore implements ContractStore {
     return this.checkedHead(await this.heads.findOne({ _id: headId(key, tenant, subject, type, text), tenant_id: tenant, subject_id: subject }));
   }
 
-  /** The subject's active facts as envelopes need them: one `_id` lookup (SG-SCOPE: tenant and subject in the key). */
-  async activeEntries(tenant: string, subject: string): Promise<ActiveEntry[]> {
+  /**
+   * The subject's active facts as envelopes need them: one `_id` lookup (SG-SCOPE: tenant and
+   * subject in the key). INV-8: a fact whose event is not in the log is settled or left out;
+   * `complete` false when one was left out (its write in flight), so the envelope is not cached.
+   */
+  async activeEntries(tenant: string, subject: string): Promise<{ entries: ActiveEntry[]; complete: boolean }> {
     const index = await this.subjects.findOne({ _id: subjectDocId(tenant, subject) });
     const entries = index?.facts ?? [];
     for (const entry of entries) {
       if (entryHash(entry) !== entry.integrity_hash) throw new IntegrityError(tenant, subject, entry.memory_id, COMPANION_COLLECTIONS.subjects);
     }
-    return entries;
+    const live = await this.due.live(entries, createdDue, async (entry) => {
+      // Rare (a mark still there): the repair needs the fact's content digest, which the entry does not carry.
+      const fact = this.checkedFact(await this.facts.findOne({ _id: objectDocId(tenant, subject, entry.memory_id), tenant_id: tenant, subject_id: subject }));
+      return fact !== null && (await this.settleOne(this.unsettledFact(fact)));
+    });
+    return { entries: live, complete: live.length === entries.length };
   }
 
   async activeFacts(tenant: string, subject: string): Promise<FactRecord[]> {
     const found = await this.facts.find({ tenant_id: tenant, subject_id: subject, status: "active" }).toArray();
-    return found.map((f) => this.checkedFact(f)!);
+    return this.liveFacts(found.map((f) => this.checkedFact(f)!));
   }
 
   async activeInTenant(tenant: string): Promise<FactRecord[]> {
     const found = await this.facts.find({ tenant_id: tenant, status: "active" }).toArray();
-    return found.map((f) => this.checkedFact(f)!);
+    return this.liveFacts(found.map((f) => this.checkedFact(f)!));
   }
 
   // ---------------------------------------------------------------- facts
@@ -516,26 +558,32 @@ export class CompanionStore implements ContractStore {
       const object = fact ?? proposal;
       const announced = mark.kind === "erasure" ? object?.erasure !== undefined && object.erasure.logged_seq === undefined : object !== null && !object.erasure;
       if (announced && fact) {
-        const created = fact.statement_type === "ConsolidatedStatement" ? "consolidate" : "create";
-        objects.push(this.unsettledOf(fact.tenant_id, fact.subject_id, fact.memory_id, fact.created_at, fact, fact.erasure, created, "SUCCESS_STORED"));
+        objects.push(this.unsettledFact(fact));
       } else if (announced && proposal) {
-        objects.push(
-          this.unsettledOf(
-            proposal.tenant_id,
-            proposal.subject_id,
-            proposal.proposal_id,
-            proposal.created_at,
-            proposal.fact,
-            proposal.erasure,
-            "create",
-            "MISSING_EXPLICIT_CONSENT",
-          ),
-        );
+        objects.push(this.unsettledProposal(proposal));
       } else if (this.clock.now().getTime() - mark.written_at.getTime() > STALE_DUE_MS) {
         await this.due.remove(mark._id);
       }
     }
     return objects;
+  }
+
+  private unsettledFact(fact: FactRecord): UnsettledObject {
+    const created = fact.statement_type === "ConsolidatedStatement" ? "consolidate" : "create";
+    return this.unsettledOf(fact.tenant_id, fact.subject_id, fact.memory_id, fact.created_at, fact, fact.erasure, created, "SUCCESS_STORED");
+  }
+
+  private unsettledProposal(proposal: ProposalRecord): UnsettledObject {
+    return this.unsettledOf(
+      proposal.tenant_id,
+      proposal.subject_id,
+      proposal.proposal_id,
+      proposal.created_at,
+      proposal.fact,
+      proposal.erasure,
+      "create",
+      "MISSING_EXPLICIT_CONSENT",
+    );
   }
 
   private unsettledOf(
@@ -592,8 +640,11 @@ export class CompanionStore implements ContractStore {
    * grouped with concurrent ones; an erasure also records the seq on its tombstone.
    */
   async settleObject(kind: UnsettledObject["kind"], tenantId: string, subjectId: string, objectId: string, seq: number): Promise<void> {
+    const id = dueId(objectDocId(tenantId, subjectId, objectId), kind);
+    // A write: known settled here before the answer leaves, so the writer reads it without a lookup.
+    if (kind === "write") return this.due.settled(id);
     await this.markErasureLogged({ kind, tenantId, subjectId, objectId }, seq);
-    await this.due.settled(dueId(objectDocId(tenantId, subjectId, objectId), kind));
+    await this.due.settled(id);
   }
 
   private async markErasureLogged(object: Pick<UnsettledObject, "kind" | "tenantId" | "subjectId" | "objectId">, seq: number): Promise<void> {
@@ -609,6 +660,10 @@ export const COMPANION_DUE_EVENTS = "companion_due_events";
 const STALE_DUE_MS = 60_000;
 
 const dueId = (docId: string, kind: DueMark["kind"]): string => `${docId}|${kind}`;
+
+/** A fact's, proposal's or index entry's write mark, for reads (an erased object is no live content). */
+const createdDue: DueOf<{ tenant_id: string; subject_id: string; created_at: Date; memory_id?: string; proposal_id?: string; erasure?: ErasureMark }> = (o) =>
+  o.erasure ? null : { id: dueId(objectDocId(o.tenant_id, o.subject_id, (o.memory_id ?? o.proposal_id)!), "write"), writtenAt: o.created_at };
 
 function dueOf(tenantId: string, subjectId: string, objectId: string, kind: DueMark["kind"], at: Date): DueMark {
   return {

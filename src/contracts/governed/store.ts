@@ -1,5 +1,5 @@
 import { MongoServerError, type Collection, type Filter, type IndexDescription } from "mongodb";
-import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
+import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import { saltedDigest } from "../../store/canonical";
@@ -110,6 +110,8 @@ export class GovernedStore implements ContractStore {
   private readonly claims: Collection<VersionClaim>;
   private readonly due: DueMarks;
   private readonly inserts: InsertQueue<MemoryRecord>;
+  /** Settles an item a read finds without its event (set by the repair; none: such an item is not served). */
+  private repair: ObjectRepair | undefined;
 
   constructor(
     private readonly db: Database,
@@ -139,10 +141,38 @@ export class GovernedStore implements ContractStore {
 
   // ---- items ----
 
-  /** A primary-key lookup: the `_id` is derived from tenant, subject and memory id. */
+  /**
+   * A primary-key lookup: the `_id` is derived from tenant, subject and memory id. INV-8: a
+   * live version whose event is not in the log is settled first or not returned (`live`).
+   */
   async get(tenantId: string, subjectId: string, memoryId: string): Promise<MemoryRecord | null> {
     const record = await this.memories.findOne({ _id: memoryDocId(tenantId, subjectId, memoryId) });
-    return record && verified(record);
+    if (!record) return null;
+    const [live] = await this.live([verified(record)]);
+    return live ?? null;
+  }
+
+  /**
+   * INV-8, MP-LOG: an item without its event is never served as live. Items written before the
+   * repair's watermark, or whose event this process appended or saw, cost nothing more; the
+   * others' due marks are looked up by `_id` (src/store/due-marks.ts), and an item with its
+   * mark still there is settled by the repair (its event found, or appended once the write is
+   * old enough) or left out: its write is in flight and unacknowledged.
+   */
+  private live(records: MemoryRecord[]): Promise<MemoryRecord[]> {
+    return this.due.live(
+      records,
+      (r) => (r.status === "active" ? { id: dueId(r._id, r.version), writtenAt: r.updated_at } : null),
+      (r) => (this.repair ? this.repair.settleOne(this, unsettledWrite(r)) : Promise.resolve(false)),
+    );
+  }
+
+  repairWith(repair: ObjectRepair): void {
+    this.repair = repair;
+  }
+
+  settledBefore(cutoff: Date): void {
+    this.due.settledBefore(cutoff);
   }
 
   /**
@@ -267,8 +297,20 @@ export class GovernedStore implements ContractStore {
     await this.release(current);
   }
 
-  /** A subject's live, unexpired items, newest first, after a keyset cursor. */
+  /**
+   * A subject's live, unexpired items, newest first, after a keyset cursor, at most
+   * `query.limit`. Items left out as unsettled (INV-8) are made up for by reading further.
+   */
   async list(query: ListQuery): Promise<MemoryRecord[]> {
+    for (let extra = 0; ;) {
+      const found = await this.listFrom(query, query.limit + extra);
+      const live = await this.live(found);
+      if (live.length >= query.limit || found.length < query.limit + extra) return live.slice(0, query.limit);
+      extra = found.length - live.length;
+    }
+  }
+
+  private async listFrom(query: ListQuery, limit: number): Promise<MemoryRecord[]> {
     const filter: Filter<MemoryRecord> = {
       tenant_id: query.tenantId,
       subject_id: query.subjectId,
@@ -279,7 +321,7 @@ export class GovernedStore implements ContractStore {
     if (query.after) {
       filter.$or = [{ created_at: { $lt: query.after.createdAt } }, { created_at: query.after.createdAt, _id: { $lt: query.after.id } }];
     }
-    return (await this.memories.find(filter).sort({ created_at: -1, _id: -1 }).limit(query.limit).toArray()).map(verified);
+    return (await this.memories.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray()).map(verified);
   }
 
   // ---- settle (the event's part, off the request path) ----
@@ -291,7 +333,7 @@ export class GovernedStore implements ContractStore {
    */
   async settleWrite(record: MemoryRecord, counts: { delta: CountDelta; staleWindows: readonly StaleWindow[] }): Promise<void> {
     await Promise.all([
-      this.due.settled(dueId(record._id, record.version)),
+      this.due.settled(dueId(record._id, record.version), record.updated_at),
       this.counters.add(record.tenant_id, record.subject_id, counts.delta, counts.staleWindows),
       this.slots.dropWindows(record.tenant_id, record.subject_id, counts.staleWindows),
     ]);

@@ -1,8 +1,9 @@
 import { MongoServerError, type Collection, type Db } from "mongodb";
-import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
+import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import { COLLECTIONS, ensureIndexes } from "../../store/database";
 import { memoryDocId } from "../../store/ids";
 import { buildProvenance, checkIntegrity, integrityHash, type ProvenanceFields } from "../../store/provenance";
+import { SettledReads, type DueOf } from "../../store/settled-reads";
 
 /** seed 003 MemorySource, as stored. `note` is free text: gone once declined or erased. */
 export interface LedgerSource {
@@ -171,6 +172,13 @@ export interface DueAt {
 
 const dueMarkId = (at: DueAt): string => `${memoryDocId(at.tenantId, at.subjectId, at.objectId)}|${at.due.event_type}|${at.due.decision_id}`;
 
+/** What reads know an object by (INV-8): its create, whichever decision wrote it. */
+const createdKey = (tenantId: string, subjectId: string, objectId: string): string => `${memoryDocId(tenantId, subjectId, objectId)}|create`;
+
+/** A proposal's or an item's create mark, for reads (an erased object is no live content). */
+const createdDue: DueOf<{ tenant_id: string; subject_id: string; created_at: Date; memory_id?: string; proposal_id?: string; erasure?: unknown }> = (o) =>
+  o.erasure ? null : { id: createdKey(o.tenant_id, o.subject_id, (o.memory_id ?? o.proposal_id)!), writtenAt: o.created_at };
+
 /**
  * Proposals and ledger items of seed 003, in their own collections: nothing else in memgate
  * reads them, so ledger items reach no other read or policy input (P54-G). Every query names
@@ -183,6 +191,10 @@ export class LedgerStore implements ContractStore {
   private readonly proposals: Collection<ProposalRecord>;
   private readonly items: Collection<LedgerItemRecord>;
   private readonly dueEvents: Collection<DueMark>;
+  /** INV-8 on reads: what this process knows settled (src/store/settled-reads.ts). */
+  private readonly reads = new SettledReads();
+  /** Settles an object a read finds without its event (set by the repair; none: such an object is not served). */
+  private repair: ObjectRepair | undefined;
 
   constructor(private readonly db: Db) {
     this.proposals = db.collection<ProposalRecord>(COLLECTIONS.ledgerProposals);
@@ -214,7 +226,43 @@ export class LedgerStore implements ContractStore {
 
   /** The write's event is in the log: its due mark goes (off the request path). */
   async settled(at: DueAt): Promise<void> {
+    // Known here before the answer leaves: the writer reads its write without a lookup.
+    if (at.due.event_type === "create") this.reads.remember(createdKey(at.tenantId, at.subjectId, at.objectId), at.due.at);
     await this.dueEvents.deleteOne({ _id: dueMarkId(at) });
+  }
+
+  // ---- INV-8 on reads
+
+  /**
+   * INV-8, MP-LOG: an object without its create event is never served as live. Objects written
+   * before the repair's watermark, or whose event this process appended or saw, cost nothing
+   * more; the others' create marks are looked up (one query of the small due collection), and
+   * an object whose mark is still there is settled by the repair (its event found, or appended
+   * once the write is old enough) or left out: its write is in flight and unacknowledged.
+   */
+  private live<T extends { tenant_id: string; subject_id: string; created_at: Date; memory_id?: string; proposal_id?: string; erasure?: unknown }>(
+    objects: T[],
+  ): Promise<T[]> {
+    return this.reads.live(
+      objects,
+      createdDue,
+      async (keys) => {
+        const wanted = objects.filter((o) => keys.includes(createdKey(o.tenant_id, o.subject_id, (o.memory_id ?? o.proposal_id)!)));
+        const marks = await this.dueEvents
+          .find({ tenant_id: wanted[0].tenant_id, object_id: { $in: wanted.map((o) => (o.memory_id ?? o.proposal_id)!) }, event_type: "create" })
+          .toArray();
+        return new Map(marks.map((mark) => [createdKey(mark.tenant_id, mark.subject_id, mark.object_id), mark]));
+      },
+      (_object, mark) => (this.repair ? this.repair.settleOne(this, dueObject(mark)) : Promise.resolve(false)),
+    );
+  }
+
+  repairWith(repair: ObjectRepair): void {
+    this.repair = repair;
+  }
+
+  settledBefore(cutoff: Date): void {
+    this.reads.settledBefore(cutoff);
   }
 
   // ---- proposals
@@ -235,11 +283,14 @@ export class LedgerStore implements ContractStore {
       this.proposals.deleteOne({ _id: record._id }),
       this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due }),
     ]);
+    this.reads.forget(createdKey(record.tenant_id, record.subject_id, record.proposal_id));
   }
 
   async getProposal(tenantId: string, subjectId: string, proposalId: string): Promise<ProposalRecord | null> {
     const record = await this.proposals.findOne({ _id: memoryDocId(tenantId, subjectId, proposalId) });
-    return record && this.checkedProposal(record);
+    if (!record) return null;
+    const [live] = await this.live([this.checkedProposal(record)]);
+    return live ?? null;
   }
 
   /** Whether an approval has claimed the proposal's item (it may not have marked the proposal yet). */
@@ -263,7 +314,7 @@ export class LedgerStore implements ContractStore {
       .sort({ created_at: -1, _id: -1 })
       .limit(limit)
       .toArray();
-    return records.map((r) => this.checkedProposal(r));
+    return this.live(records.map((r) => this.checkedProposal(r)));
   }
 
   /** Marks a pending proposal approved (its item carries the event); false when it was no longer pending. */
@@ -337,11 +388,14 @@ export class LedgerStore implements ContractStore {
       this.items.deleteOne({ _id: record._id }),
       this.settled({ tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.memory_id, due }),
     ]);
+    this.reads.forget(createdKey(record.tenant_id, record.subject_id, record.memory_id));
   }
 
   async getItem(tenantId: string, subjectId: string, memoryId: string): Promise<LedgerItemRecord | null> {
     const record = await this.items.findOne({ _id: memoryDocId(tenantId, subjectId, memoryId) });
-    return record && this.checkedItem(record);
+    if (!record) return null;
+    const [live] = await this.live([this.checkedItem(record)]);
+    return live ?? null;
   }
 
   /** Active items only (P54-E), newest first. */
@@ -351,7 +405,7 @@ export class LedgerStore implements ContractStore {
       .sort({ created_at: -1, _id: -1 })
       .limit(limit)
       .toArray();
-    return records.map((r) => this.checkedItem(r));
+    return this.live(records.map((r) => this.checkedItem(r)));
   }
 
   /** The active items among `memoryIds` held by any of the subjects (P54-F: only what was selected). */
@@ -359,7 +413,7 @@ export class LedgerStore implements ContractStore {
     if (memoryIds.length === 0 || subjectIds.length === 0) return [];
     const ids = subjectIds.flatMap((s) => memoryIds.map((m) => memoryDocId(tenantId, s, m)));
     const records = await this.items.find({ _id: { $in: ids }, status: "active" }).toArray();
-    return records.map((r) => this.checkedItem(r));
+    return this.live(records.map((r) => this.checkedItem(r)));
   }
 
   /** Logical forgetting (SPEC D1) with its due `invalidate` event: false when the item was not active. */
@@ -393,6 +447,7 @@ export class LedgerStore implements ContractStore {
       this.proposals.find(erasing).limit(limit).toArray(),
       this.items.find(erasing).limit(limit).toArray(),
     ]);
+    this.reads.scanned(marks.length < limit ? null : marks[marks.length - 1].at);
     const writes: UnsettledObject[] = [];
     for (const mark of marks) {
       if (await this.landed(mark)) writes.push(dueObject(mark));
