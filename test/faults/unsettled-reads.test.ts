@@ -1,10 +1,12 @@
 import type { CommandStartedEvent } from "mongodb";
 import { ManualClock } from "../../src/clock";
+import type { AgentStore } from "../../src/contracts/agent/store";
 import type { CompanionStore } from "../../src/contracts/companion/store";
 import type { LedgerStore } from "../../src/contracts/ledger/store";
 import type { MemoryEvent } from "../../src/store/event-log";
 import { startTestGateway, type GraphQLResponse, type TestGateway } from "../support/gateway";
 import { COMPANION, GOVERNED, LEDGER, fact, gqlDecision, preference, proposal } from "../kernel/support";
+import { postMemory, readDoc, writeDoc } from "../agent/support";
 
 /**
  * INV-8, MP-LOG, MP-OBJECT (issue 15 §4): an item without its event is never served as live.
@@ -344,6 +346,57 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
       ).proposalId as string;
       expect(await pending(a)).toContain(id);
       expect(await pending(b)).toContain(id);
+    });
+  });
+
+  describe("agent memories (the in-process index)", () => {
+    const AGENT_TENANT = "unsettled-agent";
+    const REPO = "acme/orphans";
+    const QUERY = "flaky lint cache";
+    let repoToken: string;
+    const agentEvents = (memoryId: string) =>
+      a.gateway.db.collection<MemoryEvent>("memory_events").find({ tenant_id: AGENT_TENANT, memory_id: memoryId }).toArray();
+    const agentStore = () => a.gateway.services.contracts.agent.stores[0] as AgentStore;
+    const found = async (gw: TestGateway) => {
+      const read = await postMemory(gw, repoToken, readDoc(REPO, QUERY));
+      expect(read.body.stop_reason).toBe("SUCCESS_READ");
+      return (read.body.items as { id: string }[]).map((i) => i.id);
+    };
+
+    it("INV-8 MP-LOG: a memory left without its create event stays out of another gateway's index, and comes in with the event the repair appends once it is old", async () => {
+      repoToken = await a.token({ tenant: AGENT_TENANT, sub: "coder", subjects: [`repo:${REPO}`], roles: ["agent"] });
+      const acknowledged = await postMemory(a, repoToken, writeDoc(REPO, { text: "The flaky lint cache is cleared by npm run clean" }));
+      expect(acknowledged.body.stop_reason).toBe("SUCCESS_STORED");
+      const append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
+      const remove = jest.spyOn(agentStore(), "removeMemory").mockResolvedValueOnce(undefined);
+      try {
+        const lost = await postMemory(a, repoToken, writeDoc(REPO, { text: "The flaky lint cache also lives in .eslintcache" }));
+        expect(lost.body.stop_reason).not.toBe("SUCCESS_STORED");
+      } finally {
+        append.mockRestore();
+        remove.mockRestore();
+      }
+      const orphan = (await a.gateway.db.collection<{ memory_id: string }>("agent_memories").findOne({ tenant_id: AGENT_TENANT, text: /eslintcache/ }))!
+        .memory_id;
+      expect(await a.gateway.db.collection("agent_due_events").countDocuments({ object_id: orphan })).toBe(1);
+      expect(await agentEvents(orphan)).toEqual([]);
+
+      // B builds its index of the tenant now: the acknowledged memory is in, the orphan is not.
+      const atB = await found(b);
+      expect(atB).toContain(acknowledged.body.memory.id);
+      expect(atB).not.toContain(orphan);
+      expect(await found(a)).not.toContain(orphan);
+
+      // Old enough: a gateway started now repairs it (its event appended once); B's index follows the event.
+      clock.advance(61_000);
+      const c = await startTestGateway({ clock, env: QUIET, dbName: a.dbName });
+      try {
+        expect(await agentEvents(orphan)).toHaveLength(1);
+        expect(await found(b)).toContain(orphan);
+        expect(await found(c)).toContain(orphan);
+      } finally {
+        await c.stop();
+      }
     });
   });
 });

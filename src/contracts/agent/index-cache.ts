@@ -104,7 +104,11 @@ export class AgentIndexCache {
     // Head first: an event written during the scan is replayed afterwards (replay is idempotent).
     const head = await this.events.head(tenantId);
     const index = new TenantMemoryIndex();
-    for (const record of await this.store.allOfTenant(tenantId)) index.upsert(record);
+    // INV-8: a memory whose create event is not in the log stays out; that event (the writer's, or
+    // the repair's once the write is old) comes after `head` and brings it in on a later read.
+    const [records, withheld] = await Promise.all([this.store.allOfTenant(tenantId), this.store.unsettledCreations(tenantId)]);
+    const out = new Set(withheld);
+    for (const record of records) if (!out.has(record.memory_id)) index.upsert(record);
     return { index, watermark: head.seq, applied: new Set(), catchingUp: null };
   }
 

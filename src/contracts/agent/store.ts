@@ -1,6 +1,6 @@
 import type { Collection } from "mongodb";
 import type { Clock } from "../../clock";
-import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
+import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import type { Database } from "../../store/database";
 import { ensureIndexes } from "../../store/database";
 import {
@@ -79,6 +79,16 @@ function changedFields(
   return set;
 }
 
+const unsettledOf = (d: DueEvent): UnsettledObject => ({
+  tenantId: d.tenant_id,
+  subjectId: d.subject_id,
+  objectId: d.object_id,
+  writtenAt: d.written_at,
+  kind: d.kind,
+  version: null,
+  missing: { ...d.missing, decision_id: d.missing.decision_id ?? null },
+});
+
 const isMemoryId = (id: string) => id.startsWith(MEMORY_ID_PREFIX);
 const isUpdateId = (id: string) => id.startsWith(UPDATE_ID_PREFIX);
 const owns = (record: { subject_id: string; author_id: string }, subjectId: string) => record.subject_id === subjectId || record.author_id === subjectId;
@@ -95,6 +105,7 @@ export class AgentStore implements ContractStore {
   private readonly updates: Collection<AgentMemoryUpdateRecord>;
   private readonly due: Collection<DueEvent>;
   private readonly listeners: ErasureListener[] = [];
+  private repair: ObjectRepair | undefined;
 
   constructor(
     private readonly db: Database,
@@ -120,6 +131,26 @@ export class AgentStore implements ContractStore {
       ],
       [AGENT_COLLECTIONS.due]: [{ key: { written_at: 1 }, name: "written_at" }],
     });
+  }
+
+  repairWith(repair: ObjectRepair): void {
+    this.repair = repair;
+  }
+
+  /**
+   * INV-8 for the in-process index (index-cache.ts): the tenant's memories whose create event
+   * may not be in the log (their due record is still there; a scan of the small due collection).
+   * Each is settled now (its event found, or appended once the write is old enough, as the
+   * repair does) or left out of the index until its event arrives.
+   */
+  async unsettledCreations(tenantId: string): Promise<string[]> {
+    const due = await this.due.find({ tenant_id: tenantId, kind: "write", "missing.event_type": "create" }).toArray();
+    const withheld: string[] = [];
+    for (const d of due) {
+      const object = unsettledOf(d);
+      if (!this.repair || !(await this.repair.settleOne(this, object))) withheld.push(d.object_id);
+    }
+    return withheld;
   }
 
   /** Called with the memories an erasure changed (the contract's index cache listens). */
@@ -299,15 +330,7 @@ export class AgentStore implements ContractStore {
         if (this.clock.now().getTime() - d.written_at.getTime() > STALE_DUE_MS) await this.due.deleteOne({ _id: d._id });
         continue;
       }
-      objects.push({
-        tenantId: d.tenant_id,
-        subjectId: d.subject_id,
-        objectId: d.object_id,
-        writtenAt: d.written_at,
-        kind: d.kind,
-        version: null,
-        missing: { ...d.missing, decision_id: d.missing.decision_id ?? null },
-      });
+      objects.push(unsettledOf(d));
     }
     return objects;
   }
