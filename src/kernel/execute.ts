@@ -265,27 +265,27 @@ export class Kernel {
     const waitUntil = Date.now() + waitMs;
     for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
       const now = this.deps.clock.now();
-      const attempt = randomUUID();
-      const holder = await store.reserve(keyed.id, { fingerprint: keyed.fingerprint, attempt, createdAt: now });
-      if (!holder) return { attempt };
+      const reservation = { fingerprint: keyed.fingerprint, attempt: randomUUID(), createdAt: now };
+      const holder = await store.reserve(keyed.id, reservation);
+      if (!holder) return { attempt: reservation.attempt };
       const age = now.getTime() - holder.createdAt.getTime();
       if (age > windowMs) {
-        // Past the window: the key is free again (only that attempt's record is removed).
-        await store.release(keyed.id, holder.attempt);
-        continue;
-      }
-      if (holder.fingerprint !== keyed.fingerprint) throw new IdempotencyKeyReusedError();
-      if (holder.state === "done" && holder.outcome) return { answer: holder.outcome as Outcome<Result> };
-      if (age >= staleMs) {
-        // Its process stopped. Its writes are in if it got as far as an outcome and its objects exist (the repair
-        // completes their events); otherwise nothing of it stayed and this attempt takes the key over.
-        if (holder.outcome && (await this.allExist(holder.objects ?? []))) {
-          this.mark({ id: keyed.id, attempt: holder.attempt, state: "done" });
-          return { answer: holder.outcome as Outcome<Result> };
+        // Past the window: the key is free again.
+        if (await store.supersede(keyed.id, holder.attempt, reservation)) return { attempt: reservation.attempt };
+      } else {
+        if (holder.fingerprint !== keyed.fingerprint) throw new IdempotencyKeyReusedError();
+        if (holder.state === "done" && holder.outcome) return { answer: holder.outcome as Outcome<Result> };
+        if (age >= staleMs) {
+          // Its process stopped. Its writes are in if it got as far as an outcome and its objects exist (the repair
+          // completes their events); otherwise nothing of it stayed and this attempt takes the key over.
+          if (holder.outcome && (await this.allExist(holder.objects ?? []))) {
+            this.mark({ id: keyed.id, attempt: holder.attempt, state: "done" });
+            return { answer: holder.outcome as Outcome<Result> };
+          }
+          if (await store.supersede(keyed.id, holder.attempt, reservation)) return { attempt: reservation.attempt };
         }
-        await store.release(keyed.id, holder.attempt);
-        continue;
       }
+      // Another attempt holds the key (or just took it over): wait for it, briefly.
       if (Date.now() + pause > waitUntil) throw new IdempotencyInProgressError();
       await new Promise((resolve) => setTimeout(resolve, pause));
     }

@@ -26,9 +26,11 @@ import type { Outcome } from "./outcome";
  * INTERNAL_INCONSISTENCY "idempotency_in_progress" (IdempotencyInProgressError: retry
  * later); "pending" and stale: if it holds an outcome and every declared object exists, the
  * first attempt's writes are in (the repair completes any missing event) and its outcome is
- * the answer; otherwise nothing of it stayed and the retry takes the key over (conditional
- * delete of that attempt, then the unique `_id` arbitrates a new reservation, as the
- * repair's claims do) and runs the write. An attempt that fails or is undone frees the key;
+ * the answer; otherwise nothing of it stayed and the retry takes the key over and runs the write:
+ * the unique `_id` of a claim on the dead attempt lets one retry win, which then replaces the
+ * record with its own reservation. (Never delete-then-insert: FerretDB evaluates a conditional
+ * delete's filter apart from the delete by `_id`, so a late delete could remove the new
+ * reservation; only an insert of a new `_id` arbitrates.) An attempt that fails or is undone frees the key;
  * a read (no write set) frees it too.
  *
  * Doors carry the key in `CallContext.idempotencyKey`: the `Idempotency-Key` HTTP header
@@ -133,6 +135,12 @@ export interface IdempotencyStore {
    * `outcome` for a refusal, which declared none), or it wrote nothing to keep ("free": a read).
    */
   finish(changes: readonly FinishedAttempt[]): Promise<void>;
-  /** Frees the key if `attempt` still holds it. */
+  /** Frees the key if `attempt` still holds it (only ever called by that attempt). */
   release(id: string, attempt: string): Promise<void>;
+  /**
+   * Takes the key over from `staleAttempt` (dead, or past the window): one caller wins, by the
+   * unique `_id` of a claim on that attempt, and its reservation replaces the record. false: another
+   * caller won (or the record changed); read it again.
+   */
+  supersede(id: string, staleAttempt: string, reservation: Reservation): Promise<boolean>;
 }

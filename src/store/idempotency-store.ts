@@ -19,9 +19,12 @@ const encode = (outcome: Outcome<unknown>): string => BSON.EJSON.stringify(outco
 /** Reservations and outcomes of keyed writes, one document per key, read and written by `_id` (docs/FAULTS.md "Idempotency"). */
 export class MongoIdempotencyStore implements IdempotencyStore {
   private readonly records: Collection<IdempotencyDoc>;
+  /** Takeover claims live beside the records (`_id` "<record>/<attempt>"); a read by a record's `_id` never meets one. */
+  private readonly claims: Collection<{ _id: string; claim: true; created_at: Date }>;
 
   constructor(db: Database) {
     this.records = db.collection<IdempotencyDoc>(COLLECTIONS.idempotency);
+    this.claims = db.collection(COLLECTIONS.idempotency);
   }
 
   async reserve(id: string, reservation: Reservation): Promise<IdempotencyRecord | null> {
@@ -78,5 +81,20 @@ export class MongoIdempotencyStore implements IdempotencyStore {
 
   async release(id: string, attempt: string): Promise<void> {
     await this.records.deleteOne({ _id: id, attempt });
+  }
+
+  async supersede(id: string, staleAttempt: string, reservation: Reservation): Promise<boolean> {
+    try {
+      // The claim: one document per superseded attempt, kept (a later reader of the stale record must lose too).
+      await this.claims.insertOne({ _id: `${id}/${staleAttempt}`, claim: true, created_at: reservation.createdAt });
+    } catch (error) {
+      if (error instanceof MongoServerError && error.code === 11000) return false;
+      throw error;
+    }
+    const replaced = await this.records.replaceOne(
+      { _id: id },
+      { fingerprint: reservation.fingerprint, attempt: reservation.attempt, state: "pending", created_at: reservation.createdAt },
+    );
+    return replaced.matchedCount === 1;
   }
 }

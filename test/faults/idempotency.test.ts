@@ -86,6 +86,9 @@ describe("retries without duplicates (issue 15 §4, INV-8, MP-LOG)", () => {
     await attempt;
     append.mockRestore();
 
+    // Past the write timeout (the repair's minimum age, by the injected clock) the first attempt is presumed dead;
+    // its item exists, so its outcome is the answer (test/faults/idempotency-crash.test.ts has the young case).
+    clock.advance(61_000);
     const retried = await keyedStore(second, token, "key-crash", input);
     const outcome = retried.body.data!.storeMemory;
     expect(outcome.stopReason).toBe("SUCCESS_STORED");
