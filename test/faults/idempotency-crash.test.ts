@@ -135,6 +135,53 @@ describe("retries without duplicates across a crash (issue 15 §4, INV-8, MP-LOG
     },
   );
 
+  it("INV-8 MP-LOG SPEC D2: POST /v1/memory: the process dies after the agent memory is written; past the write timeout a retry on a fresh gateway answers its outcome; one memory, one create event", async () => {
+    const repo = "crash/web";
+    const agentToken = await dying.token({ tenant: "crash", subjects: [`repo:${repo}`], roles: ["agent"] });
+    const document = {
+      op: "write",
+      repo_id: repo,
+      memory: { scope: "repo", kind: "fact", confidence: 0.9, text: "The build cache lives in /var/cache/build" },
+    };
+    const post = async (gw: TestGateway, signal?: AbortSignal) => {
+      const response = await fetch(`${gw.url}/v1/memory`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${agentToken}`, "idempotency-key": "key-agent" },
+        body: JSON.stringify(document),
+        signal,
+      });
+      return (await response.json()) as { stop_reason: string; explanations: string[]; memory?: { id: string } };
+    };
+    const store = dying.gateway.services.contracts.agent.stores[0] as unknown as { insertMemory: (...args: unknown[]) => Promise<void> };
+    const insert = store.insertMemory.bind(store);
+    let reached!: () => void;
+    const written = new Promise<void>((resolve) => (reached = resolve));
+    const spy = jest.spyOn(store, "insertMemory").mockImplementation(async (...args: unknown[]) => {
+      await insert(...args);
+      reached();
+      return new Promise<never>(() => undefined);
+    });
+    const cutOff = new AbortController();
+    const attempt = post(dying, cutOff.signal).catch((error: unknown) => error);
+    await written;
+    cutOff.abort();
+    await attempt;
+    spy.mockRestore();
+    const memories = dying.gateway.db.collection<{ memory_id: string }>("agent_memories");
+    const [orphan] = await memories.find({ tenant_id: "crash" }).toArray();
+    expect(await memories.countDocuments({ tenant_id: "crash" })).toBe(1);
+
+    expect(await post(fresh)).toMatchObject({ stop_reason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: idempotency_in_progress"] });
+    clock.advance(STALE_MS + 1_000);
+    const retried = await post(fresh);
+    expect(retried).toMatchObject({ stop_reason: "SUCCESS_STORED", memory: { id: orphan.memory_id } });
+    const repairer = await startTestGateway({ clock, dbName: dying.dbName, env: { ...ENV, MEMGATE_REPAIR_MIN_AGE_MS: "0" } });
+    await repairer.stop();
+    expect(await createsOf(orphan.memory_id)).toBe(1);
+    expect(await post(other)).toEqual(retried);
+    expect(await memories.countDocuments({ tenant_id: "crash" })).toBe(1);
+  });
+
   it("INV-8: a keyed write undone (its event could not be appended) frees its reservation; the retry writes it once", async () => {
     const input = preference({ key: "undone" });
     const before = await records().countDocuments({});
