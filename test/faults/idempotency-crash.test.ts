@@ -182,6 +182,87 @@ describe("retries without duplicates across a crash (issue 15 §4, INV-8, MP-LOG
     expect(await memories.countDocuments({ tenant_id: "crash" })).toBe(1);
   });
 
+  const creators = [
+    {
+      contract: "companion",
+      operation: "addFact (a fact)",
+      method: "insertFact",
+      collection: "companion_facts",
+      token: () => dying.token({ tenant: "crash", subjects: ["carol"], roles: ["adapter"] }),
+      query: `mutation Add($input: AddFactInput!) { addFact(input: $input) { stopReason explanations decisionId proposalId fact { memoryId text } } }`,
+      input: {
+        subjectId: "carol",
+        type: "USER_FACT",
+        text: "User loves fettuccini",
+        confidence: 0.9,
+        source: "llm_extraction",
+        summary: "User mentioned they love fettuccini",
+      },
+      idOf: (answer: Record<string, any>) => answer.addFact.fact?.memoryId as string | undefined,
+      stopReasonOf: (answer: Record<string, any>) => answer.addFact.stopReason as string,
+      expected: "SUCCESS_STORED",
+    },
+    {
+      contract: "ledger",
+      operation: "proposeMemory (a proposal)",
+      method: "insertProposal",
+      collection: "ledger_proposals",
+      token: () => dying.token({ tenant: "crash", subjects: ["dana"], roles: ["agent"] }),
+      query: `mutation Propose($input: ProposeMemoryInput!) { proposeMemory(input: $input) { stopReason explanations decisionId proposalId } }`,
+      input: { subjectId: "dana", proposedText: "I focus better in the morning", kind: "SELF_OBSERVATION", source: { sourceType: "phase3_reflection" } },
+      idOf: (answer: Record<string, any>) => answer.proposeMemory.proposalId as string | undefined,
+      stopReasonOf: (answer: Record<string, any>) => answer.proposeMemory.stopReason as string,
+      expected: "MISSING_EXPLICIT_CONSENT",
+    },
+  ];
+
+  it.each(creators)(
+    "INV-8 MP-LOG: $contract $operation: the process dies after the object is written; past the write timeout a keyed retry on a fresh gateway answers its outcome; one object, one create event",
+    async ({ contract, method, collection, token: tokenOf, query, input, idOf, stopReasonOf, expected }) => {
+      const token = await tokenOf();
+      const key = `key-${contract}`;
+      const call = async (gw: TestGateway, signal?: AbortSignal) => {
+        const response = await fetch(`${gw.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "idempotency-key": key },
+          body: JSON.stringify({ query, variables: { input } }),
+          signal,
+        });
+        return ((await response.json()) as { data: Record<string, any> }).data;
+      };
+      const module = dying.gateway.services.contracts[contract as "companion" | "ledger"];
+      const store = module.stores[0] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      const original = store[method].bind(store);
+      let reached!: () => void;
+      const written = new Promise<void>((resolve) => (reached = resolve));
+      const spy = jest.spyOn(store, method).mockImplementation(async (...args: unknown[]) => {
+        await original(...args);
+        reached();
+        return new Promise<never>(() => undefined);
+      });
+      const cutOff = new AbortController();
+      const attempt = call(dying, cutOff.signal).catch((error: unknown) => error);
+      await written;
+      cutOff.abort();
+      await attempt;
+      spy.mockRestore();
+      const objects = dying.gateway.db.collection(collection);
+      const [orphan] = await objects.find({ tenant_id: "crash" }).toArray();
+      const orphanId = (orphan.memory_id ?? orphan.proposal_id) as string;
+      expect(await objects.countDocuments({ tenant_id: "crash" })).toBe(1);
+
+      clock.advance(STALE_MS + 1_000);
+      const retried = await call(fresh);
+      expect(stopReasonOf(retried)).toBe(expected);
+      expect(idOf(retried)).toBe(orphanId);
+      const repairer = await startTestGateway({ clock, dbName: dying.dbName, env: { ...ENV, MEMGATE_REPAIR_MIN_AGE_MS: "0" } });
+      await repairer.stop();
+      expect(await createsOf(orphanId)).toBe(1);
+      expect(await call(other)).toEqual(retried);
+      expect(await objects.countDocuments({ tenant_id: "crash" })).toBe(1);
+    },
+  );
+
   it("INV-8: a keyed write undone (its event could not be appended) frees its reservation; the retry writes it once", async () => {
     const input = preference({ key: "undone" });
     const before = await records().countDocuments({});
