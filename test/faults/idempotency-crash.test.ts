@@ -182,6 +182,57 @@ describe("retries without duplicates across a crash (issue 15 §4, INV-8, MP-LOG
     expect(await memories.countDocuments({ tenant_id: "crash" })).toBe(1);
   });
 
+  it("INV-8 SPEC D2: POST /v1/memory update (commit): the process dies after the update record is written; past the write timeout a keyed retry answers its outcome; one update record", async () => {
+    const repo = "crash/api";
+    // Its own tenant: on the dying gateway, tenant "crash" has an agent write that never returned (its later agent requests stall).
+    const agentToken = await dying.token({ tenant: "crash-update", subjects: [`repo:${repo}`], roles: ["agent"] });
+    const post = async (gw: TestGateway, body: unknown, key?: string, signal?: AbortSignal) => {
+      const response = await fetch(`${gw.url}/v1/memory`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${agentToken}`, ...(key ? { "idempotency-key": key } : {}) },
+        body: JSON.stringify(body),
+        signal,
+      });
+      return (await response.json()) as Record<string, any>;
+    };
+    const written = await post(fresh, {
+      op: "write",
+      repo_id: repo,
+      memory: { scope: "repo", kind: "solution", confidence: 0.9, text: "Pin the node version in CI" },
+    });
+    const memoryId = written.memory.id as string;
+    const update = {
+      op: "update",
+      repo_id: repo,
+      memory_id: memoryId,
+      mode: "commit",
+      updates: { truth: { target: 0.95, confidence: 0.8, rationale: "Fixed it on staging", evidence_refs: ["commit:ab12cd"] } },
+    };
+    const store = dying.gateway.services.contracts.agent.stores[0] as unknown as { applyUpdate: (...args: unknown[]) => Promise<void> };
+    const apply = store.applyUpdate.bind(store);
+    let reached!: () => void;
+    const applied = new Promise<void>((resolve) => (reached = resolve));
+    const spy = jest.spyOn(store, "applyUpdate").mockImplementation(async (...args: unknown[]) => {
+      await apply(...args);
+      reached();
+      return new Promise<never>(() => undefined);
+    });
+    const cutOff = new AbortController();
+    const attempt = post(dying, update, "key-agent-update", cutOff.signal).catch((error: unknown) => error);
+    await applied;
+    cutOff.abort();
+    await attempt;
+    spy.mockRestore();
+    const updates = dying.gateway.db.collection("agent_memory_updates");
+    expect(await updates.countDocuments({ tenant_id: "crash-update", memory_id: memoryId })).toBe(1);
+
+    clock.advance(STALE_MS + 1_000);
+    const retried = await post(fresh, update, "key-agent-update");
+    expect(retried).toMatchObject({ stop_reason: "SUCCESS_UPDATED", committed: true, after: { truth: { target: 0.95 } } });
+    expect(await post(other, update, "key-agent-update")).toEqual(retried);
+    expect(await updates.countDocuments({ tenant_id: "crash-update", memory_id: memoryId })).toBe(1);
+  });
+
   const creators = [
     {
       contract: "companion",

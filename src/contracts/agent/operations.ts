@@ -418,6 +418,8 @@ export function agentOperations({ store, indexes }: AgentParts) {
           metadata,
           reason: "IF1-UPDATE",
         });
+        // The update record is an object of its own: a keyed retry after a crash finds it by its id (src/kernel/idempotency.ts).
+        await writes.creating([{ objectId: updateId, subjectId: record.subject_id }], { ...result, committed: true });
         await step(
           writes,
           () => store.applyUpdate(record, updateRecord, ctx.now, due),
