@@ -269,8 +269,8 @@ export class Kernel {
       const holder = await store.reserve(keyed.id, reservation);
       if (!holder) return { attempt: reservation.attempt };
       const age = now.getTime() - holder.createdAt.getTime();
-      if (age > windowMs) {
-        // Past the window: the key is free again.
+      // Past the window the key is free again (a pending attempt only once it is stale too: it may still be writing).
+      if (age > windowMs && (holder.state === "done" || age >= staleMs)) {
         if (await store.supersede(keyed.id, holder.attempt, reservation)) return { attempt: reservation.attempt };
       } else {
         if (holder.fingerprint !== keyed.fingerprint) throw new IdempotencyKeyReusedError();
@@ -456,38 +456,40 @@ export class Kernel {
     const decisionId = randomUUID();
     const policyVersion = policy.hash ?? "none";
     const contractVersion = policy.loaded ? policy.contract.version : "unknown";
+    // Another attempt holds the key (and records its own outcome); nothing of this one stays: no refuse event.
+    if (error instanceof IdempotencyInProgressError) {
+      logger.warn({ requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "idempotency key in use by another attempt");
+      return { stopReason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: idempotency_in_progress"], decisionId, policyVersion, contractVersion };
+    }
     logger.error({ err: error, requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "operation failed closed");
     const broken = error instanceof IntegrityError ? error : undefined;
-    // Nothing was attempted (another attempt holds the key and records its own): no refuse event.
-    const inProgress = error instanceof IdempotencyInProgressError;
-    if (!inProgress)
-      try {
-        if (error instanceof DatabaseUnavailableError) throw error; // no log to record it in; the supervisor logs the outage
-        await events.append({
-          tenant_id: principal.tenant,
-          subject_id: eventSubject(subjectId),
-          event_type: broken ? "conformance_break" : "refuse",
-          operation: op.name,
-          contract: op.contract,
-          memory_id: broken ? broken.memoryId : null,
-          actor: actorOf(principal),
-          stop_reason: "INTERNAL_INCONSISTENCY",
-          decision_id: decisionId,
-          policy_hash: policy.hash ?? null,
-          contract_version: policy.loaded ? contractVersion : null,
-          request_id: call.requestId,
-          content_digest: null,
-          reason: broken ? "integrity_hash_mismatch" : "internal_error",
-          metadata: broken
-            ? { error: broken.name, collection: broken.collection, object_subject_id: broken.subjectId }
-            : { error: error instanceof Error ? error.name : "unknown" },
-        });
-      } catch (logError) {
-        logger.error({ err: logError, requestId: call.requestId }, "could not record the failure in the event log");
-      }
+    try {
+      if (error instanceof DatabaseUnavailableError) throw error; // no log to record it in; the supervisor logs the outage
+      await events.append({
+        tenant_id: principal.tenant,
+        subject_id: eventSubject(subjectId),
+        event_type: broken ? "conformance_break" : "refuse",
+        operation: op.name,
+        contract: op.contract,
+        memory_id: broken ? broken.memoryId : null,
+        actor: actorOf(principal),
+        stop_reason: "INTERNAL_INCONSISTENCY",
+        decision_id: decisionId,
+        policy_hash: policy.hash ?? null,
+        contract_version: policy.loaded ? contractVersion : null,
+        request_id: call.requestId,
+        content_digest: null,
+        reason: broken ? "integrity_hash_mismatch" : "internal_error",
+        metadata: broken
+          ? { error: broken.name, collection: broken.collection, object_subject_id: broken.subjectId }
+          : { error: error instanceof Error ? error.name : "unknown" },
+      });
+    } catch (logError) {
+      logger.error({ err: logError, requestId: call.requestId }, "could not record the failure in the event log");
+    }
     return {
       stopReason: "INTERNAL_INCONSISTENCY",
-      explanations: [broken ? "MP-OBJECT: integrity_hash_mismatch" : inProgress ? "C19-FAIL: idempotency_in_progress" : "C19-FAIL: internal_error"],
+      explanations: [broken ? "MP-OBJECT: integrity_hash_mismatch" : "C19-FAIL: internal_error"],
       decisionId,
       policyVersion,
       contractVersion,
