@@ -271,7 +271,7 @@ export class Kernel {
       const age = now.getTime() - holder.createdAt.getTime();
       // Past the window the key is free again (a pending attempt only once it is stale too: it may still be writing).
       if (age > windowMs && (holder.state === "done" || age >= staleMs)) {
-        if (await store.supersede(keyed.id, holder.attempt, reservation)) return { attempt: reservation.attempt };
+        if (await store.supersede(keyed.id, holder.attempt, reservation, new Date(now.getTime() - staleMs))) return { attempt: reservation.attempt };
       } else {
         if (holder.fingerprint !== keyed.fingerprint) throw new IdempotencyKeyReusedError();
         if (holder.state === "done" && holder.outcome) return { answer: holder.outcome as Outcome<Result> };
@@ -282,7 +282,7 @@ export class Kernel {
             this.mark({ id: keyed.id, attempt: holder.attempt, state: "done" });
             return { answer: holder.outcome as Outcome<Result> };
           }
-          if (await store.supersede(keyed.id, holder.attempt, reservation)) return { attempt: reservation.attempt };
+          if (await store.supersede(keyed.id, holder.attempt, reservation, new Date(now.getTime() - staleMs))) return { attempt: reservation.attempt };
         }
       }
       // Another attempt holds the key (or just took it over): wait for it, briefly.

@@ -140,7 +140,9 @@ export interface IdempotencyStore {
   /**
    * Takes the key over from `staleAttempt` (dead, or past the window): one caller wins, by the
    * unique `_id` of a claim on that attempt, and its reservation replaces the record. false: another
-   * caller won (or the record changed); read it again.
+   * caller won (or the record changed); read it again. A claim made before `claimStaleBefore` whose
+   * record still names `staleAttempt` did not take (its claimant died between claim and replace, or
+   * a late write of the old attempt overwrote the replacement): the next claim in line may be taken.
    */
-  supersede(id: string, staleAttempt: string, reservation: Reservation): Promise<boolean>;
+  supersede(id: string, staleAttempt: string, reservation: Reservation, claimStaleBefore: Date): Promise<boolean>;
 }

@@ -19,7 +19,7 @@ const encode = (outcome: Outcome<unknown>): string => BSON.EJSON.stringify(outco
 /** Reservations and outcomes of keyed writes, one document per key, read and written by `_id` (docs/FAULTS.md "Idempotency"). */
 export class MongoIdempotencyStore implements IdempotencyStore {
   private readonly records: Collection<IdempotencyDoc>;
-  /** Takeover claims live beside the records (`_id` "<record>/<attempt>"); a read by a record's `_id` never meets one. */
+  /** Takeover claims live beside the records (`_id` "<record>/<attempt>/<n>"); a read by a record's `_id` never meets one. */
   private readonly claims: Collection<{ _id: string; claim: true; created_at: Date }>;
 
   constructor(db: Database) {
@@ -83,13 +83,18 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     await this.records.deleteOne({ _id: id, attempt });
   }
 
-  async supersede(id: string, staleAttempt: string, reservation: Reservation): Promise<boolean> {
-    try {
-      // The claim: one document per superseded attempt, kept (a later reader of the stale record must lose too).
-      await this.claims.insertOne({ _id: `${id}/${staleAttempt}`, claim: true, created_at: reservation.createdAt });
-    } catch (error) {
-      if (error instanceof MongoServerError && error.code === 11000) return false;
-      throw error;
+  async supersede(id: string, staleAttempt: string, reservation: Reservation, claimStaleBefore: Date): Promise<boolean> {
+    // Claims on one attempt are numbered: a claim that did not take (see IdempotencyStore.supersede) leaves the next free.
+    for (let n = 0; ; n++) {
+      const _id = `${id}/${staleAttempt}/${n}`;
+      try {
+        await this.claims.insertOne({ _id, claim: true, created_at: reservation.createdAt });
+        break;
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+        const claim = await this.claims.findOne({ _id });
+        if (claim && claim.created_at.getTime() >= claimStaleBefore.getTime()) return false;
+      }
     }
     const replaced = await this.records.replaceOne(
       { _id: id },

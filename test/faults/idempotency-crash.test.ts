@@ -314,6 +314,22 @@ describe("retries without duplicates across a crash (issue 15 §4, INV-8, MP-LOG
     },
   );
 
+  it("INV-8: a takeover that did not take (the old attempt's late write put its record back over the new reservation) does not wedge the key: its claim goes stale and the next one is taken", async () => {
+    const input = preference({ key: "wedged" });
+    const first = await keyedStore(fresh, token, "key-wedged", input);
+    await fresh.gateway.idle();
+    const record = (await records().findOne({ outcome: { $regex: first.memory!.memoryId } }))! as unknown as { _id: string; attempt: string };
+    clock.advance(3_601_000); // past the window: the key is free again, once a claim on the old attempt takes
+    // What a claimant leaves when its replacement was overwritten: claim 0 on the old attempt, the record still the old one.
+    await records().insertOne({ _id: `${record._id}/${record.attempt}/0`, claim: true, created_at: clock.now() } as never);
+    expect(await keyedStore(fresh, token, "key-wedged", input)).toMatchObject({ explanations: ["C19-FAIL: idempotency_in_progress"] });
+    clock.advance(STALE_MS + 1_000);
+    const again = await keyedStore(other, token, "key-wedged", input);
+    expect(again.stopReason).toBe("SUCCESS_STORED");
+    expect(again.memory!.memoryId).not.toBe(first.memory!.memoryId);
+    expect(await items("wedged")).toHaveLength(2);
+  });
+
   it("INV-8: a keyed write undone (its event could not be appended) frees its reservation; the retry writes it once", async () => {
     const input = preference({ key: "undone" });
     const before = await records().countDocuments({});
