@@ -33,6 +33,7 @@ import { EventLog } from "./store/event-log";
 import type { RejudgeTarget } from "./kernel/rejudge";
 import { Reauditor } from "./store/log/reaudit";
 import { MongoIdempotencyStore } from "./store/idempotency-store";
+import type { ReservedObject } from "./kernel/idempotency";
 
 export interface GatewayOptions {
   config: Config;
@@ -122,9 +123,15 @@ export class Gateway {
       events.onHeadError = (error, tenant) => logger.warn({ err: error, tenant }, "chain head not advanced (harmless: reads walk forward from it)");
       const metrics = new Metrics();
       const detectors = createDetectorSuite(options.detectors ?? [...defaultDetectors(policy), ...(options.extraDetectors ?? [])]);
-      const idempotency = { store: new MongoIdempotencyStore(db), windowMs: config.idempotencyWindowS * 1000 };
-      const kernel = new Kernel({ policy, events, clock, logger, detectors, metrics, database: embedded, idempotency });
       const stores: ContractStore[] = [];
+      const idempotency = {
+        store: new MongoIdempotencyStore(db),
+        windowMs: config.idempotencyWindowS * 1000,
+        // An attempt this old is presumed dead, as the repair presumes of an unsettled object (docs/FAULTS.md "Idempotency").
+        staleMs: config.audit.repairMinAgeMs,
+        exists: async (o: ReservedObject) => (await stores.find((s) => s.contract === o.contract)?.lookup(o.tenantId, o.subjectId, o.objectId))?.found ?? false,
+      };
+      const kernel = new Kernel({ policy, events, clock, logger, detectors, metrics, database: embedded, idempotency });
       const auditSystem = await AuditSystem.create({ db, config, logger, kernel, stores });
       startedAudit = auditSystem;
       const rejudgeTargets: RejudgeTarget[] = [];
@@ -205,7 +212,12 @@ export class Gateway {
   /** Resolves once what answered requests left to do off the request path (settle marks, counters, chain heads) has landed. */
   async idle(): Promise<void> {
     const stores = (Object.values(this.services.contracts) as ContractModule[]).flatMap((contract) => contract.stores);
-    await Promise.all([...stores.map((store) => store.idle?.()), this.services.kernel.events.settled(), this.auditSystem?.checkpointer.settled()]);
+    await Promise.all([
+      ...stores.map((store) => store.idle?.()),
+      this.services.kernel.events.settled(),
+      this.services.kernel.idle(),
+      this.auditSystem?.checkpointer.settled(),
+    ]);
   }
 
   async stop(): Promise<void> {

@@ -11,8 +11,16 @@ import { parseFields, wellFormed, type FieldFact } from "./fields";
 import type { Metrics } from "./metrics";
 import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
 import { isStopReason, type CallContext, type Outcome } from "./outcome";
-import { Writes, type EventPart } from "./write-set";
-import { idempotencyId, IdempotencyKeyReusedError, requestFingerprint, type IdempotencyStore } from "./idempotency";
+import { Writes, type CreatedObject, type EventPart } from "./write-set";
+import {
+  idempotencyId,
+  IdempotencyInProgressError,
+  IdempotencyKeyReusedError,
+  requestFingerprint,
+  type FinishedAttempt,
+  type IdempotencyStore,
+  type ReservedObject,
+} from "./idempotency";
 
 /** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/audit/integrity-guard.ts. */
 export interface IntegrityState {
@@ -36,8 +44,17 @@ export class DatabaseUnavailableError extends Error {
 export interface KernelDeps {
   policy: PolicyEngine;
   database?: DatabaseHealth;
-  /** Where keyed writes keep their first outcome, and for how long (src/kernel/idempotency.ts). */
-  idempotency?: { store: IdempotencyStore; windowMs: number };
+  /** Where keyed writes keep their reservation and first outcome, and for how long (src/kernel/idempotency.ts). */
+  idempotency?: {
+    store: IdempotencyStore;
+    windowMs: number;
+    /** The write timeout: a reservation this old (injected clock) belongs to an attempt presumed dead. */
+    staleMs: number;
+    /** How long a retry waits for a younger attempt before answering "in progress" (wall time; default 2000). */
+    waitMs?: number;
+    /** Whether a declared object exists (any contract's store; erased counts as existing). */
+    exists(object: ReservedObject): Promise<boolean>;
+  };
   events: EventLog;
   clock: Clock;
   logger: Logger;
@@ -59,6 +76,13 @@ type OperationName = Pick<Operation<unknown, unknown, unknown>, "contract" | "na
 
 /** Rounds of judge-again after lost races before giving up (each round, some concurrent writer wins). */
 const MAX_LOST_RACES = 64;
+const DEFAULT_IDEMPOTENCY_WAIT_MS = 2_000;
+
+/** A call's key: its record's id and the request's fingerprint. */
+interface Keyed {
+  id: string;
+  fingerprint: string;
+}
 
 const eventSubject = (subjectId: string): string | null => (subjectId && subjectId !== TENANT_SCOPE ? subjectId : null);
 
@@ -71,6 +95,9 @@ const eventSubject = (subjectId: string): string | null => (subjectId && subject
  */
 export class Kernel {
   private integrity: IntegrityState | undefined;
+  /** Idempotency records to complete or free off the request path, in one write per turn of the event loop. */
+  private finished: FinishedAttempt[] = [];
+  private readonly marks = new Set<Promise<void>>();
 
   constructor(private readonly deps: KernelDeps) {}
 
@@ -90,6 +117,11 @@ export class Kernel {
     return this.deps.metrics;
   }
 
+  /** Resolves once the idempotency records answered requests left to mark have been written. */
+  async idle(): Promise<void> {
+    while (this.marks.size > 0) await Promise.all([...this.marks]);
+  }
+
   /** Wired after construction by the composition root (the guard needs the log first). */
   useIntegrity(integrity: IntegrityState): void {
     this.integrity = integrity;
@@ -99,15 +131,20 @@ export class Kernel {
     const started = process.hrtime.bigint();
     let subjectId = "";
     let stopReason = "INTERNAL_INCONSISTENCY";
+    const keyed = this.keyed(op, principal, raw, call);
+    /** The attempt id while this call holds its key's reservation (freed if the call fails). */
+    let held: string | undefined;
     try {
       const { policy, clock } = this.deps;
       // Nothing partial while the database restarts: fail before the first read or write.
       if (this.deps.database && !this.deps.database.available) throw new DatabaseUnavailableError();
-      const keyed = this.keyed(op, principal, raw, call);
-      const first = keyed ? await this.firstOutcome<Result>(keyed) : undefined;
-      if (first) {
-        stopReason = first.stopReason;
-        return first;
+      if (keyed) {
+        const taken = await this.reserve<Result>(keyed);
+        if ("answer" in taken) {
+          stopReason = taken.answer.stopReason;
+          return taken.answer;
+        }
+        held = taken.attempt;
       }
       subjectId = await this.subjectOf(op, principal, raw);
       const parsed = parseFields<Req>(op.fields, raw);
@@ -144,6 +181,7 @@ export class Kernel {
         const handler = decision.outcome === "allow" ? op.allow : op.hold;
         if (!handler) throw new KernelError(`${op.contract}.${op.name} has no handler for outcome ${decision.outcome}`);
         const writes = new Writes();
+        if (keyed && held) writes.keyedBy(this.declarer(keyed, held, writes, decision, op, principal, subjectId));
         let value: Result;
         try {
           value = await handler(req, judged as Gathered, ctx, writes, decision);
@@ -154,15 +192,15 @@ export class Kernel {
         }
         if (!writes.isLost) {
           const answer = this.outcome(decision, value);
-          if (keyed && writes.events.length > 0 && !(await this.keep(keyed, answer, writes))) {
-            // Another attempt with this key kept its writes first: ours go, its outcome is the answer.
-            await writes.undo((error) => this.deps.logger.warn({ err: error }, "undo of a duplicate keyed write failed"));
-            const theirs = await this.firstOutcome<Result>(keyed);
-            if (!theirs) throw new KernelError("an idempotency key was taken but its outcome is gone");
-            stopReason = theirs.stopReason;
-            return theirs;
-          }
+          const attempt = held;
+          // An operation that declared nothing keeps its outcome after its steps, before its events.
+          if (keyed && attempt && writes.events.length > 0 && !writes.isDeclared) await this.keep(keyed, attempt, answer, [], writes);
           await this.commit(writes, decision, op, principal, subjectId, call);
+          if (keyed && attempt) {
+            held = undefined;
+            // Off the request path, like the settle marks: a miss leaves a pending record a retry resolves.
+            this.mark({ id: keyed.id, attempt, state: writes.events.length > 0 ? "done" : "free" });
+          }
           stopReason = decision.stopReason;
           return answer;
         }
@@ -183,9 +221,17 @@ export class Kernel {
       stopReason = decision.stopReason;
       const refused = this.outcome<Result>(decision);
       // A keyed refusal answers the same on a retry, without a second refuse event.
-      if (keyed) await this.deps.idempotency!.store.insert(keyed.id, { fingerprint: keyed.fingerprint, outcome: refused, createdAt: ctx.now });
+      if (keyed && held) {
+        this.mark({ id: keyed.id, attempt: held, state: "done", outcome: refused });
+        held = undefined;
+      }
       return refused;
     } catch (error) {
+      // Its writes are undone (or were never made): the key is free for a retry.
+      if (keyed && held)
+        await this.deps.idempotency!.store.release(keyed.id, held).catch((releaseError: unknown) => {
+          this.deps.logger.warn({ err: releaseError }, "idempotency reservation not freed; a retry takes it over once stale");
+        });
       return this.failClosed<Result>(error, op, principal, subjectId, call);
     } finally {
       const labels = { contract: op.contract, operation: op.name };
@@ -204,27 +250,84 @@ export class Kernel {
   }
 
   /** The idempotency record of this call, when it carries a key and the kernel keeps outcomes. */
-  private keyed(op: OperationName, principal: Principal, raw: unknown, call: CallContext): { id: string; fingerprint: string } | undefined {
+  private keyed(op: OperationName, principal: Principal, raw: unknown, call: CallContext): Keyed | undefined {
     if (!call.idempotencyKey || !this.deps.idempotency) return undefined;
     return { id: idempotencyId(principal.tenant, principal.id, call.idempotencyKey, `${op.contract}.${op.name}`), fingerprint: requestFingerprint(raw) };
   }
 
-  /** The first outcome under this key within the window; a different request under the same key is refused. */
-  private async firstOutcome<Result>(keyed: { id: string; fingerprint: string }): Promise<Outcome<Result> | undefined> {
-    const { store, windowMs } = this.deps.idempotency!;
-    const stored = await store.find(keyed.id, new Date(this.deps.clock.now().getTime() - windowMs));
-    if (!stored) return undefined;
-    if (stored.fingerprint !== keyed.fingerprint) throw new IdempotencyKeyReusedError();
-    return stored.outcome as Outcome<Result>;
+  /**
+   * Takes the key for this attempt, or answers from the attempt that holds it (src/kernel/idempotency.ts):
+   * done: its outcome; pending and young: wait, then "in progress"; pending and stale: its outcome if
+   * its declared objects exist, else the key is taken over.
+   */
+  private async reserve<Result>(keyed: Keyed): Promise<{ attempt: string } | { answer: Outcome<Result> }> {
+    const { store, windowMs, staleMs, waitMs = DEFAULT_IDEMPOTENCY_WAIT_MS } = this.deps.idempotency!;
+    const waitUntil = Date.now() + waitMs;
+    for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+      const now = this.deps.clock.now();
+      const reservation = { fingerprint: keyed.fingerprint, attempt: randomUUID(), createdAt: now };
+      const holder = await store.reserve(keyed.id, reservation);
+      if (!holder) return { attempt: reservation.attempt };
+      const age = now.getTime() - holder.createdAt.getTime();
+      // Past the window the key is free again (a pending attempt only once it is stale too: it may still be writing).
+      if (age > windowMs && (holder.state === "done" || age >= staleMs)) {
+        if (await store.supersede(keyed.id, holder.attempt, reservation, new Date(now.getTime() - staleMs))) return { attempt: reservation.attempt };
+      } else {
+        if (holder.fingerprint !== keyed.fingerprint) throw new IdempotencyKeyReusedError();
+        if (holder.state === "done" && holder.outcome) return { answer: holder.outcome as Outcome<Result> };
+        if (age >= staleMs) {
+          // Its process stopped. Its writes are in if it got as far as an outcome and its objects exist (the repair
+          // completes their events); otherwise nothing of it stayed and this attempt takes the key over.
+          if (holder.outcome && (await this.allExist(holder.objects ?? []))) {
+            this.mark({ id: keyed.id, attempt: holder.attempt, state: "done" });
+            return { answer: holder.outcome as Outcome<Result> };
+          }
+          if (await store.supersede(keyed.id, holder.attempt, reservation, new Date(now.getTime() - staleMs))) return { attempt: reservation.attempt };
+        }
+      }
+      // Another attempt holds the key (or just took it over): wait for it, briefly.
+      if (Date.now() + pause > waitUntil) throw new IdempotencyInProgressError();
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 
-  /** Keeps the outcome as a step of the write set (undone with it); false when another attempt kept one first. */
-  private keep(keyed: { id: string; fingerprint: string }, answer: Outcome<unknown>, writes: Writes): Promise<boolean> {
+  private async allExist(objects: readonly ReservedObject[]): Promise<boolean> {
+    const found = await Promise.all(objects.map((object) => this.deps.idempotency!.exists(object)));
+    return found.every(Boolean);
+  }
+
+  /** The hook behind `Writes.creating` for a keyed round: keeps the declared objects and the answer before they are written. */
+  private declarer(keyed: Keyed, attempt: string, writes: Writes, decision: Decision, op: OperationName, principal: Principal, subjectId: string) {
+    return async (objects: readonly CreatedObject[], value: unknown): Promise<void> => {
+      const reserved = objects.map((o) => ({ contract: op.contract, tenantId: principal.tenant, subjectId: o.subjectId ?? subjectId, objectId: o.objectId }));
+      await this.keep(keyed, attempt, this.outcome(decision, value), reserved, writes);
+    };
+  }
+
+  /** Keeps the outcome (and declared objects) in the reservation, as a step undone with the write set. */
+  private async keep(keyed: Keyed, attempt: string, answer: Outcome<unknown>, objects: ReservedObject[], writes: Writes): Promise<void> {
     const { store } = this.deps.idempotency!;
-    return writes.run(
-      () => store.insert(keyed.id, { fingerprint: keyed.fingerprint, outcome: answer, createdAt: this.deps.clock.now() }),
-      (kept) => (kept ? store.remove(keyed.id) : Promise.resolve()),
+    const kept = await writes.run(
+      () => store.declare(keyed.id, attempt, answer, objects),
+      (done) => (done ? store.undeclare(keyed.id, attempt) : Promise.resolve()),
     );
+    // A retry judged this attempt dead and took the key over: nothing more of it may be written.
+    if (!kept) throw new IdempotencyInProgressError();
+  }
+
+  /** Queues an idempotency record's change; the queue is written once the answers of this turn are on their way. */
+  private mark(change: FinishedAttempt): void {
+    this.finished.push(change);
+    if (this.finished.length > 1) return;
+    const written: Promise<void> = new Promise((resolve) => setImmediate(resolve))
+      .then(() => {
+        const batch = this.finished;
+        this.finished = [];
+        return this.deps.idempotency!.store.finish(batch);
+      })
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, "idempotency records not marked; a retry resolves them"))
+      .finally(() => this.marks.delete(written));
+    this.marks.add(written);
   }
 
   /** Asks the policy; the one place its answer is read. */
@@ -353,6 +456,11 @@ export class Kernel {
     const decisionId = randomUUID();
     const policyVersion = policy.hash ?? "none";
     const contractVersion = policy.loaded ? policy.contract.version : "unknown";
+    // Another attempt holds the key (and records its own outcome); nothing of this one stays: no refuse event.
+    if (error instanceof IdempotencyInProgressError) {
+      logger.warn({ requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "idempotency key in use by another attempt");
+      return { stopReason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: idempotency_in_progress"], decisionId, policyVersion, contractVersion };
+    }
     logger.error({ err: error, requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "operation failed closed");
     const broken = error instanceof IntegrityError ? error : undefined;
     try {

@@ -17,6 +17,12 @@ export interface EventPart {
 
 type Undo = () => Promise<void>;
 
+/** An object a write set is about to create (its subject defaults to the operation's). */
+export interface CreatedObject {
+  objectId: string;
+  subjectId?: string;
+}
+
 /**
  * The writes of one operation: each step names its undo, each event is named here and
  * appended by the kernel after the steps, in one group commit. If a step or the events
@@ -27,6 +33,31 @@ export class Writes {
   private readonly undos: Undo[] = [];
   private readonly parts: EventPart[] = [];
   private lostRace = false;
+  private declared = false;
+  /** Set by the kernel for a call with an idempotency key (src/kernel/idempotency.ts). */
+  private keyed: ((objects: readonly CreatedObject[], value: unknown) => Promise<void>) | undefined;
+
+  /** The kernel's hook for a keyed call: `creating` keeps what is declared with the key's reservation. */
+  keyedBy(declare: (objects: readonly CreatedObject[], value: unknown) => Promise<void>): void {
+    this.keyed = declare;
+  }
+
+  /**
+   * Declares, before writing them, the objects this write set creates and the value the
+   * operation will answer: a keyed call keeps them with its reservation, so a retry after the
+   * process died can tell whether the write happened (src/kernel/idempotency.ts). Call it
+   * once, right before the first object write; without a key it does nothing.
+   */
+  async creating(objects: readonly CreatedObject[], value: unknown): Promise<void> {
+    if (!this.keyed) return;
+    await this.keyed(objects, value);
+    this.declared = true;
+  }
+
+  /** Whether `creating` kept a declaration (the kernel then keeps no outcome after the steps). */
+  get isDeclared(): boolean {
+    return this.declared;
+  }
 
   /** Runs `action` now; `undo` (given its result) runs if the operation fails later. */
   async run<T>(action: () => Promise<T>, undo?: (result: T) => Promise<void>): Promise<T> {

@@ -1,50 +1,105 @@
 import { BSON, MongoServerError, type Collection } from "mongodb";
-import type { IdempotencyStore, StoredOutcome } from "../kernel/idempotency";
+import type { FinishedAttempt, IdempotencyRecord, IdempotencyStore, Reservation, ReservedObject } from "../kernel/idempotency";
+import type { Outcome } from "../kernel/outcome";
 import { COLLECTIONS, type Database } from "./database";
 
 interface IdempotencyDoc {
   _id: string;
   fingerprint: string;
+  attempt: string;
+  state: "pending" | "done";
   /** Extended JSON: an outcome's value keeps its dates and any key a client chose. */
-  outcome: string;
+  outcome?: string;
+  objects?: ReservedObject[];
   created_at: Date;
 }
 
-/** Outcomes of keyed writes, one document per key read and written by `_id`. */
+const encode = (outcome: Outcome<unknown>): string => BSON.EJSON.stringify(outcome, { relaxed: false });
+
+/** Reservations and outcomes of keyed writes, one document per key, read and written by `_id` (docs/FAULTS.md "Idempotency"). */
 export class MongoIdempotencyStore implements IdempotencyStore {
   private readonly records: Collection<IdempotencyDoc>;
+  /** Takeover claims live beside the records (`_id` "<record>/<attempt>/<n>"); a read by a record's `_id` never meets one. */
+  private readonly claims: Collection<{ _id: string; claim: true; created_at: Date }>;
 
   constructor(db: Database) {
     this.records = db.collection<IdempotencyDoc>(COLLECTIONS.idempotency);
+    this.claims = db.collection(COLLECTIONS.idempotency);
   }
 
-  async find(id: string, notBefore: Date): Promise<StoredOutcome | null> {
-    const doc = await this.records.findOne({ _id: id });
-    if (!doc) return null;
-    if (doc.created_at.getTime() < notBefore.getTime()) {
-      // Past the window: the key is free again (only this version of it is removed).
-      await this.records.deleteOne({ _id: id, created_at: doc.created_at });
-      return null;
+  async reserve(id: string, reservation: Reservation): Promise<IdempotencyRecord | null> {
+    for (;;) {
+      try {
+        // One round trip whether the key is free (inserted: null back) or held (the holder's record back).
+        const before = await this.records.findOneAndUpdate(
+          { _id: id },
+          { $setOnInsert: { fingerprint: reservation.fingerprint, attempt: reservation.attempt, state: "pending", created_at: reservation.createdAt } },
+          { upsert: true, returnDocument: "before" },
+        );
+        if (!before) return null;
+        return {
+          fingerprint: before.fingerprint,
+          attempt: before.attempt,
+          state: before.state,
+          createdAt: before.created_at,
+          ...(before.outcome === undefined ? {} : { outcome: BSON.EJSON.parse(before.outcome, { relaxed: false }) as Outcome<unknown> }),
+          ...(before.objects === undefined ? {} : { objects: before.objects }),
+        };
+      } catch (error) {
+        // Two upserts of one free key: one inserts, the other's insert is refused; it reads the winner's record next.
+        if (error instanceof MongoServerError && error.code === 11000) continue;
+        throw error;
+      }
     }
-    return { fingerprint: doc.fingerprint, outcome: BSON.EJSON.parse(doc.outcome, { relaxed: false }) as StoredOutcome["outcome"], createdAt: doc.created_at };
   }
 
-  async insert(id: string, record: StoredOutcome): Promise<boolean> {
-    try {
-      await this.records.insertOne({
-        _id: id,
-        fingerprint: record.fingerprint,
-        outcome: BSON.EJSON.stringify(record.outcome, { relaxed: false }),
-        created_at: record.createdAt,
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof MongoServerError && error.code === 11000) return false;
-      throw error;
+  async declare(id: string, attempt: string, outcome: Outcome<unknown>, objects: ReservedObject[]): Promise<boolean> {
+    const result = await this.records.updateOne({ _id: id, attempt, state: "pending" }, { $set: { outcome: encode(outcome), objects } });
+    return result.matchedCount === 1;
+  }
+
+  async undeclare(id: string, attempt: string): Promise<void> {
+    await this.records.updateOne({ _id: id, attempt, state: "pending" }, { $unset: { outcome: "", objects: "" } });
+  }
+
+  async finish(changes: readonly FinishedAttempt[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.records.bulkWrite(
+      changes.map((c) =>
+        c.state === "free"
+          ? { deleteOne: { filter: { _id: c.id, attempt: c.attempt } } }
+          : {
+              updateOne: {
+                filter: { _id: c.id, attempt: c.attempt },
+                update: { $set: { state: "done" as const, ...(c.outcome ? { outcome: encode(c.outcome) } : {}) } },
+              },
+            },
+      ),
+      { ordered: false },
+    );
+  }
+
+  async release(id: string, attempt: string): Promise<void> {
+    await this.records.deleteOne({ _id: id, attempt });
+  }
+
+  async supersede(id: string, staleAttempt: string, reservation: Reservation, claimStaleBefore: Date): Promise<boolean> {
+    // Claims on one attempt are numbered: a claim that did not take (see IdempotencyStore.supersede) leaves the next free.
+    for (let n = 0; ; n++) {
+      const _id = `${id}/${staleAttempt}/${n}`;
+      try {
+        await this.claims.insertOne({ _id, claim: true, created_at: reservation.createdAt });
+        break;
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+        const claim = await this.claims.findOne({ _id });
+        if (claim && claim.created_at.getTime() >= claimStaleBefore.getTime()) return false;
+      }
     }
-  }
-
-  async remove(id: string): Promise<void> {
-    await this.records.deleteOne({ _id: id });
+    const replaced = await this.records.replaceOne(
+      { _id: id },
+      { fingerprint: reservation.fingerprint, attempt: reservation.attempt, state: "pending", created_at: reservation.createdAt },
+    );
+    return replaced.matchedCount === 1;
   }
 }

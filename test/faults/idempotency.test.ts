@@ -56,6 +56,8 @@ describe("retries without duplicates (issue 15 §4, INV-8, MP-LOG)", () => {
   it("a key is scoped to its window (injected clock), its caller and its request; a malformed key is a 400 that changes nothing", async () => {
     const input = preference({ key: "windowed" });
     const one = (await keyedStore(first, token, "key-window", input)).body.data!.storeMemory;
+    // Its done mark lands off the request path within milliseconds; an hour of injected clock must not pass before it.
+    await first.gateway.idle();
     clock.advance(3_601_000);
     const later = (await keyedStore(first, token, "key-window", input)).body.data!.storeMemory;
     expect(later.memory!.memoryId).not.toBe(one.memory!.memoryId);
@@ -86,6 +88,9 @@ describe("retries without duplicates (issue 15 §4, INV-8, MP-LOG)", () => {
     await attempt;
     append.mockRestore();
 
+    // Past the write timeout (the repair's minimum age, by the injected clock) the first attempt is presumed dead;
+    // its item exists, so its outcome is the answer (test/faults/idempotency-crash.test.ts has the young case).
+    clock.advance(61_000);
     const retried = await keyedStore(second, token, "key-crash", input);
     const outcome = retried.body.data!.storeMemory;
     expect(outcome.stopReason).toBe("SUCCESS_STORED");

@@ -277,6 +277,14 @@ export function agentOperations({ store, indexes }: AgentParts) {
         content_digest: digest,
         metadata,
       });
+      const targets = record.links.change_targets.map((targetId) => {
+        const target = index.get(targetId)?.record;
+        if (!target) throw new AgentError("a change target the policy judged visible is not in the index");
+        return target;
+      });
+      // The answer is known before anything is written: a keyed retry after a crash finds the memory by its id (src/kernel/idempotency.ts).
+      const answer: AgentResult = { memory: toItem(record, index), invalidated: targets.map((t) => t.memory_id) };
+      await writes.creating([{ objectId: memoryId }], answer);
       await step(
         writes,
         () => store.insertMemory(record, due),
@@ -287,11 +295,6 @@ export function agentOperations({ store, indexes }: AgentParts) {
       writes.event({ event_type: "create", memory_id: memoryId, content_digest: digest, metadata, settle: settleWith(tenant, due) });
 
       // IF1-CHANGE: each target is marked as invalidated by this change, in place, with its own event.
-      const targets = record.links.change_targets.map((targetId) => {
-        const target = index.get(targetId)?.record;
-        if (!target) throw new AgentError("a change target the policy judged visible is not in the index");
-        return target;
-      });
       for (const target of targets) {
         const targetMetadata = { contract: AGENT_CONTRACT, space: target.space, invalidated_by: memoryId, previously_invalidated_by: target.invalidated_by };
         const targetDue = dueEvent(tenant, target.subject_id, target.memory_id, decision.decisionId, "write", ctx.now, {
@@ -318,7 +321,7 @@ export function agentOperations({ store, indexes }: AgentParts) {
           settle: settleWith(tenant, targetDue),
         });
       }
-      return { memory: toItem(record, index), invalidated: targets.map((t) => t.memory_id) };
+      return answer;
     },
   });
 
@@ -415,6 +418,8 @@ export function agentOperations({ store, indexes }: AgentParts) {
           metadata,
           reason: "IF1-UPDATE",
         });
+        // The update record is an object of its own: a keyed retry after a crash finds it by its id (src/kernel/idempotency.ts).
+        await writes.creating([{ objectId: updateId, subjectId: record.subject_id }], { ...result, committed: true });
         await step(
           writes,
           () => store.applyUpdate(record, updateRecord, ctx.now, due),

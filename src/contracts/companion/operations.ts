@@ -233,6 +233,8 @@ export function companionOperations(parts: CompanionParts) {
       created_at: ctx.now,
       expires_at: new Date(ctx.now.getTime() + (data().decay_days[body.type] ?? 0) * DAY_MS),
     });
+    // Every caller answers { fact: record }: a keyed retry after a crash finds the fact by its id (src/kernel/idempotency.ts).
+    await writes.creating([{ objectId: memoryId }], { fact: record });
     await step(
       writes,
       () => store.insertFact(record),
@@ -410,6 +412,7 @@ export function companionOperations(parts: CompanionParts) {
           status: "pending",
           created_at: ctx.now,
         });
+        await writes.creating([{ objectId: proposalId }], { proposalId });
         await step(
           writes,
           () => store.insertProposal(record),
@@ -733,6 +736,7 @@ export function companionOperations(parts: CompanionParts) {
         groundingScore: g.grounding.score,
         justification: str(req.justification),
       });
+      await writes.creating([{ objectId: memoryId }], { fact: record });
       await step(
         writes,
         () => store.insertFact(record),

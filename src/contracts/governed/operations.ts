@@ -264,6 +264,8 @@ export function governedOperations(store: GovernedStore) {
         created_by: actor(ctx.principal),
         content_salt: newSalt(),
       };
+      // A keyed retry after a crash finds the item by this id (src/kernel/idempotency.ts).
+      await writes.creating([{ objectId: memoryId }], record);
       await writes.run(
         () => store.insert(record, ctx.now),
         () => store.rollback(record),

@@ -176,6 +176,8 @@ export function ledgerOperations(store: LedgerStore) {
         final_text: null,
         result_memory_id: null,
       });
+      // A keyed retry after a crash finds the proposal by its id (src/kernel/idempotency.ts).
+      await writes.creating([{ objectId: proposalId }], record);
       await writes.run(
         () => store.insertProposal(record, due),
         () => store.deleteProposal(record, due),
