@@ -231,6 +231,12 @@ describe("retries without duplicates across a crash (issue 15 §4, INV-8, MP-LOG
     expect(retried).toMatchObject({ stop_reason: "SUCCESS_UPDATED", committed: true, after: { truth: { target: 0.95 } } });
     expect(await post(other, update, "key-agent-update")).toEqual(retried);
     expect(await updates.countDocuments({ tenant_id: "crash-update", memory_id: memoryId })).toBe(1);
+    // MP-LOG: the repair appends the update's own event (the memory's earlier create is not it: another decision).
+    const repairer = await startTestGateway({ clock, dbName: dying.dbName, env: { ...ENV, MEMGATE_REPAIR_MIN_AGE_MS: "0" } });
+    await repairer.stop();
+    const logged = await dying.gateway.db.collection<MemoryEvent>("memory_events").find({ tenant_id: "crash-update", memory_id: memoryId }).toArray();
+    expect(logged.map((e) => e.event_type).sort()).toEqual(["create", "update"]);
+    expect(await dying.gateway.db.collection("agent_due_events").countDocuments({ tenant_id: "crash-update" })).toBe(0);
   });
 
   const creators = [

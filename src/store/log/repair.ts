@@ -291,7 +291,7 @@ const keyOf = (object: UnsettledObject): string =>
 const eventTypes = (object: UnsettledObject): EventType[] =>
   object.kind === "erasure" ? ["erase"] : [...new Set<EventType>([...CONTENT_EVENTS, object.missing.event_type])];
 
-/** Whether `event` is the object's own: its tenant, subject, id, kind, contract and version. */
+/** Whether `event` is the object's own: its tenant, subject, id, kind, contract and version (or decision). */
 function isOwn(store: ContractStore, object: UnsettledObject, event: MemoryEvent): boolean {
   if (event.tenant_id !== object.tenantId || event.memory_id !== object.objectId || !eventTypes(object).includes(event.event_type)) return false;
   if (event.subject_id !== object.subjectId) return false;
@@ -300,5 +300,8 @@ function isOwn(store: ContractStore, object: UnsettledObject, event: MemoryEvent
     return of === undefined || of === store.contract;
   }
   if (event.contract && event.contract !== store.contract) return false;
-  return object.version === null || (event.metadata.version ?? object.version) === object.version;
+  // Unversioned objects (agent memories and their updates) have several content events: the
+  // write's own is the one of its decision, not an earlier create of the same memory.
+  if (object.version === null) return !object.missing.decision_id || !event.decision_id || event.decision_id === object.missing.decision_id;
+  return (event.metadata.version ?? object.version) === object.version;
 }
