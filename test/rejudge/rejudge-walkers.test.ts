@@ -50,14 +50,12 @@ describe("MP-BREAK MP-LOG: two gateways loading one tightened bundle walk each t
     expect((await first.gql(lease, STORE, { input: preference({ key: "x", value: `loves ${PHRASE} 4` }) })).data!.storeMemory.stopReason).toBe(
       "SUCCESS_STORED",
     );
-    await first.gateway.db
-      .collection(REAUDIT_LEASES)
-      .insertOne({
-        _id: leaseId("walkers-lease", hash),
-        owner: "a-process-elsewhere",
-        policy_hash: hash,
-        expires_at: new Date(clock.now().getTime() + 60_000),
-      } as never);
+    await first.gateway.db.collection(REAUDIT_LEASES).insertOne({
+      _id: leaseId("walkers-lease", hash),
+      owner: "a-process-elsewhere",
+      policy_hash: hash,
+      expires_at: new Date(clock.now().getTime() + 60_000),
+    } as never);
     for (const bundle of bundles) copyFileSync(tightened, bundle);
     expect(await Promise.all([first.gateway.services.policy.reload(), second.gateway.services.policy.reload()])).toEqual([true, true]);
     await Promise.all([first.gateway.services.reaudit?.idle(), second.gateway.services.reaudit?.idle()]);
