@@ -19,6 +19,7 @@ import { Gateway } from "../src/gateway";
 import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
 
 const TENANT = "bench";
+const SUBJECTS_PER_WRITER = 20;
 const STORE = `mutation($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason } }`;
 
 function arg(name: string, fallback: string): string {
@@ -81,9 +82,11 @@ async function run(gateways: number, writers: number, seconds: number, uri: stri
       for (let w = 0; w < writers; w++) {
         loops.push(
           (async () => {
-            // One subject per writer and gateway: the per-subject write quota stays out of the way.
+            // Subjects of their own per writer and gateway, a new one every 90 writes: the per-subject
+            // write quota (100 a window) stays out of the way however fast the log goes.
             const subject = `g${g}w${w}`;
-            const token = await new SignJWT({ tenant: TENANT, subjects: [subject], roles: ["agent"] })
+            const subjects = Array.from({ length: SUBJECTS_PER_WRITER }, (_, n) => `${subject}s${n}`);
+            const token = await new SignJWT({ tenant: TENANT, subjects, roles: ["agent"] })
               .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
               .setSubject(subject)
               .setIssuer("memgate-bench")
@@ -109,6 +112,7 @@ async function run(gateways: number, writers: number, seconds: number, uri: stri
                     query: STORE,
                     variables: {
                       input: {
+                        subjectId: subjects[Math.max(0, Math.floor(i / 90)) % SUBJECTS_PER_WRITER],
                         category: "PREFERENCE",
                         key: `k${i % 90}`,
                         value: "v",
