@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { ManualClock } from "../../src/clock";
 import { Repair } from "../../src/store/log/repair";
 import { dumpDatabase } from "../support/database";
@@ -225,5 +226,34 @@ describe("the audit contract on the operation kernel", () => {
     expect(await store.unsettled(10)).toEqual([]);
     expect(await repair()).toEqual({ settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 });
     expect((await gw.gql(auditor, VERIFY, {})).data!.verifyAuditChain.ok).toBe(true);
+  });
+
+  it("MP-LOG INV-8: a completion claim its gateway left stale is taken over by the next number, never deleted; four racing repairs complete the object once", async () => {
+    const db = gw.gateway.db;
+    const store = gw.gateway.services.contracts.governed.stores[0];
+    const marked = await storeFor("alice", "repair-race-template");
+    await store.idle?.();
+    const template = (await db.collection("memories").findOne({ memory_id: marked }))!;
+    await db.collection("memories").insertOne({ ...template, _id: "ka:alice:mem_race_orphan" as never, memory_id: "mem_race_orphan" });
+    await db.collection("memory_due_events").insertOne({
+      _id: "ka:alice:mem_race_orphan|v1" as never,
+      tenant_id: "ka",
+      subject_id: "alice",
+      object_id: "mem_race_orphan",
+      kind: "write",
+      version: 1,
+      written_at: clock.now(),
+    });
+    // A gateway took the completion and stopped: its claim is there, and old.
+    const key = ["write", "ka", "alice", "mem_race_orphan", "1"].join("\u0000");
+    const claimId = `${createHash("sha256").update(key).digest("hex")}/0`;
+    await db.collection("repair_claims").insertOne({ _id: claimId as never, at: clock.now() });
+    clock.advance(61_000);
+    const repairs = Array.from({ length: 4 }, () => new Repair(db, gw.gateway.services.kernel.events, [store], clock, gw.gateway.logger, 60_000));
+    const reports = await Promise.all(repairs.map((r) => r.run()));
+    expect(reports.reduce((sum, r) => sum + r.completed + r.settled, 0)).toBeGreaterThanOrEqual(1);
+    expect((await eventsOf(db, "ka")).filter((e) => e.memory_id === "mem_race_orphan")).toHaveLength(1);
+    expect(await db.collection("repair_claims").countDocuments({ _id: claimId } as never)).toBe(1);
+    expect(await db.collection("repair_claims").countDocuments({ _id: claimId.replace(/\/0$/, "/1") } as never)).toBe(1);
   });
 });

@@ -115,17 +115,21 @@ export class Repair implements ObjectRepair {
 
   /**
    * Takes the completion of one object by a unique `_id`; a claim older than the cutoff (its
-   * gateway stopped before completing) is taken over.
+   * gateway stopped before completing) is taken over by inserting the next number. Insert only:
+   * FerretDB runs a conditional delete as find-then-delete, so deleting a stale claim before
+   * inserting could remove the claim another gateway had just inserted, and both would complete.
    */
   private async claim(key: string, cutoff: number): Promise<boolean> {
-    const _id = createHash("sha256").update(key).digest("hex");
-    await this.claims.deleteOne({ _id, at: { $lt: new Date(cutoff) } });
-    try {
-      await this.claims.insertOne({ _id, at: this.clock.now() });
-      return true;
-    } catch (error) {
-      if (error instanceof MongoServerError && error.code === 11000) return false;
-      throw error;
+    const base = createHash("sha256").update(key).digest("hex");
+    for (let n = 0; ; n++) {
+      try {
+        await this.claims.insertOne({ _id: `${base}/${n}`, at: this.clock.now() });
+        return true;
+      } catch (error) {
+        if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+        const held = await this.claims.findOne({ _id: `${base}/${n}` });
+        if (held && held.at.getTime() >= cutoff) return false;
+      }
     }
   }
 
