@@ -18,3 +18,50 @@ export async function quarantinedSubject(
   const found = await collection.findOne(filter, { projection: { subject_id: 1 } });
   return found && { subjectId: found.subject_id as string };
 }
+
+/**
+ * Quarantine by a status field, for the re-judging targets whose objects carry one (governed
+ * items, companion proposals, ledger items and proposals): the object leaves every read that
+ * selects on its live status, and a release puts that status back. Conditional on the status,
+ * so an object that changed meanwhile is left as it is.
+ */
+export class StatusQuarantine {
+  constructor(
+    private readonly collection: Collection<Document>,
+    private readonly where: { idField: string; live: string; statusField?: string },
+  ) {}
+
+  private get status(): string {
+    return this.where.statusField ?? "status";
+  }
+
+  /** False when the object is no longer live. */
+  async quarantine(docId: string, mark: object): Promise<boolean> {
+    const result = await this.collection.updateOne(
+      { _id: docId as never, [this.status]: this.where.live },
+      { $set: { [this.status]: "quarantined", quarantine: { ...mark, previous_status: this.where.live } } },
+    );
+    return result.modifiedCount === 1;
+  }
+
+  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return quarantinedSubject(this.collection, { tenantId, idField: this.where.idField, objectId, subjectId, statusField: this.status });
+  }
+
+  /** The status the object had before its quarantine, restored; null when there is no such quarantined object. */
+  async release(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    const found = await this.collection.findOne({
+      tenant_id: tenantId,
+      [this.where.idField]: objectId,
+      [this.status]: "quarantined",
+      ...(subjectId ? { subject_id: subjectId } : {}),
+    });
+    const previous = (found?.quarantine as { previous_status?: string } | undefined)?.previous_status;
+    if (!found || !previous) return null;
+    const result = await this.collection.updateOne(
+      { _id: found._id, [this.status]: "quarantined" },
+      { $set: { [this.status]: previous }, $unset: { quarantine: "" } },
+    );
+    return result.modifiedCount === 1 ? { subjectId: found.subject_id as string } : null;
+  }
+}

@@ -1,7 +1,7 @@
 import type { Collection, Document } from "mongodb";
 import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import type { Database } from "../../store/database";
-import { quarantinedSubject } from "../../store/quarantined";
+import { quarantinedSubject, StatusQuarantine } from "../../store/quarantined";
 import type { Envelope } from "./envelope";
 import type { EnvelopeCache } from "./envelope-cache";
 import { COMPANION_COLLECTIONS, type FactRecord, type ProposalRecord } from "./records";
@@ -87,9 +87,11 @@ export class CompanionProposalRejudge implements RejudgeTarget {
   readonly contract = "companion";
   readonly kind = "companion-proposals";
   private readonly proposals: Collection<QuarantinableProposal>;
+  private readonly held: StatusQuarantine;
 
   constructor(db: Database) {
     this.proposals = db.collection<QuarantinableProposal>(COMPANION_COLLECTIONS.proposals);
+    this.held = new StatusQuarantine(this.proposals as unknown as Collection<Document>, { idField: "proposal_id", live: "pending" });
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
@@ -108,28 +110,15 @@ export class CompanionProposalRejudge implements RejudgeTarget {
     }));
   }
 
-  async quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
-    const result = await this.proposals.updateOne(
-      { _id: candidate.docId, status: "pending" },
-      { $set: { status: "quarantined", quarantine: { ...mark, previous_status: "pending" } } },
-    );
-    return result.modifiedCount === 1;
+  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
+    return this.held.quarantine(candidate.docId, mark);
   }
 
-  async quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
-    return quarantinedSubject(this.proposals as unknown as Collection<Document>, { tenantId, idField: "proposal_id", objectId, subjectId });
+  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return this.held.quarantined(tenantId, objectId, subjectId);
   }
 
-  async release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
-    const found = await this.proposals.findOne({
-      tenant_id: tenantId,
-      proposal_id: objectId,
-      status: "quarantined",
-      ...(subjectId ? { subject_id: subjectId } : {}),
-    });
-    if (!found?.quarantine) return null;
-    const status = found.quarantine.previous_status as ProposalRecord["status"];
-    const result = await this.proposals.updateOne({ _id: found._id, status: "quarantined" }, { $set: { status }, $unset: { quarantine: "" } });
-    return result.modifiedCount === 1 ? { subjectId: found.subject_id } : null;
+  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
+    return this.held.release(tenantId, objectId, subjectId);
   }
 }

@@ -1,7 +1,7 @@
 import type { Collection, Document } from "mongodb";
 import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
-import { quarantinedSubject } from "../../store/quarantined";
+import { quarantinedSubject, StatusQuarantine } from "../../store/quarantined";
 import type { MemoryRecord, MemoryVersionRecord } from "./store";
 
 type Quarantinable = MemoryRecord & { quarantine?: QuarantineMark };
@@ -27,9 +27,11 @@ export class GovernedRejudge implements RejudgeTarget {
   readonly contract = "governed";
   readonly kind = "governed-memories";
   private readonly memories: Collection<Quarantinable>;
+  private readonly held: StatusQuarantine;
 
   constructor(db: Database) {
     this.memories = db.collection<Quarantinable>(COLLECTIONS.memories);
+    this.held = new StatusQuarantine(this.memories as unknown as Collection<Document>, { idField: "memory_id", live: "active" });
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
@@ -47,31 +49,16 @@ export class GovernedRejudge implements RejudgeTarget {
     }));
   }
 
-  async quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
-    const result = await this.memories.updateOne(
-      { _id: candidate.docId, status: "active" },
-      { $set: { status: "quarantined", quarantine: { ...mark, previous_status: "active" } } },
-    );
-    return result.modifiedCount === 1;
+  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
+    return this.held.quarantine(candidate.docId, mark);
   }
 
-  async quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
-    return quarantinedSubject(this.memories as unknown as Collection<Document>, { tenantId, idField: "memory_id", objectId, subjectId });
+  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return this.held.quarantined(tenantId, objectId, subjectId);
   }
 
-  async release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
-    const found = await this.memories.findOne({
-      tenant_id: tenantId,
-      memory_id: objectId,
-      status: "quarantined",
-      ...(subjectId ? { subject_id: subjectId } : {}),
-    });
-    if (!found?.quarantine) return null;
-    const result = await this.memories.updateOne(
-      { _id: found._id, status: "quarantined" },
-      { $set: { status: found.quarantine.previous_status as MemoryRecord["status"] }, $unset: { quarantine: "" } },
-    );
-    return result.modifiedCount === 1 ? { subjectId: found.subject_id } : null;
+  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
+    return this.held.release(tenantId, objectId, subjectId);
   }
 }
 

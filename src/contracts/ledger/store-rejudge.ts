@@ -1,13 +1,11 @@
 import type { Collection, Document } from "mongodb";
 import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
-import { quarantinedSubject } from "../../store/quarantined";
+import { StatusQuarantine } from "../../store/quarantined";
 import type { LedgerItemRecord, ProposalRecord } from "./store";
 
 type QuarantinableItem = LedgerItemRecord & { quarantine?: QuarantineMark };
 type QuarantinableProposal = ProposalRecord & { quarantine?: QuarantineMark };
-
-const onlySubject = (subjectId: string | null) => (subjectId ? { subject_id: subjectId } : {});
 
 /**
  * Ledger items under re-audit (issue 13 item 5): the item's text is judged as the final text
@@ -19,9 +17,11 @@ export class LedgerItemRejudge implements RejudgeTarget {
   readonly contract = "ledger";
   readonly kind = "ledger-items";
   private readonly items: Collection<QuarantinableItem>;
+  private readonly held: StatusQuarantine;
 
   constructor(db: Database) {
     this.items = db.collection<QuarantinableItem>(COLLECTIONS.ledgerItems);
+    this.held = new StatusQuarantine(this.items as unknown as Collection<Document>, { idField: "memory_id", live: "active" });
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
@@ -39,24 +39,16 @@ export class LedgerItemRejudge implements RejudgeTarget {
     }));
   }
 
-  async quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
-    const result = await this.items.updateOne(
-      { _id: candidate.docId, status: "active" },
-      { $set: { status: "quarantined", quarantine: { ...mark, previous_status: "active" } } },
-    );
-    return result.modifiedCount === 1;
+  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
+    return this.held.quarantine(candidate.docId, mark);
   }
 
-  async quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
-    return quarantinedSubject(this.items as unknown as Collection<Document>, { tenantId, idField: "memory_id", objectId, subjectId });
+  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return this.held.quarantined(tenantId, objectId, subjectId);
   }
 
-  async release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
-    const found = await this.items.findOne({ tenant_id: tenantId, memory_id: objectId, status: "quarantined", ...onlySubject(subjectId) });
-    if (!found?.quarantine) return null;
-    const status = found.quarantine.previous_status as LedgerItemRecord["status"];
-    const result = await this.items.updateOne({ _id: found._id, status: "quarantined" }, { $set: { status }, $unset: { quarantine: "" } });
-    return result.modifiedCount === 1 ? { subjectId: found.subject_id } : null;
+  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
+    return this.held.release(tenantId, objectId, subjectId);
   }
 }
 
@@ -65,9 +57,11 @@ export class LedgerProposalRejudge implements RejudgeTarget {
   readonly contract = "ledger";
   readonly kind = "ledger-proposals";
   private readonly proposals: Collection<QuarantinableProposal>;
+  private readonly held: StatusQuarantine;
 
   constructor(db: Database) {
     this.proposals = db.collection<QuarantinableProposal>(COLLECTIONS.ledgerProposals);
+    this.held = new StatusQuarantine(this.proposals as unknown as Collection<Document>, { idField: "proposal_id", live: "pending", statusField: "decision" });
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
@@ -85,29 +79,15 @@ export class LedgerProposalRejudge implements RejudgeTarget {
     }));
   }
 
-  async quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
-    const result = await this.proposals.updateOne(
-      { _id: candidate.docId, decision: "pending" },
-      { $set: { decision: "quarantined", quarantine: { ...mark, previous_status: "pending" } } },
-    );
-    return result.modifiedCount === 1;
+  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
+    return this.held.quarantine(candidate.docId, mark);
   }
 
-  async quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
-    return quarantinedSubject(this.proposals as unknown as Collection<Document>, {
-      tenantId,
-      idField: "proposal_id",
-      objectId,
-      subjectId,
-      statusField: "decision",
-    });
+  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return this.held.quarantined(tenantId, objectId, subjectId);
   }
 
-  async release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
-    const found = await this.proposals.findOne({ tenant_id: tenantId, proposal_id: objectId, decision: "quarantined", ...onlySubject(subjectId) });
-    if (!found?.quarantine) return null;
-    const decision = found.quarantine.previous_status as ProposalRecord["decision"];
-    const result = await this.proposals.updateOne({ _id: found._id, decision: "quarantined" }, { $set: { decision }, $unset: { quarantine: "" } });
-    return result.modifiedCount === 1 ? { subjectId: found.subject_id } : null;
+  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
+    return this.held.release(tenantId, objectId, subjectId);
   }
 }
