@@ -52,6 +52,34 @@ export interface RejudgeTarget {
   release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null>;
 }
 
+/** How a target holds its objects in quarantine and gives them back (src/store/quarantined.ts StatusQuarantine). */
+export interface QuarantineHolder {
+  quarantine(docId: string, mark: QuarantineMark): Promise<boolean>;
+  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null>;
+  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null>;
+}
+
+/** A target whose quarantine is its holder's: only what it scans and judges is its own. */
+export abstract class HeldRejudgeTarget implements RejudgeTarget {
+  abstract readonly contract: string;
+  abstract readonly kind: string;
+  protected abstract readonly held: QuarantineHolder;
+
+  abstract scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]>;
+
+  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
+    return this.held.quarantine(candidate.docId, mark);
+  }
+
+  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
+    return this.held.quarantined(tenantId, objectId, subjectId);
+  }
+
+  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
+    return this.held.release(tenantId, objectId, subjectId);
+  }
+}
+
 /** The first and last `_id` of a tenant's objects when every `_id` starts with the URI-encoded tenant and ":". */
 export function tenantIdRange(tenantId: string, after: string | null): { $gt: string; $lt: string } {
   const prefix = `${encodeURIComponent(tenantId)}:`;

@@ -49,8 +49,7 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
 
   /** One request alone: what it left to do off the request path is done before, and measured apart. */
   const measured = async <T>(send: () => Promise<T>): Promise<{ answer: T; path: string[] }> => {
-    await gw.gateway.services.contracts.governed.store.idle();
-    await gw.gateway.services.kernel.events.settled();
+    await gw.gateway.idle();
     const before = windows.length;
     const answer = await send();
     expect(windows.length).toBe(before + 1);
@@ -119,5 +118,47 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
     } finally {
       await later.stop();
     }
+  });
+
+  /** A STORE sent with an Idempotency-Key (issue 15 §4). */
+  const keyedStore = (token: string, key: string, input: Record<string, unknown>) =>
+    measured(async () => {
+      const response = await fetch(`${gw.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "idempotency-key": key },
+        body: JSON.stringify({ query: STORE, variables: { input } }),
+      });
+      const body = (await response.json()) as { data: { storeMemory: { stopReason: string; memory: { memoryId: string } | null } } };
+      return body.data.storeMemory;
+    });
+
+  it("INV-8 C19-OPS: a keyed STORE costs 8 database commands on its request path, as before the reservation (reserve the key, declare the item before writing it; the done mark is off the path); a retry costs one", async () => {
+    const token = await gw.token({ tenant: "keyed-speed", subjects: ["alice"], roles: ["agent"] });
+    await gw.gateway.services.contracts.governed.store.settings.ready();
+    await keyedStore(token, "warm", preference({ key: "warm" }));
+    for (let i = 0; i < 2; i++) {
+      const { answer, path } = await keyedStore(token, `measured-${i}`, preference({ key: `measured-${i}` }));
+      expect(answer.stopReason).toBe("SUCCESS_STORED");
+      // Before: "find idempotency_keys" first and "insert idempotency_keys" after the item: also 8.
+      expect(path).toEqual([
+        // the key is reserved, or its holder read, in one round trip
+        "findAndModify idempotency_keys",
+        "find memory_counters",
+        "insert memory_slots",
+        // the item's id and the answer, kept with the reservation before the item is written
+        "update idempotency_keys",
+        "insert memory_due_events",
+        "insert memories",
+        "find memory_events",
+        "insert memory_events",
+      ]);
+      const retry = await keyedStore(token, `measured-${i}`, preference({ key: `measured-${i}` }));
+      expect(retry.answer).toEqual(answer);
+      expect(retry.path).toEqual(["findAndModify idempotency_keys"]);
+    }
+    // Off the request path, but done: every record is marked.
+    await gw.gateway.idle();
+    const records = await gw.gateway.db.collection("idempotency_keys").find({}).toArray();
+    expect(records.map((r) => r.state)).toEqual(["done", "done", "done"]);
   });
 });

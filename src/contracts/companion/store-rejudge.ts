@@ -1,5 +1,5 @@
 import type { Collection, Document } from "mongodb";
-import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
+import { HeldRejudgeTarget, tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import type { Database } from "../../store/database";
 import { quarantinedSubject, StatusQuarantine } from "../../store/quarantined";
 import type { Envelope } from "./envelope";
@@ -83,13 +83,14 @@ export class CompanionRejudge implements RejudgeTarget {
  * confirmation and no longer pending to a reinforcement. Its status is outside its
  * integrity hash; no envelope holds a proposal, so no cache needs to go.
  */
-export class CompanionProposalRejudge implements RejudgeTarget {
+export class CompanionProposalRejudge extends HeldRejudgeTarget {
   readonly contract = "companion";
   readonly kind = "companion-proposals";
   private readonly proposals: Collection<QuarantinableProposal>;
-  private readonly held: StatusQuarantine;
+  protected readonly held: StatusQuarantine;
 
   constructor(db: Database) {
+    super();
     this.proposals = db.collection<QuarantinableProposal>(COMPANION_COLLECTIONS.proposals);
     this.held = new StatusQuarantine(this.proposals as unknown as Collection<Document>, { idField: "proposal_id", live: "pending" });
   }
@@ -108,17 +109,5 @@ export class CompanionProposalRejudge implements RejudgeTarget {
       texts: p.status === "pending" && p.fact?.text ? { text: p.fact.text } : ({} as Record<string, string>),
       metadata: { fact_type: p.fact?.type },
     }));
-  }
-
-  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
-    return this.held.quarantine(candidate.docId, mark);
-  }
-
-  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
-    return this.held.quarantined(tenantId, objectId, subjectId);
-  }
-
-  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
-    return this.held.release(tenantId, objectId, subjectId);
   }
 }

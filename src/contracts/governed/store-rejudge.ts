@@ -1,5 +1,5 @@
 import type { Collection, Document } from "mongodb";
-import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
+import { HeldRejudgeTarget, tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
 import { quarantinedSubject, StatusQuarantine } from "../../store/quarantined";
 import type { MemoryRecord, MemoryVersionRecord } from "./store";
@@ -23,13 +23,14 @@ const ITEM_PROJECTION = { _id: 1, subject_id: 1, memory_id: 1, key: 1, value: 1,
  * becomes `quarantined`, which READ, LIST, UPDATE and DELETE treat like any non-active item
  * (NOT_FOUND, checks/target). `status` is outside the item's integrity hash.
  */
-export class GovernedRejudge implements RejudgeTarget {
+export class GovernedRejudge extends HeldRejudgeTarget {
   readonly contract = "governed";
   readonly kind = "governed-memories";
   private readonly memories: Collection<Quarantinable>;
-  private readonly held: StatusQuarantine;
+  protected readonly held: StatusQuarantine;
 
   constructor(db: Database) {
+    super();
     this.memories = db.collection<Quarantinable>(COLLECTIONS.memories);
     this.held = new StatusQuarantine(this.memories as unknown as Collection<Document>, { idField: "memory_id", live: "active" });
   }
@@ -47,18 +48,6 @@ export class GovernedRejudge implements RejudgeTarget {
       // Only live items are judged; the others keep their place in the walk with nothing to judge.
       texts: m.status === "active" ? itemTexts(m) : ({} as Record<string, string>),
     }));
-  }
-
-  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
-    return this.held.quarantine(candidate.docId, mark);
-  }
-
-  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
-    return this.held.quarantined(tenantId, objectId, subjectId);
-  }
-
-  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
-    return this.held.release(tenantId, objectId, subjectId);
   }
 }
 

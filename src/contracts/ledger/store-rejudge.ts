@@ -1,5 +1,5 @@
 import type { Collection, Document } from "mongodb";
-import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
+import { HeldRejudgeTarget, tenantIdRange, type QuarantineMark, type RejudgeCandidate } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
 import { StatusQuarantine } from "../../store/quarantined";
 import type { LedgerItemRecord, ProposalRecord } from "./store";
@@ -13,13 +13,14 @@ type QuarantinableProposal = ProposalRecord & { quarantine?: QuarantineMark };
  * ledger, selections and forgetting (all of them read `active` items only). Status is outside
  * the integrity hash.
  */
-export class LedgerItemRejudge implements RejudgeTarget {
+export class LedgerItemRejudge extends HeldRejudgeTarget {
   readonly contract = "ledger";
   readonly kind = "ledger-items";
   private readonly items: Collection<QuarantinableItem>;
-  private readonly held: StatusQuarantine;
+  protected readonly held: StatusQuarantine;
 
   constructor(db: Database) {
+    super();
     this.items = db.collection<QuarantinableItem>(COLLECTIONS.ledgerItems);
     this.held = new StatusQuarantine(this.items as unknown as Collection<Document>, { idField: "memory_id", live: "active" });
   }
@@ -38,28 +39,17 @@ export class LedgerItemRejudge implements RejudgeTarget {
       metadata: { ledger_kind: i.kind },
     }));
   }
-
-  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
-    return this.held.quarantine(candidate.docId, mark);
-  }
-
-  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
-    return this.held.quarantined(tenantId, objectId, subjectId);
-  }
-
-  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
-    return this.held.release(tenantId, objectId, subjectId);
-  }
 }
 
 /** Pending ledger proposals under re-audit: a quarantined one is no longer pending (never listed, approved or declined). */
-export class LedgerProposalRejudge implements RejudgeTarget {
+export class LedgerProposalRejudge extends HeldRejudgeTarget {
   readonly contract = "ledger";
   readonly kind = "ledger-proposals";
   private readonly proposals: Collection<QuarantinableProposal>;
-  private readonly held: StatusQuarantine;
+  protected readonly held: StatusQuarantine;
 
   constructor(db: Database) {
+    super();
     this.proposals = db.collection<QuarantinableProposal>(COLLECTIONS.ledgerProposals);
     this.held = new StatusQuarantine(this.proposals as unknown as Collection<Document>, { idField: "proposal_id", live: "pending", statusField: "decision" });
   }
@@ -77,17 +67,5 @@ export class LedgerProposalRejudge implements RejudgeTarget {
       texts: p.decision === "pending" && p.proposed_text ? { proposedText: p.proposed_text } : ({} as Record<string, string>),
       metadata: { ledger_kind: p.kind },
     }));
-  }
-
-  quarantine(_tenantId: string, candidate: RejudgeCandidate, mark: QuarantineMark): Promise<boolean> {
-    return this.held.quarantine(candidate.docId, mark);
-  }
-
-  quarantined(tenantId: string, objectId: string, subjectId: string | null): Promise<{ subjectId: string } | null> {
-    return this.held.quarantined(tenantId, objectId, subjectId);
-  }
-
-  release(tenantId: string, objectId: string, subjectId: string | null): Promise<Released | null> {
-    return this.held.release(tenantId, objectId, subjectId);
   }
 }
