@@ -14,6 +14,15 @@ export const COLLECTIONS = {
   ledgerItems: "ledger_items",
 } as const;
 
+/**
+ * A unique `_id` (or unique index) already held: for one write, for a bulk write (its first
+ * error), and for one document of a grouped insert (InsertQueue hands each its own error).
+ * The database's unique keys are memgate's arbiter wherever processes race.
+ */
+export function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 11000;
+}
+
 /** The database handle contract stores are built on; only the store layer looks inside it. */
 export type Database = Db;
 /** The connection a gateway owns (closed at stop). */

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { MongoBulkWriteError, MongoServerError, type Collection, type Db, type FindCursor } from "mongodb";
+import { MongoBulkWriteError, type Collection, type Db, type FindCursor } from "mongodb";
 import type { Clock } from "../clock";
 import { canonicalHash, storedJson } from "./canonical";
-import { COLLECTIONS } from "./database";
+import { COLLECTIONS, isDuplicateKey } from "./database";
 import { eventDocId } from "./ids";
 
 export const EVENT_TYPES = [
@@ -129,10 +129,6 @@ const MIN_TURN_MS = 2;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** How long a chain-head update waits to take in later batches (and to stay clear of the requests that appended). */
 const HEAD_DELAY_MS = 20;
-
-function isDuplicateKey(error: unknown): boolean {
-  return (error instanceof MongoServerError || error instanceof MongoBulkWriteError) && error.code === 11000;
-}
 
 /** The chain-head document update of one tenant: the newest head to write, and the write in flight. */
 interface HeadWriter {

@@ -1,7 +1,7 @@
-import { BSON, MongoServerError, type Collection } from "mongodb";
+import { BSON, type Collection } from "mongodb";
 import type { FinishedAttempt, IdempotencyRecord, IdempotencyStore, Reservation, ReservedObject } from "../kernel/idempotency";
 import type { Outcome } from "../kernel/outcome";
-import { COLLECTIONS, type Database } from "./database";
+import { COLLECTIONS, type Database, isDuplicateKey } from "./database";
 
 interface IdempotencyDoc {
   _id: string;
@@ -47,7 +47,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
         };
       } catch (error) {
         // Two upserts of one free key: one inserts, the other's insert is refused; it reads the winner's record next.
-        if (error instanceof MongoServerError && error.code === 11000) continue;
+        if (isDuplicateKey(error)) continue;
         throw error;
       }
     }
@@ -91,7 +91,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
         await this.claims.insertOne({ _id, claim: true, created_at: reservation.createdAt });
         break;
       } catch (error) {
-        if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+        if (!isDuplicateKey(error)) throw error;
         const claim = await this.claims.findOne({ _id });
         if (claim && claim.created_at.getTime() >= claimStaleBefore.getTime()) return false;
       }

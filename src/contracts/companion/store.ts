@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { MongoServerError, type Collection } from "mongodb";
+import type { Collection } from "mongodb";
 import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import type { Database } from "../../store/database";
 import { DueMarks, type DueMark, type DueOf } from "../../store/due-marks";
-import { ensureIndexes } from "../../store/database";
+import { ensureIndexes, isDuplicateKey } from "../../store/database";
 import { checkIntegrity, IntegrityError } from "../../store/provenance";
 import {
   COMPANION_COLLECTIONS,
@@ -40,7 +40,7 @@ async function upsert<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      if (!(error instanceof MongoServerError && error.code === 11000) || attempt >= 3) throw error;
+      if (!isDuplicateKey(error) || attempt >= 3) throw error;
     }
   }
 }
@@ -307,7 +307,7 @@ export class CompanionStore implements ContractStore {
           await this.subjects.insertOne({ _id, tenant_id: tenant, subject_id: subject, facts: [entry], rev: 1 });
           return;
         } catch (error) {
-          if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+          if (!isDuplicateKey(error)) throw error;
           continue;
         }
       }
@@ -379,7 +379,7 @@ export class CompanionStore implements ContractStore {
       await this.privacyRecords.insertOne({ _id, ...record });
       return true;
     } catch (error) {
-      if (error instanceof MongoServerError && error.code === 11000) return false;
+      if (isDuplicateKey(error)) return false;
       throw error;
     }
   }

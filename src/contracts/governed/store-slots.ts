@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, Collection } from "mongodb";
 import type { Logger } from "../../logger";
-import { COLLECTIONS, type Database } from "../../store/database";
+import { COLLECTIONS, type Database, isDuplicateKey } from "../../store/database";
 import { InsertQueue } from "../../store/insert-queue";
 
 /**
@@ -31,11 +31,6 @@ interface SlotDoc {
 export type SlotKind = { kind: "item" } | { kind: "write"; windowStart: number };
 
 const part = (value: string): string => encodeURIComponent(value);
-
-/** A duplicate `_id`, whether the driver reports it for one insert or as one write of a grouped insert. */
-function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 11000;
-}
 
 /** How far from the count a DELETE looks for an item slot to give back (and past a window's count, dropWindows). */
 const RELEASE_PROBES = 8;

@@ -1,9 +1,9 @@
-import { MongoServerError, type Collection, type Filter, type IndexDescription } from "mongodb";
+import type { Collection, Filter, IndexDescription } from "mongodb";
 import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import { saltedDigest } from "../../store/canonical";
-import { COLLECTIONS, ensureIndexes, type Database } from "../../store/database";
+import { COLLECTIONS, ensureIndexes, type Database, isDuplicateKey } from "../../store/database";
 import { memoryDocId, memoryVersionDocId } from "../../store/ids";
 import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
 import { DueMarks, type DueMark } from "../../store/due-marks";
@@ -494,10 +494,6 @@ function unsettledErasure(item: MemoryRecord, mark: ErasureMark): UnsettledObjec
 /** SPEC D1: what an item's events commit to: a salted digest of its key and value, never the content. */
 export function contentDigest(record: Pick<MemoryRecord, "content_salt" | "key" | "value">): string {
   return saltedDigest(record.content_salt, { key: record.key, value: record.value });
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === 11000;
 }
 
 /** MP-OBJECT: every read recomputes the integrity hash; a mismatch throws IntegrityError. */

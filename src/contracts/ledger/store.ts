@@ -1,6 +1,6 @@
-import { MongoServerError, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
-import { COLLECTIONS, ensureIndexes } from "../../store/database";
+import { COLLECTIONS, ensureIndexes, isDuplicateKey } from "../../store/database";
 import { memoryDocId } from "../../store/ids";
 import { buildProvenance, checkIntegrity, integrityHash, type ProvenanceFields } from "../../store/provenance";
 import { SettledReads, type DueOf } from "../../store/settled-reads";
@@ -148,10 +148,6 @@ const without = <T extends object>(record: T, ...keys: string[]): T => {
   for (const key of keys) delete copy[key];
   return copy as T;
 };
-
-export function isDuplicateKey(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === 11000;
-}
 
 /** Writes of the ledger whose event is not in the log yet (see DueEvent). */
 export const LEDGER_DUE_EVENTS = "ledger_due_events";

@@ -1,5 +1,5 @@
 import { createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { MongoServerError, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type { Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import { canonicalJson } from "../canonical";
@@ -8,6 +8,7 @@ import { eventDocId } from "../ids";
 import { AUDIT_COLLECTIONS } from "./collections";
 import type { LogKeySet, LogPublicKey } from "./event-signing";
 import { verifyChain, type ChainVerification } from "./verify";
+import { isDuplicateKey } from "../database";
 
 /** What a checkpoint signs, exactly: the RFC 8785 form of these four fields. */
 export interface CheckpointBody {
@@ -204,7 +205,7 @@ export class Checkpointer {
       return remember(checkpoint);
     } catch (error) {
       // Another process signed this seq already: one checkpoint per seq.
-      if (error instanceof MongoServerError && error.code === 11000) {
+      if (isDuplicateKey(error)) {
         return remember((await this.checkpoints.findOne({ _id: checkpoint._id })) ?? checkpoint);
       }
       throw error;

@@ -1,10 +1,11 @@
-import { MongoServerError, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type { Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import type { PolicyChange } from "../../policy/policy-engine";
 import type { EventLog, MemoryEvent } from "../event-log";
 import { AUDIT_COLLECTIONS } from "./collections";
 import { POLICY_ENGINE_ACTOR } from "./system-actor";
+import { isDuplicateKey } from "../database";
 
 interface PolicyState {
   _id: "current";
@@ -52,7 +53,7 @@ export class PolicyVersionWatch {
     try {
       await this.refusals.insertOne({ _id: `refused:${bundleHash ?? "unreadable"}`, at });
     } catch (failure) {
-      if (failure instanceof MongoServerError && failure.code === 11000) return []; // recorded already
+      if (isDuplicateKey(failure)) return []; // recorded already
       throw failure;
     }
     const recorded = await this.state.findOne({ _id: "current" });
@@ -106,7 +107,7 @@ export class PolicyVersionWatch {
       try {
         await this.state.insertOne({ _id: "current", hash: current.hash, version: current.version, since });
       } catch (error) {
-        if (error instanceof MongoServerError && error.code === 11000) return this.compare(current);
+        if (isDuplicateKey(error)) return this.compare(current);
         throw error;
       }
     } else {

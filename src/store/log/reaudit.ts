@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { MongoServerError, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type { Principal } from "../../auth/principal";
 import type { Clock } from "../../clock";
 import type { Kernel } from "../../kernel/execute";
@@ -7,6 +7,7 @@ import type { QuarantineMark, RejudgeCandidate, RejudgeTarget } from "../../kern
 import type { Logger } from "../../logger";
 import type { PolicyChange, PolicyEngine } from "../../policy/policy-engine";
 import type { EventActor, EventLog } from "../event-log";
+import { isDuplicateKey } from "../database";
 
 /** Progress of one tenant's re-audit, `_id` = the tenant (one primary-key read per status query). */
 export interface ReauditProgressRecord {
@@ -179,7 +180,7 @@ export class Reauditor {
         await this.leases.insertOne(lease());
         return true;
       } catch (error) {
-        if (error instanceof MongoServerError && error.code === 11000) return false;
+        if (isDuplicateKey(error)) return false;
         throw error;
       }
     };

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { MongoServerError, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type { Clock } from "../../clock";
 import type { ContractStore, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import type { Logger } from "../../logger";
-import { COLLECTIONS } from "../database";
+import { COLLECTIONS, isDuplicateKey } from "../database";
 import { eventDocId } from "../ids";
 import type { EventLog, EventType, MemoryEvent } from "../event-log";
 import { SYSTEM_ACTOR } from "./system-actor";
@@ -126,7 +126,7 @@ export class Repair implements ObjectRepair {
         await this.claims.insertOne({ _id: `${base}/${n}`, at: this.clock.now() });
         return true;
       } catch (error) {
-        if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+        if (!isDuplicateKey(error)) throw error;
         const held = await this.claims.findOne({ _id: `${base}/${n}` });
         if (held && held.at.getTime() >= cutoff) return false;
       }
