@@ -1,6 +1,7 @@
 import { BSON, type Collection } from "mongodb";
 import type { FinishedAttempt, IdempotencyRecord, IdempotencyStore, Reservation, ReservedObject } from "../kernel/idempotency";
 import type { Outcome } from "../kernel/outcome";
+import { claimByNumber } from "./claims";
 import { COLLECTIONS, type Database, isDuplicateKey } from "./database";
 
 interface IdempotencyDoc {
@@ -85,17 +86,13 @@ export class MongoIdempotencyStore implements IdempotencyStore {
 
   async supersede(id: string, staleAttempt: string, reservation: Reservation, claimStaleBefore: Date): Promise<boolean> {
     // Claims on one attempt are numbered: a claim that did not take (see IdempotencyStore.supersede) leaves the next free.
-    for (let n = 0; ; n++) {
-      const _id = `${id}/${staleAttempt}/${n}`;
-      try {
-        await this.claims.insertOne({ _id, claim: true, created_at: reservation.createdAt });
-        break;
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-        const claim = await this.claims.findOne({ _id });
-        if (claim && claim.created_at.getTime() >= claimStaleBefore.getTime()) return false;
-      }
-    }
+    const claimed = await claimByNumber(
+      this.claims,
+      `${id}/${staleAttempt}`,
+      { claim: true, created_at: reservation.createdAt },
+      (claim) => claim.created_at.getTime() >= claimStaleBefore.getTime(),
+    );
+    if (!claimed) return false;
     const replaced = await this.records.replaceOne(
       { _id: id },
       { fingerprint: reservation.fingerprint, attempt: reservation.attempt, state: "pending", created_at: reservation.createdAt },

@@ -7,6 +7,7 @@ import type { QuarantineMark, RejudgeCandidate, RejudgeTarget } from "../../kern
 import type { Logger } from "../../logger";
 import type { PolicyChange, PolicyEngine } from "../../policy/policy-engine";
 import type { EventActor, EventLog } from "../event-log";
+import { claimByNumber } from "../claims";
 import { isDuplicateKey } from "../database";
 
 /** Progress of one tenant's re-audit, `_id` = the tenant (one primary-key read per status query). */
@@ -95,6 +96,8 @@ export class Reauditor {
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
   private readonly leases: Collection<WalkLease>;
+  /** Takeover claims beside the leases (`_id` "<lease>/<expired owner>/<n>"); a read by a lease's `_id` never meets one. */
+  private readonly takeovers: Collection<{ _id: string; at: Date }>;
   private readonly owner = `reaudit-${randomBytes(6).toString("hex")}`;
   private readonly leaseMs: number;
   private retry: NodeJS.Timeout | undefined;
@@ -106,6 +109,7 @@ export class Reauditor {
     this.progress = new ReauditProgress(deps.db);
     this.batchSize = deps.batchSize ?? DEFAULT_BATCH;
     this.leases = deps.db.collection<WalkLease>(REAUDIT_LEASES);
+    this.takeovers = deps.db.collection<{ _id: string; at: Date }>(REAUDIT_LEASES);
     this.leaseMs = deps.leaseMs ?? LEASE_MS;
   }
 
@@ -171,13 +175,17 @@ export class Reauditor {
     }
   }
 
-  /** The tenant's walk lease: inserted, or taken over once its holder let it expire (unique `_id` decides). */
+  /**
+   * The tenant's walk lease: inserted, or, once its holder let it expire, taken over by a numbered
+   * claim on that holder's lease (claims.ts: insert only, the unique `_id` decides) and replaced.
+   */
   private async takeLease(tenantId: string, hash: string): Promise<boolean> {
     const _id = leaseId(tenantId, hash);
-    const lease = (): WalkLease => ({ _id, owner: this.owner, policy_hash: hash, expires_at: new Date(this.deps.clock.now().getTime() + this.leaseMs) });
+    const now = this.deps.clock.now().getTime();
+    const lease = { owner: this.owner, policy_hash: hash, expires_at: new Date(now + this.leaseMs) };
     const insert = async () => {
       try {
-        await this.leases.insertOne(lease());
+        await this.leases.insertOne({ _id, ...lease });
         return true;
       } catch (error) {
         if (isDuplicateKey(error)) return false;
@@ -186,9 +194,11 @@ export class Reauditor {
     };
     if (await insert()) return true;
     const held = await this.leases.findOne({ _id });
-    if (held && held.expires_at.getTime() > this.deps.clock.now().getTime()) return false;
-    if (held) await this.leases.deleteOne({ _id, owner: held.owner, expires_at: held.expires_at });
-    return insert();
+    if (!held) return insert(); // released meanwhile
+    if (held.expires_at.getTime() > now) return false;
+    const claimed = await claimByNumber(this.takeovers, `${_id}/${held.owner}`, { at: new Date(now) }, (claim) => claim.at.getTime() > now - this.leaseMs);
+    if (!claimed) return false;
+    return (await this.leases.replaceOne({ _id, owner: held.owner }, lease)).matchedCount === 1;
   }
 
   /** Every batch: false when the lease is no longer this process's (it stalled past expiry and another took over). */

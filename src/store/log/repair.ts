@@ -3,7 +3,8 @@ import type { Collection, Db } from "mongodb";
 import type { Clock } from "../../clock";
 import type { ContractStore, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import type { Logger } from "../../logger";
-import { COLLECTIONS, isDuplicateKey } from "../database";
+import { claimByNumber } from "../claims";
+import { COLLECTIONS } from "../database";
 import { eventDocId } from "../ids";
 import type { EventLog, EventType, MemoryEvent } from "../event-log";
 import { SYSTEM_ACTOR } from "./system-actor";
@@ -115,22 +116,11 @@ export class Repair implements ObjectRepair {
 
   /**
    * Takes the completion of one object by a unique `_id`; a claim older than the cutoff (its
-   * gateway stopped before completing) is taken over by inserting the next number. Insert only:
-   * FerretDB runs a conditional delete as find-then-delete, so deleting a stale claim before
-   * inserting could remove the claim another gateway had just inserted, and both would complete.
+   * gateway stopped before completing) is taken over by inserting the next number (claims.ts).
    */
-  private async claim(key: string, cutoff: number): Promise<boolean> {
+  private claim(key: string, cutoff: number): Promise<boolean> {
     const base = createHash("sha256").update(key).digest("hex");
-    for (let n = 0; ; n++) {
-      try {
-        await this.claims.insertOne({ _id: `${base}/${n}`, at: this.clock.now() });
-        return true;
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-        const held = await this.claims.findOne({ _id: `${base}/${n}` });
-        if (held && held.at.getTime() >= cutoff) return false;
-      }
-    }
+    return claimByNumber(this.claims, base, { at: this.clock.now() }, (held) => held.at.getTime() >= cutoff);
   }
 
   private async pass(): Promise<RepairReport> {
