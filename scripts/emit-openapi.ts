@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../src/config";
-import { STOP_REASONS } from "../src/kernel/outcome";
+import { DECISION_STAMP_PROPERTIES, DECISION_STAMP_REQUIRED } from "../src/kernel/outcome";
 
 export const OPENAPI_FILE = path.join(projectRoot, "schema", "openapi.json");
 
@@ -130,19 +130,10 @@ const AGENT_ITEM = {
 const MEMORY_RESPONSE = {
   type: "object",
   description: "Exactly one stop reason, the decision's stamps, and the result when it succeeded. A refusal is a 200 answer with its stop reason.",
-  required: ["op", "stop_reason", "decision_id", "policy_version", "contract_version", "explanations", "errors", "advisory"],
+  required: ["op", ...DECISION_STAMP_REQUIRED, "advisory"],
   properties: {
     op: { type: ["string", "null"], enum: ["read", "write", "update", null], description: "The operation the document named; null when it named none." },
-    stop_reason: { type: "string", enum: [...STOP_REASONS], description: "SPEC D3: the one stop reason of this decision." },
-    decision_id: { type: "string", description: "Names this decision in the tenant's event log." },
-    policy_version: { type: "string", description: "sha256 of the policy bundle that decided." },
-    contract_version: { type: "string" },
-    explanations: { type: "array", items: { type: "string" }, description: "Which rules answered, as RULE-ID: detail. Never content." },
-    errors: {
-      type: "array",
-      description: 'IF1-VALID: every offending place of the document (RFC 6901 JSON pointer, "" = the whole document) and what to do.',
-      items: { type: "object", required: ["pointer", "message"], properties: { pointer: { type: "string" }, message: { type: "string" } } },
-    },
+    ...DECISION_STAMP_PROPERTIES,
     advisory: { const: true, description: "Memory informs, it never decides (SG-ADVISORY)." },
     items: { type: "array", items: { $ref: "#/components/schemas/AgentMemory" }, description: "read: the ranked memories." },
     memory: { $ref: "#/components/schemas/AgentMemory", description: "write: the memory written." },

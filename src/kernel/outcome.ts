@@ -36,6 +36,44 @@ export interface Outcome<T = undefined> {
   value?: T;
 }
 
+/** The decision's stamps as the snake_case doors answer them (POST /v1/memory, MCP tool results). */
+export interface DecisionStamps {
+  stop_reason: string;
+  decision_id: string;
+  policy_version: string;
+  contract_version: string;
+  explanations: string[];
+  /** IF1-VALID: where in the request the winning violations point (RFC 6901), when they do. */
+  errors: { pointer: string; message: string }[];
+}
+
+export function stampsOf(outcome: Outcome<unknown>): DecisionStamps {
+  return {
+    stop_reason: outcome.stopReason,
+    decision_id: outcome.decisionId,
+    policy_version: outcome.policyVersion,
+    contract_version: outcome.contractVersion,
+    explanations: outcome.explanations,
+    errors: outcome.errors ?? [],
+  };
+}
+
+/** The stamps as JSON Schema properties (MCP output schemas, the OpenAPI description of POST /v1/memory). */
+export const DECISION_STAMP_PROPERTIES = {
+  stop_reason: { type: "string", enum: [...STOP_REASONS], description: "Exactly one stop reason (SPEC D3, C19-STOP)." },
+  decision_id: { type: "string", description: "Names this decision in the tenant's event log." },
+  policy_version: { type: "string", description: "sha256 of the policy bundle that decided." },
+  contract_version: { type: "string" },
+  explanations: { type: "array", items: { type: "string" }, description: "Which rules answered, as RULE-ID: detail. Never content." },
+  errors: {
+    type: "array",
+    description: 'IF1-VALID: every offending place of the request (RFC 6901 JSON pointer, "" = all of it) and what to do.',
+    items: { type: "object", properties: { pointer: { type: "string" }, message: { type: "string" } }, required: ["pointer", "message"] },
+  },
+} as const;
+
+export const DECISION_STAMP_REQUIRED = ["stop_reason", "decision_id", "policy_version", "contract_version", "explanations", "errors"];
+
 /** Request-scoped facts every service call gets from the edge. */
 export interface CallContext {
   requestId: string;

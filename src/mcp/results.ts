@@ -1,27 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { STOP_REASONS, type Outcome } from "../kernel/outcome";
-
-/** The decision every tool result carries, snake_case as agents' tool results are (and as POST /v1/memory answers). */
-export interface DecisionStamps {
-  stop_reason: string;
-  decision_id: string;
-  policy_version: string;
-  contract_version: string;
-  explanations: string[];
-  /** IF1-VALID: where in the arguments the winning violations point (RFC 6901), when they do. */
-  errors: { pointer: string; message: string }[];
-}
-
-export function stampsOf(outcome: Outcome<unknown>): DecisionStamps {
-  return {
-    stop_reason: outcome.stopReason,
-    decision_id: outcome.decisionId,
-    policy_version: outcome.policyVersion,
-    contract_version: outcome.contractVersion,
-    explanations: outcome.explanations,
-    errors: outcome.errors ?? [],
-  };
-}
+import type { DecisionStamps } from "../kernel/outcome";
 
 /** What a tool hands back: the decision, what it produced, and whether the call took effect. */
 export interface ToolAnswer {
@@ -58,22 +36,6 @@ export function summaryOf(stamps: DecisionStamps, refused: boolean, done: string
   const why = stamps.explanations.length > 0 ? ` (${stamps.explanations.join("; ")})` : "";
   return `${stamps.stop_reason}: refused by policy, nothing was changed${why}`;
 }
-
-/** The output schema's common part: every result, success or refusal, has these. */
-export const DECISION_OUTPUT_PROPERTIES = {
-  stop_reason: { type: "string", enum: [...STOP_REASONS], description: "Exactly one stop reason (SPEC D3, C19-STOP)." },
-  decision_id: { type: "string", description: "Names this decision in the tenant's event log." },
-  policy_version: { type: "string", description: "sha256 of the policy bundle that decided." },
-  contract_version: { type: "string" },
-  explanations: { type: "array", items: { type: "string" }, description: "Which rules answered, as RULE-ID: detail. Never content." },
-  errors: {
-    type: "array",
-    description: "IF1-VALID: every offending argument as an RFC 6901 JSON pointer and what to do.",
-    items: { type: "object", properties: { pointer: { type: "string" }, message: { type: "string" } }, required: ["pointer", "message"] },
-  },
-} as const;
-
-export const DECISION_REQUIRED = ["stop_reason", "decision_id", "policy_version", "contract_version", "explanations", "errors"];
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const camel = (key: string) => key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());

@@ -6,9 +6,9 @@ import { EnvelopePurpose, FactDecision, MemoryEnvelope } from "../contracts/comp
 import { MemoryDecision, MemoryListDecision } from "../contracts/governed/types";
 import { ProposalDecision } from "../contracts/ledger/types";
 import type { Operation } from "../kernel/operation";
-import type { CallContext, Outcome } from "../kernel/outcome";
+import { DECISION_STAMP_PROPERTIES, DECISION_STAMP_REQUIRED, stampsOf, type CallContext, type Outcome } from "../kernel/outcome";
 import type { Services } from "../services";
-import { camelKeys, DECISION_OUTPUT_PROPERTIES, DECISION_REQUIRED, snakeKeys, stampsOf, summaryOf, type ToolAnswer } from "./results";
+import { camelKeys, snakeKeys, summaryOf, type ToolAnswer } from "./results";
 
 /** Everything a tool call has: the token's principal (the only source of tenant and subjects, SPEC D5), the services, the call. */
 export interface ToolCall {
@@ -132,7 +132,7 @@ function inputSchema(properties: Record<string, unknown>, required: string[] = [
 }
 
 function outputSchema(properties: Record<string, unknown>): Tool["outputSchema"] {
-  return { type: "object", properties: { ...DECISION_OUTPUT_PROPERTIES, ...properties }, required: DECISION_REQUIRED } as Tool["outputSchema"];
+  return { type: "object", properties: { ...DECISION_STAMP_PROPERTIES, ...properties }, required: DECISION_STAMP_REQUIRED } as Tool["outputSchema"];
 }
 
 const nullable = (description: string) => ({ type: ["object", "null"], description });

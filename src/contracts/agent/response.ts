@@ -1,4 +1,4 @@
-import type { Outcome } from "../../kernel/outcome";
+import { stampsOf, type DecisionStamps, type Outcome } from "../../kernel/outcome";
 import type { LinkType, TenantMemoryIndex } from "./memory-index";
 import { effectiveTruth, effectiveUtility } from "./ranking";
 import type { AgentMemoryRecord, DynamicValue } from "./records";
@@ -60,31 +60,14 @@ export interface AgentResult {
 }
 
 /** The JSON answer of POST /v1/memory and memoryRequest: one stop reason, then the result. */
-export interface AgentResponse extends AgentResult {
+export interface AgentResponse extends AgentResult, DecisionStamps {
   op: AgentOp | null;
-  stop_reason: string;
-  decision_id: string;
-  policy_version: string;
-  contract_version: string;
-  explanations: string[];
-  /** IF1-VALID: every offending JSON pointer (RFC 6901, "" = the whole document) and what to do. */
-  errors: { pointer: string; message: string }[];
   advisory: true;
 }
 
 /** The answer to one seed-001 document; `errors` are the policy's, as it answered them (IF1-VALID). */
 export function toResponse(op: AgentOp | null, outcome: Outcome<AgentResult>): AgentResponse {
-  return {
-    op,
-    stop_reason: outcome.stopReason,
-    decision_id: outcome.decisionId,
-    policy_version: outcome.policyVersion,
-    contract_version: outcome.contractVersion,
-    explanations: outcome.explanations,
-    errors: outcome.errors ?? [],
-    advisory: true,
-    ...(outcome.value ?? {}),
-  };
+  return { op, ...stampsOf(outcome), advisory: true, ...(outcome.value ?? {}) };
 }
 
 export function dynamicView(value: DynamicValue | null): DynamicView | null {
