@@ -1,7 +1,7 @@
-import { createClient, type Client } from "graphql-ws";
-import WebSocket from "ws";
+import type { Client } from "graphql-ws";
 import { ManualClock } from "../../src/clock";
 import { startTestGateway, type TestGateway } from "../support/gateway";
+import { socketClient } from "../support/sockets";
 import { preference, STORE, storeMany } from "./support";
 
 const SUBSCRIBE = `subscription Events($after: Int) { memoryEvents(afterSeq: $after) { seq eventType tenantId memoryId hash prevHash actor { id kind } } }`;
@@ -12,16 +12,6 @@ interface Received {
   tenantId: string;
   hash: string;
   prevHash: string;
-}
-
-function client(gw: TestGateway, token: string): Client {
-  return createClient({
-    url: `${gw.url.replace("http", "ws")}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    lazy: true,
-  });
 }
 
 /** Subscribes and resolves when `count` events arrived (or rejects on error). */
@@ -69,7 +59,7 @@ describe("memoryEvents subscription over graphql-ws", () => {
 
   it("SG-AUDIT MP-LOG: an auditor gets the backlog, then live events, in order; a reconnect with the last seq gets every missed event exactly once", async () => {
     await storeMany(gw, agent, 3, "first");
-    const c1 = client(gw, auditor);
+    const c1 = socketClient(gw, auditor);
     const first = collect(c1, 0, 5);
     await storeMany(gw, agent, 2, "live"); // live, after the backlog
     const got = await first.done;
@@ -81,7 +71,7 @@ describe("memoryEvents subscription over graphql-ws", () => {
     // Missed while disconnected, written by the OTHER gateway process.
     const agentOnSecond = await second.token({ tenant: "live", subjects: ["alice"], roles: ["agent"] });
     await storeMany(second, agentOnSecond, 3, "missed");
-    const c2 = client(gw, auditor);
+    const c2 = socketClient(gw, auditor);
     const resumed = collect(c2, 5, 5);
     await storeMany(second, agentOnSecond, 2, "after");
     const again = await resumed.done;
@@ -96,7 +86,7 @@ describe("memoryEvents subscription over graphql-ws", () => {
     const otherAgent = await gw.token({ tenant: "other", subjects: ["zed"], roles: ["agent"] });
     await gw.gql(otherAgent, STORE, { input: preference() });
     const otherAuditor = await gw.token({ tenant: "other", subjects: [], roles: ["auditor"] });
-    const c = client(gw, otherAuditor);
+    const c = socketClient(gw, otherAuditor);
     const s = collect(c, 0, 1);
     const [only] = await s.done;
     s.stop();
@@ -105,10 +95,10 @@ describe("memoryEvents subscription over graphql-ws", () => {
   });
 
   it("SG-AUDIT C19-STOP: an agent is refused with its stop reason, and a bad token is refused in the handshake", async () => {
-    const c = client(gw, agent);
+    const c = socketClient(gw, agent);
     await expect(collect(c, 0, 1).done).rejects.toThrow(/POLICY_DISABLED/);
     await c.dispose();
-    const bad = client(gw, "not-a-token");
+    const bad = socketClient(gw, "not-a-token");
     await expect(collect(bad, 0, 1).done).rejects.toThrow(/4403|Forbidden/);
     await bad.dispose();
   });

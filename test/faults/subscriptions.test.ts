@@ -1,22 +1,12 @@
-import { createClient, type Client } from "graphql-ws";
-import WebSocket from "ws";
+import type { Client } from "graphql-ws";
 import { ManualClock } from "../../src/clock";
 import { PollingEventSource } from "../../src/store/log/event-source";
 import { startTestGateway, type TestGateway } from "../support/gateway";
+import { socketClient } from "../support/sockets";
 import { preference } from "../support/governed";
 
 const SUBSCRIBE = `subscription Events($after: Int) { memoryEvents(afterSeq: $after) { seq } }`;
 const STORE = `mutation Store($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason } }`;
-
-function client(gw: TestGateway, token: string): Client {
-  return createClient({
-    url: `${gw.url.replace("http", "ws")}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
-    retryAttempts: 0,
-    lazy: true,
-  });
-}
 
 /** Subscribes; `first` resolves with the first event, or rejects with the subscription's error. */
 function subscribe(c: Client): { first: Promise<number> } {
@@ -55,12 +45,12 @@ describe("log subscriptions without scans, capped, ended with their client (issu
 
   it("SG-LOAD: subscriptions are capped per token and per tenant; a client that goes gives its slots back", async () => {
     const source = gw.gateway.auditSystem!.source;
-    const first = client(gw, await gw.token({ tenant: "caps", subjects: [], roles: ["auditor"], sub: "auditor-1" }));
+    const first = socketClient(gw, await gw.token({ tenant: "caps", subjects: [], roles: ["auditor"], sub: "auditor-1" }));
     expect(await subscribe(first).first).toBe(1);
     expect(await subscribe(first).first).toBe(1);
     await expect(subscribe(first).first).rejects.toThrow(/per token/);
 
-    const second = client(gw, await gw.token({ tenant: "caps", subjects: [], roles: ["auditor"], sub: "auditor-2" }));
+    const second = socketClient(gw, await gw.token({ tenant: "caps", subjects: [], roles: ["auditor"], sub: "auditor-2" }));
     expect(await subscribe(second).first).toBe(1);
     await expect(subscribe(second).first).rejects.toThrow(/per tenant/);
     expect(source.limits.live("caps")).toBe(3);

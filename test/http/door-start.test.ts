@@ -2,17 +2,9 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { alive } from "../support/processes";
 
 const ROOT = path.resolve(__dirname, "..", "..");
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The pid of the process running `command` among the descendants of `ancestor`. */
 function descendant(ancestor: number, command: string): number | undefined {

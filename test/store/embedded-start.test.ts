@@ -6,18 +6,10 @@ import { promisify } from "node:util";
 import { loadConfig } from "../../src/config";
 import { Gateway } from "../../src/gateway";
 import { POLICY_BUNDLE } from "../support/gateway";
+import { alive } from "../support/processes";
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "..", "..");
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("the embedded default (npm start without MONGODB_URI)", () => {
   it("starts FerretDB itself, publishes its URI, accepts a token from `npm run token`, and stops FerretDB on stop", async () => {

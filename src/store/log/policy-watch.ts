@@ -2,7 +2,7 @@ import type { Collection, Db } from "mongodb";
 import type { Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import type { PolicyChange } from "../../policy/policy-engine";
-import type { EventLog, MemoryEvent } from "../event-log";
+import type { EventDraft, EventLog, MemoryEvent } from "../event-log";
 import { AUDIT_COLLECTIONS } from "./collections";
 import { POLICY_ENGINE_ACTOR } from "./system-actor";
 import { isDuplicateKey } from "../database";
@@ -57,34 +57,19 @@ export class PolicyVersionWatch {
       throw failure;
     }
     const recorded = await this.state.findOne({ _id: "current" });
-    const events: MemoryEvent[] = [];
-    for (const tenant of await this.log.tenants()) {
-      events.push(
-        await this.log.append({
-          tenant_id: tenant,
-          subject_id: null,
-          event_type: "refuse",
-          operation: "POLICY_LOAD",
-          contract: "audit",
-          memory_id: null,
-          actor: POLICY_ENGINE_ACTOR,
-          stop_reason: "INTERNAL_INCONSISTENCY",
-          decision_id: null,
-          policy_hash: recorded?.hash ?? null,
-          contract_version: recorded?.version ?? null,
-          request_id: null,
-          content_digest: null,
-          reason: `policy_bundle_refused: ${error.problem ?? error.code ?? "unreadable"}`,
-          metadata: {
-            refused_hash: bundleHash,
-            code: error.code ?? null,
-            problem: error.problem ?? null,
-            in_force: recorded ? { hash: recorded.hash, version: recorded.version } : null,
-          },
-        }),
-      );
-    }
-    return events;
+    return this.appendToEveryTenant({
+      event_type: "refuse",
+      stop_reason: "INTERNAL_INCONSISTENCY",
+      policy_hash: recorded?.hash ?? null,
+      contract_version: recorded?.version ?? null,
+      reason: `policy_bundle_refused: ${error.problem ?? error.code ?? "unreadable"}`,
+      metadata: {
+        refused_hash: bundleHash,
+        code: error.code ?? null,
+        problem: error.problem ?? null,
+        in_force: recorded ? { hash: recorded.hash, version: recorded.version } : null,
+      },
+    });
   }
 
   /** Resolves once every change and refusal observed so far is recorded. */
@@ -116,29 +101,39 @@ export class PolicyVersionWatch {
     }
     const previous = recorded ? { hash: recorded.hash, version: recorded.version } : null;
     const unversioned = previous !== null && previous.version === current.version;
+    const events = await this.appendToEveryTenant({
+      event_type: unversioned ? "conformance_break" : "policy_change",
+      stop_reason: unversioned ? "INTERNAL_INCONSISTENCY" : "SUCCESS_UPDATED",
+      policy_hash: current.hash,
+      contract_version: current.version,
+      reason: unversioned ? "policy_hash_changed_without_version_change" : "policy_version_changed",
+      metadata: { previous, current },
+    });
+    if (unversioned) this.logger.error({ previous, current }, "MP-BREAK: the policy changed without a new declared version");
+    return events;
+  }
+
+  /** One POLICY_LOAD event in every tenant's chain, by the policy engine, about no subject or object. */
+  private async appendToEveryTenant(
+    event: Pick<EventDraft, "event_type" | "stop_reason" | "policy_hash" | "contract_version" | "reason" | "metadata">,
+  ): Promise<MemoryEvent[]> {
     const events: MemoryEvent[] = [];
     for (const tenant of await this.log.tenants()) {
       events.push(
         await this.log.append({
+          ...event,
           tenant_id: tenant,
           subject_id: null,
-          event_type: unversioned ? "conformance_break" : "policy_change",
           operation: "POLICY_LOAD",
           contract: "audit",
           memory_id: null,
           actor: POLICY_ENGINE_ACTOR,
-          stop_reason: unversioned ? "INTERNAL_INCONSISTENCY" : "SUCCESS_UPDATED",
           decision_id: null,
-          policy_hash: current.hash,
-          contract_version: current.version,
           request_id: null,
           content_digest: null,
-          reason: unversioned ? "policy_hash_changed_without_version_change" : "policy_version_changed",
-          metadata: { previous, current },
         }),
       );
     }
-    if (unversioned) this.logger.error({ previous, current }, "MP-BREAK: the policy changed without a new declared version");
     return events;
   }
 }
