@@ -79,10 +79,3 @@ export abstract class HeldRejudgeTarget implements RejudgeTarget {
     return this.held.release(tenantId, objectId, subjectId);
   }
 }
-
-/** The first and last `_id` of a tenant's objects when every `_id` starts with the URI-encoded tenant and ":". */
-export function tenantIdRange(tenantId: string, after: string | null): { $gt: string; $lt: string } {
-  const prefix = `${encodeURIComponent(tenantId)}:`;
-  // ";" is the code point after ":": every id of the tenant sorts below it.
-  return { $gt: after ?? prefix, $lt: `${encodeURIComponent(tenantId)};` };
-}

@@ -1,5 +1,27 @@
 import type { Collection, Document, Filter } from "mongodb";
 
+/** The first and last `_id` of a tenant's objects when every `_id` starts with the URI-encoded tenant and ":". */
+function tenantIdRange(tenantId: string, after: string | null): { $gt: string; $lt: string } {
+  const prefix = `${encodeURIComponent(tenantId)}:`;
+  // ";" is the code point after ":": every id of the tenant sorts below it.
+  return { $gt: after ?? prefix, $lt: `${encodeURIComponent(tenantId)};` };
+}
+
+/**
+ * A re-audit's scan (RejudgeTarget.scan): the tenant's objects after `after` in `_id` order, at
+ * most `limit`, in one round trip. An `_id` range is what FerretDB answers from its primary key.
+ */
+export async function tenantBatch<T extends Document>(
+  collection: Collection<T>,
+  tenantId: string,
+  after: string | null,
+  limit: number,
+  projection: Document,
+): Promise<T[]> {
+  const filter = { _id: tenantIdRange(tenantId, after) } as unknown as Filter<T>;
+  return (await collection.find(filter, { projection }).sort({ _id: 1 }).limit(limit).toArray()) as T[];
+}
+
 /**
  * The subject of a quarantined object of a tenant, if there is one: the lookup every
  * contract's re-judging store answers `quarantined` with (release and erasure ask it).

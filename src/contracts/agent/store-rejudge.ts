@@ -1,7 +1,7 @@
 import type { Collection, Document } from "mongodb";
-import { tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
+import type { QuarantineMark, RejudgeCandidate, RejudgeTarget, Released } from "../../kernel/rejudge";
 import type { Database } from "../../store/database";
-import { quarantinedSubject } from "../../store/quarantined";
+import { quarantinedSubject, tenantBatch } from "../../store/quarantined";
 import type { AgentIndexCache } from "./index-cache";
 import {
   AGENT_COLLECTIONS,
@@ -38,14 +38,17 @@ export class AgentRejudge implements RejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await this.memories
-      .find(
-        { _id: tenantIdRange(tenantId, after) },
-        { projection: { _id: 1, subject_id: 1, memory_id: 1, space: 1, kind: 1, text: 1, rationale: 1, evidence_refs: 1, status: 1 } },
-      )
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
+    const batch = await tenantBatch(this.memories, tenantId, after, limit, {
+      _id: 1,
+      subject_id: 1,
+      memory_id: 1,
+      space: 1,
+      kind: 1,
+      text: 1,
+      rationale: 1,
+      evidence_refs: 1,
+      status: 1,
+    });
     return batch.map((m) => ({
       docId: m._id,
       objectId: m.memory_id,
@@ -132,11 +135,7 @@ export class AgentUpdateRejudge implements RejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await this.updates
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, update_id: 1, memory_id: 1, space: 1, after: 1, status: 1 } })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
+    const batch = await tenantBatch(this.updates, tenantId, after, limit, { _id: 1, subject_id: 1, update_id: 1, memory_id: 1, space: 1, after: 1, status: 1 });
     return batch.map((u) => ({
       docId: u._id,
       objectId: u.update_id,

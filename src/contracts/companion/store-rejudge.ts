@@ -1,7 +1,7 @@
 import type { Collection, Document } from "mongodb";
-import { HeldRejudgeTarget, tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
+import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import type { Database } from "../../store/database";
-import { quarantinedSubject, StatusQuarantine } from "../../store/quarantined";
+import { quarantinedSubject, StatusQuarantine, tenantBatch } from "../../store/quarantined";
 import type { Envelope } from "./envelope";
 import type { EnvelopeCache } from "./envelope-cache";
 import { COMPANION_COLLECTIONS, type FactRecord, type ProposalRecord } from "./records";
@@ -30,11 +30,7 @@ export class CompanionRejudge implements RejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await this.facts
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, type: 1, text: 1, justification: 1, status: 1 } })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
+    const batch = await tenantBatch(this.facts, tenantId, after, limit, { _id: 1, subject_id: 1, memory_id: 1, type: 1, text: 1, justification: 1, status: 1 });
     return batch.map((f) => ({
       docId: f._id,
       objectId: f.memory_id,
@@ -96,11 +92,14 @@ export class CompanionProposalRejudge extends HeldRejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await this.proposals
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, proposal_id: 1, "fact.type": 1, "fact.text": 1, status: 1 } })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
+    const batch = await tenantBatch(this.proposals, tenantId, after, limit, {
+      _id: 1,
+      subject_id: 1,
+      proposal_id: 1,
+      "fact.type": 1,
+      "fact.text": 1,
+      status: 1,
+    });
     return batch.map((p) => ({
       docId: p._id,
       objectId: p.proposal_id,

@@ -1,7 +1,7 @@
 import type { Collection, Document } from "mongodb";
-import { HeldRejudgeTarget, tenantIdRange, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
+import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
-import { quarantinedSubject, StatusQuarantine } from "../../store/quarantined";
+import { quarantinedSubject, StatusQuarantine, tenantBatch } from "../../store/quarantined";
 import type { MemoryRecord, MemoryVersionRecord } from "./store";
 
 type Quarantinable = MemoryRecord & { quarantine?: QuarantineMark };
@@ -36,11 +36,7 @@ export class GovernedRejudge extends HeldRejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await this.memories
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: ITEM_PROJECTION })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
+    const batch = await tenantBatch(this.memories, tenantId, after, limit, ITEM_PROJECTION);
     return batch.map((m) => ({
       docId: m._id,
       objectId: m.memory_id,
@@ -75,11 +71,7 @@ export class GovernedVersionRejudge implements RejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await this.versions
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { ...ITEM_PROJECTION, version: 1 } })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
+    const batch = await tenantBatch(this.versions, tenantId, after, limit, { ...ITEM_PROJECTION, version: 1 });
     return batch.map((v) => ({
       docId: v._id,
       objectId: v.memory_id,

@@ -1,7 +1,7 @@
 import type { Collection, Document } from "mongodb";
-import { HeldRejudgeTarget, tenantIdRange, type QuarantineMark, type RejudgeCandidate } from "../../kernel/rejudge";
+import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
-import { StatusQuarantine } from "../../store/quarantined";
+import { StatusQuarantine, tenantBatch } from "../../store/quarantined";
 import type { LedgerItemRecord, ProposalRecord } from "./store";
 
 type QuarantinableItem = LedgerItemRecord & { quarantine?: QuarantineMark };
@@ -26,11 +26,7 @@ export class LedgerItemRejudge extends HeldRejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await this.items
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, memory_id: 1, text: 1, kind: 1, status: 1 } })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
+    const batch = await tenantBatch(this.items, tenantId, after, limit, { _id: 1, subject_id: 1, memory_id: 1, text: 1, kind: 1, status: 1 });
     return batch.map((i) => ({
       docId: i._id,
       objectId: i.memory_id,
@@ -55,11 +51,7 @@ export class LedgerProposalRejudge extends HeldRejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await this.proposals
-      .find({ _id: tenantIdRange(tenantId, after) }, { projection: { _id: 1, subject_id: 1, proposal_id: 1, proposed_text: 1, kind: 1, decision: 1 } })
-      .sort({ _id: 1 })
-      .limit(limit)
-      .toArray();
+    const batch = await tenantBatch(this.proposals, tenantId, after, limit, { _id: 1, subject_id: 1, proposal_id: 1, proposed_text: 1, kind: 1, decision: 1 });
     return batch.map((p) => ({
       docId: p._id,
       objectId: p.proposal_id,
