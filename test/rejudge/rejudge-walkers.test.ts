@@ -19,11 +19,14 @@ describe("MP-BREAK MP-LOG: two gateways loading one tightened bundle walk each t
   const bundles: string[] = [];
   let first: TestGateway;
   let second: TestGateway;
+  let third: TestGateway | undefined;
   let agent: string;
   let admin: string;
 
+  let dir: string;
+
   beforeAll(async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "memgate-rejudge-walkers-"));
+    dir = mkdtempSync(path.join(os.tmpdir(), "memgate-rejudge-walkers-"));
     for (const name of ["first", "second"]) {
       bundles.push(path.join(dir, `${name}.tar.gz`));
       copyFileSync(POLICY_BUNDLE, bundles.at(-1)!);
@@ -34,6 +37,7 @@ describe("MP-BREAK MP-LOG: two gateways loading one tightened bundle walk each t
     admin = await first.token({ tenant: "walkers", sub: "owner", subjects: [], roles: ["admin"] });
   });
   afterAll(async () => {
+    await third?.stop();
     await second?.stop();
     await first?.stop();
   });
@@ -83,5 +87,32 @@ describe("MP-BREAK MP-LOG: two gateways loading one tightened bundle walk each t
     expect(
       await first.gateway.db.collection(REAUDIT_LEASES).countDocuments({ _id: leaseId("walkers-lease", first.gateway.services.policy.hash!) } as never),
     ).toBe(0);
+  });
+
+  it("MP-BREAK: a process still enforcing the older bundle walks under it without hiding the newer walk; a bundle loaded again after another walks again", async () => {
+    const tightened = first.gateway.services.policy.hash!;
+    const newer = await reauditDone(first, admin, tightened);
+    const olderBundle = path.join(dir, "third.tar.gz");
+    copyFileSync(POLICY_BUNDLE, olderBundle);
+    third = await startTestGateway({ clock, dbName: first.dbName, env: { MEMGATE_POLICY_BUNDLE: olderBundle }, reauditBatchSize: 2 });
+    const older = third.gateway.services.policy.hash!;
+    expect(older).not.toBe(tightened);
+    const olderWalk = await reauditDone(third, await third.token({ tenant: "walkers", sub: "owner", subjects: [], roles: ["admin"] }), older);
+    expect(olderWalk.targets.find((t: { kind: string }) => t.kind === "governed-memories")).toMatchObject({ scanned: 6, quarantined: 0, done: true });
+    // The newer bundle's walk, as the first process reports it, is untouched by the older one.
+    expect(await reauditDone(first, admin, tightened)).toEqual(newer);
+
+    // The second process rolls back to the older bundle (already walked last: no second walk), then forward again:
+    // the tenant's latest walk was under the older bundle, so what was written meanwhile is judged under the newer.
+    clock.advance(1_000);
+    copyFileSync(olderBundle, bundles[1]);
+    expect(await second.gateway.services.policy.reload()).toBe(true);
+    expect(await reauditDone(second, admin, older)).toEqual(olderWalk);
+    copyFileSync(bundles[0], bundles[1]);
+    expect(await second.gateway.services.policy.reload()).toBe(true);
+    const again = await reauditDone(second, admin, tightened);
+    expect(again.startedAt > newer.startedAt).toBe(true);
+    expect(again.targets.find((t: { kind: string }) => t.kind === "governed-memories")).toMatchObject({ scanned: 6, done: true });
+    expect((await eventsOf(first.gateway.db, "walkers")).filter((e) => e.event_type === "quarantine")).toHaveLength(3);
   });
 });

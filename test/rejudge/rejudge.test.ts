@@ -6,6 +6,7 @@ import type { MemoryEvent } from "../../src/store/event-log";
 import { postMemory, writeDoc } from "../agent/support";
 import { LIST, READ, STORE, eventsOf, ERASE_MEMORY } from "../audit/support";
 import { approved, LEDGER, PENDING, propose, SELECT } from "../ledger/helpers";
+import { leaseId } from "../../src/store/log/reaudit";
 import { POLICY_BUNDLE, startTestGateway, type TestGateway } from "../support/gateway";
 import { preference } from "../support/governed";
 import { PHRASE, reauditDone as reauditDoneOf, RELEASE, STATUS, tightenedBundle } from "./support";
@@ -195,7 +196,7 @@ describe("MP-BREAK C19-FORBID: re-judging stored memory when the policy tightens
     const firstTwo = await db.collection("memories").find({ tenant_id: "rj" }).sort({ _id: 1 }).limit(2).toArray();
     const remaining = (await db.collection("memories").countDocuments({ tenant_id: "rj" })) - 2;
     await progress.updateOne(
-      { _id: "rj" },
+      { _id: leaseId("rj", hash) },
       {
         $set: {
           state: "running",

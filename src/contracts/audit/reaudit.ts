@@ -41,7 +41,7 @@ export function reauditOperations({ progress, targets }: ReauditOperationDeps) {
     name: "REAUDIT_STATUS",
     fields: {},
     subject: tenantWide,
-    allow: (_req, _gathered, ctx) => progress.get(ctx.tenantId),
+    allow: async (_req, _gathered, ctx) => (ctx.policy.hash ? progress.get(ctx.tenantId, ctx.policy.hash) : null),
   });
 
   const releaseQuarantine = operation<ReleaseQuarantineRequest, QuarantineHolder[], ReleaseResult>({

@@ -10,9 +10,14 @@ import type { EventActor, EventLog } from "../event-log";
 import { claimByNumber } from "../claims";
 import { isDuplicateKey } from "../database";
 
-/** Progress of one tenant's re-audit, `_id` = the tenant (one primary-key read per status query). */
+/**
+ * Progress of one tenant's walk under one bundle, `_id` = leaseId(tenant, bundle hash): one
+ * primary-key read per status query. One record per walk, so a process still enforcing an
+ * older bundle (a rollout in progress) never overwrites the walk of a newer one.
+ */
 export interface ReauditProgressRecord {
   _id: string;
+  tenant_id: string;
   policy_hash: string;
   policy_version: string;
   state: "running" | "done";
@@ -26,6 +31,15 @@ export interface ReauditProgressRecord {
 }
 
 export const REAUDIT_COLLECTION = "reaudit_progress";
+/**
+ * Beside the walks, `_id` = the encoded tenant (never holding the ':' of a walk's `_id`): the
+ * bundle of the tenant's latest walk. A bundle loaded again after another one (a rollback)
+ * walks again, since objects written in between were judged only by the other bundle.
+ */
+interface LatestWalk {
+  _id: string;
+  policy_hash: string;
+}
 /** Who walks a tenant under a bundle now: one process each, `_id` = leaseId(tenant, bundle hash). */
 export const REAUDIT_LEASES = "reaudit_leases";
 
@@ -39,13 +53,13 @@ interface WalkLease {
 /** A walk renews its lease every batch; a lease this old belongs to a process that stopped. */
 const LEASE_MS = 30_000;
 
-/** Walks under different bundles (a rollout in progress) do not wait for each other: the progress record keeps the newest. */
+/** Walks under different bundles (a rollout in progress) do not wait for each other: each has its own lease and progress. */
 export const leaseId = (tenantId: string, hash: string): string => `${encodeURIComponent(tenantId)}:${hash}`;
 
 /** The actor of quarantine events: the gateway re-judging under a new bundle. */
 export const REAUDIT_ACTOR: EventActor = { id: "memgate-reaudit", roles: ["job"], kind: "system" };
 
-/** Reads the per-tenant progress (the audit contract's reauditStatus). */
+/** Reads a tenant's walk under a bundle (the audit contract's reauditStatus asks for the bundle in force). */
 export class ReauditProgress {
   readonly records: Collection<ReauditProgressRecord>;
 
@@ -53,8 +67,8 @@ export class ReauditProgress {
     this.records = db.collection<ReauditProgressRecord>(REAUDIT_COLLECTION);
   }
 
-  get(tenantId: string): Promise<ReauditProgressRecord | null> {
-    return this.records.findOne({ _id: tenantId });
+  get(tenantId: string, hash: string): Promise<ReauditProgressRecord | null> {
+    return this.records.findOne({ _id: leaseId(tenantId, hash) });
   }
 }
 
@@ -98,6 +112,7 @@ export class Reauditor {
   private readonly leases: Collection<WalkLease>;
   /** Takeover claims beside the leases (`_id` "<lease>/<expired owner>/<n>"); a read by a lease's `_id` never meets one. */
   private readonly takeovers: Collection<{ _id: string; at: Date }>;
+  private readonly latest: Collection<LatestWalk>;
   private readonly owner = `reaudit-${randomBytes(6).toString("hex")}`;
   private readonly leaseMs: number;
   private retry: NodeJS.Timeout | undefined;
@@ -110,6 +125,7 @@ export class Reauditor {
     this.batchSize = deps.batchSize ?? DEFAULT_BATCH;
     this.leases = deps.db.collection<WalkLease>(REAUDIT_LEASES);
     this.takeovers = deps.db.collection<{ _id: string; at: Date }>(REAUDIT_LEASES);
+    this.latest = deps.db.collection<LatestWalk>(REAUDIT_COLLECTION);
     this.leaseMs = deps.leaseMs ?? LEASE_MS;
   }
 
@@ -210,14 +226,20 @@ export class Reauditor {
     return renewed.matchedCount === 1;
   }
 
-  /** One tenant's walk under bundle `hash`, holding its lease; `fresh` starts over unless this bundle's walk already exists. */
+  /**
+   * One tenant's walk under bundle `hash`, holding its lease: resumed from its cursor while
+   * running; once done, walked again only when `fresh` (this bundle just loaded) and the
+   * tenant's latest walk was under another bundle.
+   */
   private async audit(tenantId: string, hash: string, fresh: boolean): Promise<void> {
-    const now = this.deps.clock.now().toISOString();
-    let record = await this.progress.get(tenantId);
-    if (!record || record.policy_hash !== hash || (fresh && record.state === "done")) {
-      if (record?.policy_hash === hash && record.state === "done") return;
+    const _id = leaseId(tenantId, hash);
+    let record = await this.progress.records.findOne({ _id });
+    if (record?.state === "done" && !(fresh && (await this.latest.findOne({ _id: encodeURIComponent(tenantId) }))?.policy_hash !== hash)) return;
+    if (!record || record.state === "done") {
+      const now = this.deps.clock.now().toISOString();
       record = {
-        _id: tenantId,
+        _id,
+        tenant_id: tenantId,
         policy_hash: hash,
         policy_version: this.deps.policy.contract.version,
         state: "running",
@@ -227,7 +249,8 @@ export class Reauditor {
         targets: Object.fromEntries(this.deps.targets.map((t) => [t.kind, { after: null, scanned: 0, quarantined: 0, done: false }])),
         round_trips: 0,
       };
-      await this.progress.records.replaceOne({ _id: tenantId }, record, { upsert: true });
+      await this.progress.records.replaceOne({ _id }, record, { upsert: true });
+      await this.latest.replaceOne({ _id: encodeURIComponent(tenantId) }, { policy_hash: hash }, { upsert: true });
     }
     for (const target of this.deps.targets) {
       const state = (record.targets[target.kind] ??= { after: null, scanned: 0, quarantined: 0, done: false });
@@ -250,13 +273,13 @@ export class Reauditor {
         record.round_trips += trips + 2; // + the lease renewal and this progress write
         record.updated_at = this.deps.clock.now().toISOString();
         await this.progress.records.updateOne(
-          { _id: tenantId, policy_hash: hash },
+          { _id },
           { $set: { [`targets.${target.kind}`]: state, round_trips: record.round_trips, updated_at: record.updated_at } },
         );
       }
     }
     const finished = this.deps.clock.now().toISOString();
-    await this.progress.records.updateOne({ _id: tenantId, policy_hash: hash }, { $set: { state: "done", finished_at: finished, updated_at: finished } });
+    await this.progress.records.updateOne({ _id }, { $set: { state: "done", finished_at: finished, updated_at: finished } });
     this.deps.logger.info({ tenant: tenantId, policy: hash }, "re-audit finished");
   }
 
