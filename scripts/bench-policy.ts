@@ -189,7 +189,7 @@ async function inputOf(c: Case, engine: PolicyEngine): Promise<Record<string, un
     operation: c.operation,
     contract: c.contract,
     now_ms: NOW,
-    principal: principalInput(c.principal),
+    principal: principalInput(c.principal, c.subjectId),
     subject_id: c.subjectId,
     integrity: { chain_broken: false, broken_seq: null },
     ...(declared ? { fields: parsed.facts } : {}),

@@ -51,7 +51,7 @@ export async function approveInput(finalText: string, detectors: DetectorSuite):
     operation: "APPROVE",
     contract: "ledger",
     now_ms: Date.parse("2026-05-04T09:00:00Z"),
-    principal: principalInput(owner),
+    principal: principalInput(owner, "alice"),
     subject_id: "alice",
     integrity: { chain_broken: false, broken_seq: null },
     fields: parsed.facts,

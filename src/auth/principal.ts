@@ -25,12 +25,18 @@ export function subjectOf(principal: Principal, requested?: string | null): stri
   return requested ?? principal.subjects[0] ?? "";
 }
 
-/** The principal as the policy sees it. */
-export function principalInput(principal: Principal): Record<string, unknown> {
+/**
+ * The principal as the policy sees it for an operation on `subjectId`. Every rule asks only
+ * whether the operation's subject is among the token's (`input.subject_id in
+ * input.principal.subjects`), so the list the policy gets holds that subject when the token
+ * does, and nothing else: the answer is the same, and a token of 500 subjects no longer
+ * makes every evaluation parse 500 strings (it doubled a READ's evaluation time).
+ */
+export function principalInput(principal: Principal, subjectId: string): Record<string, unknown> {
   return {
     id: principal.id,
     tenant: principal.tenant,
-    subjects: principal.subjects,
+    subjects: principal.subjects.includes(subjectId) ? [subjectId] : [],
     roles: principal.roles,
     agent_type: principal.agentType,
     job: principal.job,

@@ -336,7 +336,7 @@ export class Kernel {
       operation: op.name,
       contract: op.contract,
       now_ms: now.getTime(),
-      principal: principalInput(principal),
+      principal: principalInput(principal, subjectId),
       subject_id: subjectId,
       integrity: this.integrity?.inputFor(principal.tenant) ?? { chain_broken: false, broken_seq: null },
       ...input,

@@ -35,7 +35,7 @@ describe("C19-ITEM C19-TOOL D3a: hygiene of every declared text field as facts o
       operation: "NOTE",
       contract: "hygiene_test",
       now_ms: Date.parse("2026-06-01T00:00:00Z"),
-      principal: principalInput(user),
+      principal: principalInput(user, "alice"),
       subject_id: "alice",
       integrity: { chain_broken: false, broken_seq: null },
       fields: parsed.facts,
