@@ -91,9 +91,28 @@ export function buildProvenance(input: ProvenanceInput): Provenance {
  * lifecycle changes, settle marks) are not content and are left out.
  */
 export function integrityHash(record: Record<string, unknown>, contentFields: readonly string[], provenance: Provenance): string {
+  return canonicalHash(storedJson(hashedPart(record, contentFields, provenance)));
+}
+
+function hashedPart(record: Record<string, unknown>, contentFields: readonly string[], provenance: Provenance) {
   const content: Record<string, unknown> = {};
   for (const field of contentFields) content[field] = record[field] === undefined ? null : record[field];
-  return canonicalHash(storedJson({ content, provenance }));
+  return { content, provenance };
+}
+
+/**
+ * integrityHash of a document read back from the database, without storedJson's JSON round
+ * trip (a READ's largest own cost after the policy): the document already is what storedJson
+ * makes of a value (no lone surrogate or undefined survives BSON), and canonicalize writes its
+ * Dates through toJSON and -0 as 0, as storedJson does. What canonicalize refuses (NaN or
+ * Infinity written behind the gateway's back) cannot match, so it answers null.
+ */
+function readBackHash(record: Record<string, unknown>, contentFields: readonly string[], provenance: Provenance): string | null {
+  try {
+    return canonicalHash(hashedPart(record, contentFields, provenance));
+  } catch {
+    return null;
+  }
 }
 
 /** Raised on a read whose recomputed integrity hash differs from the stored one. */
@@ -120,7 +139,7 @@ export function checkIntegrity<T extends Record<string, unknown>>(
   if (!stored.integrity_hash || !stored.provenance) {
     throw new IntegrityError(ids.tenantId, ids.subjectId, ids.memoryId, ids.collection);
   }
-  if (integrityHash(record, contentFields, stored.provenance) !== stored.integrity_hash) {
+  if (readBackHash(record, contentFields, stored.provenance) !== stored.integrity_hash) {
     throw new IntegrityError(ids.tenantId, ids.subjectId, ids.memoryId, ids.collection);
   }
   return record;

@@ -76,4 +76,17 @@ describe("MP-OBJECT provenance on every governed memory", () => {
     expect(breaks[0]).toMatchObject({ memory_id: id, reason: "integrity_hash_mismatch", stop_reason: "INTERNAL_INCONSISTENCY", operation: "READ" });
     expect(JSON.stringify(breaks)).not.toContain("changed behind");
   });
+
+  it("MP-OBJECT MP-BREAK: a read verifies the document as the database returns it (Dates, nulls, nested consent), with the hash it was written with", async () => {
+    const res = await gw.gql(agent, STORE, { input: preference({ key: "read-back", value: "kept", sourceRef: "chat:42" }) });
+    const id = res.data!.storeMemory.memory.memoryId;
+    const stored = await gw.gateway.db.collection("memories").findOne({ memory_id: id });
+    // What the gateway hashed at write time is what a read recomputes from the stored document.
+    const content = Object.fromEntries(CONTENT.map((f) => [f, stored![f] ?? null]));
+    const hash = createHash("sha256")
+      .update(canonicalize({ content, provenance: stored!.provenance })!)
+      .digest("hex");
+    expect(hash).toBe(stored!.integrity_hash);
+    expect((await gw.gql(agent, READ, { id })).data!.memory).toMatchObject({ stopReason: "SUCCESS_READ", memory: { value: "kept" } });
+  });
 });
