@@ -6,6 +6,7 @@
  *   BENCH_MONGODB_URI  instead, run everything against this database (a MongoDB 7, or a FerretDB started by hand)
  *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
  *   BENCH_CPU_PROFILE a directory: the gateway's V8 CPU profile over its scenarios is written there
+ *   BENCH_ONLY       READ or STORE: run only the scenarios of that kind (a profile of one path)
  * Prints one table per backend; numbers, not assertions. "db cmds/req" is every command the
  * server's driver started during the scenario (command monitoring; off-path work such as
  * settle marks, counters, chain heads and the settings poll included) per request served;
@@ -132,7 +133,8 @@ async function idleOf(child: ChildProcess): Promise<void> {
  * A refusal is an HTTP 200 with a stop reason, so autocannon alone would happily measure
  * refusals: one probe request must succeed before a scenario is measured.
  */
-async function load(scenario: string, server: Server, bodies: () => string, token?: string, database = true): Promise<Row> {
+async function load(scenario: string, server: Server, bodies: () => string, token?: string, database = true): Promise<Row | null> {
+  if (process.env.BENCH_ONLY && !scenario.includes(process.env.BENCH_ONLY)) return null;
   const { url } = server;
   if (database) await idleOf(server.child);
   const before = database ? await commandsOf(server.child) : undefined;
@@ -217,9 +219,10 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
     : await EmbeddedFerretDb.start({ binary: loadConfig().ferretdbBinary, dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-")), postgresqlUrl });
   const dbName = `bench_${Date.now()}`;
   const rows: Row[] = [];
+  const add = (row: Row | null) => row && rows.push(row);
   try {
     const constant = await startChild("constant", ferret.uri, dbName);
-    rows.push(await load("constant (GraphQL ceiling)", constant, () => JSON.stringify({ query: "{ ping }" }), undefined, false));
+    add(await load("constant (GraphQL ceiling)", constant, () => JSON.stringify({ query: "{ ping }" }), undefined, false));
     await stopChild(constant.child);
 
     // Governed first, so the raw read looks up the very documents memgate stored.
@@ -236,7 +239,7 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
       ids.push({ subject, id: res.data.storeMemory.memory.memoryId });
     }
     let target = ids[0];
-    rows.push(
+    add(
       await load(
         "governed READ",
         governed,
@@ -248,7 +251,7 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
       ),
     );
     let n = 0;
-    rows.push(
+    add(
       await load(
         "governed STORE",
         governed,
@@ -264,8 +267,8 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
 
     const raw = await startChild("raw", ferret.uri, dbName);
     const rawIds = ids.map(({ subject, id }) => memoryDocId("bench", subject, id));
-    rows.push(await load("raw driver READ (_id lookup)", raw, () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` })));
-    rows.push(
+    add(await load("raw driver READ (_id lookup)", raw, () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` })));
+    add(
       await load("raw driver STORE (two inserts)", raw, () =>
         JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` }),
       ),
@@ -280,8 +283,8 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
 }
 
 function printTable(label: string, rows: Row[]): void {
-  const by = (name: string) => rows.find((r) => r.scenario.startsWith(name))!;
-  const ratio = (a: Row, b: Row) => `${((a.sustained / b.sustained) * 100).toFixed(0)}%`;
+  const by = (name: string) => rows.find((r) => r.scenario.startsWith(name));
+  const ratio = (a: Row, b: Row | undefined) => (b ? `${((a.sustained / b.sustained) * 100).toFixed(0)}%` : "");
   const lines = [
     `\nbackend: ${label}   (${CONNECTIONS} connections, ${DURATION} s each, ${os.cpus().length} cores)`,
     `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"db cmds/req".padStart(13)}${"drain s".padStart(9)}${"sustained".padStart(11)}${"vs raw".padStart(9)}${"errors".padStart(9)}`,
