@@ -3,7 +3,7 @@ import http from "node:http";
 import { ApolloServer } from "@apollo/server";
 import { expressMiddleware } from "@as-integrations/express5";
 import { ApolloServerPluginDrainHttpServer } from "@apollo/server/plugin/drainHttpServer";
-import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import express, { type RequestHandler, type Router } from "express";
 import {
   GraphQLError,
@@ -220,6 +220,8 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
     },
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      // Answers are per principal and never cached: Apollo's default cache-control plugin only wrapped every field resolver.
+      ApolloServerPluginCacheControlDisabled(),
       // The default landing pages load Apollo's sandbox from a CDN: never in production.
       ...(door.production ? [ApolloServerPluginLandingPageDisabled()] : []),
       {
@@ -236,17 +238,21 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
   });
   await apollo.start();
 
+  // ETags are for cacheable GETs; computing one (a sha1 of the body) for every GraphQL and REST answer is waste.
+  app.set("etag", false);
   app.use(requestId);
-  app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      logger.debug(
-        { requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
-        "request",
-      );
+  // The per-request log line is debug: below that level nothing is timed or listened for.
+  if (logger.isLevelEnabled("debug"))
+    app.use((req, res, next) => {
+      const started = process.hrtime.bigint();
+      res.on("finish", () => {
+        logger.debug(
+          { requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+          "request",
+        );
+      });
+      next();
     });
-    next();
-  });
   app.use(corsFor(door.corsOrigins));
   app.use(singleAuthorization);
   for (const router of deps.routers) app.use(router);
