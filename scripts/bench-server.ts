@@ -14,6 +14,7 @@ import http from "node:http";
 import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
 import { MongoClient, type CommandFailedEvent, type CommandStartedEvent, type CommandSucceededEvent, type Db } from "mongodb";
@@ -120,9 +121,11 @@ async function bareServer(kind: "constant" | "raw", uri: string, dbName: string)
     db = client.db(dbName);
   }
   const schema = await buildSchema({ resolvers: kind === "constant" ? [ConstantResolver] : [RawResolver], validate: false });
-  const apollo = new ApolloServer({ schema });
+  // Configured as the gateway configures Apollo (src/http/server.ts), so the rows compare memgate's own work.
+  const apollo = new ApolloServer({ schema, plugins: [ApolloServerPluginCacheControlDisabled()] });
   await apollo.start();
   const app = express();
+  app.set("etag", false);
   app.use("/graphql", express.json(), expressMiddleware(apollo));
   const server = http.createServer(app);
   watch(server);
@@ -130,7 +133,7 @@ async function bareServer(kind: "constant" | "raw", uri: string, dbName: string)
   return (server.address() as AddressInfo).port;
 }
 
-/** BENCH_CPU_PROFILE=<dir>: the gateway's V8 CPU profile over its scenarios, written when the parent asks. */
+/** BENCH_CPU_PROFILE=<dir>: the server's V8 CPU profile over its scenarios, written when the parent asks. */
 let profiler: Session | undefined;
 
 async function startProfile(): Promise<void> {
@@ -144,7 +147,7 @@ async function startProfile(): Promise<void> {
 async function stopProfile(): Promise<string | null> {
   if (!profiler) return null;
   const { profile } = await profiler.post("Profiler.stop");
-  const file = `${process.env.BENCH_CPU_PROFILE}/governed-${Date.now()}.cpuprofile`;
+  const file = `${process.env.BENCH_CPU_PROFILE}/${process.argv[2]}-${Date.now()}.cpuprofile`;
   writeFileSync(file, JSON.stringify(profile));
   return file;
 }
@@ -173,10 +176,10 @@ async function main(): Promise<void> {
     watch((gateway as unknown as { http: { httpServer: http.Server } }).http.httpServer);
     await gateway.services.contracts.governed.store.settings.ready();
     port = gateway.port;
-    await startProfile();
   } else {
     port = await bareServer(kind as "constant" | "raw", uri, dbName);
   }
+  await startProfile();
   process.on("message", (message) => {
     if (message === "commands") process.send?.({ commands, requests, inFlight, byKind: Object.fromEntries(byKind), msByKind: Object.fromEntries(timeByKind) });
     // Off-path work left by earlier requests (settle marks, counters, chain heads) is done before a scenario starts.

@@ -1,21 +1,25 @@
 /**
  * npm run bench: memgate's own cost, measured against ceilings on the same machine and database.
- *   BENCH_DURATION   seconds per scenario (default 10)
+ *   BENCH_DURATION   seconds per scenario and round (default 10)
+ *   BENCH_ROUNDS     rounds in which governed and raw take turns (default 3); the median round is printed
  *   BENCH_CONNECTIONS concurrent connections (default 50)
  *   MEMGATE_FERRETDB_POSTGRESQL_URL  also run everything on FerretDB's PostgreSQL backend
  *   BENCH_MONGODB_URI  instead, run everything against this database (a MongoDB 7, or a FerretDB started by hand)
  *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
- *   BENCH_CPU_PROFILE a directory: the gateway's V8 CPU profile over its scenarios is written there
+ *   BENCH_CPU_PROFILE a directory: the gateway's and the raw server's V8 CPU profiles over their scenarios are written there
  *   BENCH_ONLY       READ or STORE: run only the scenarios of that kind (a profile of one path)
  * Prints one table per backend; numbers, not assertions. "db cmds/req" is every command the
  * server's driver started during the scenario (command monitoring; off-path work such as
  * settle marks, counters, chain heads and the settings poll included) per request served;
  * "drain s" is how long the server then took to finish that off-path work, and "sustained"
- * counts it: requests / (duration + drain). "vs raw" compares sustained rates.
+ * counts it: requests / (duration + drain). "vs raw" compares sustained rates. "server cpu"
+ * and "db cpu" are the CPU milliseconds per request the server process (all its threads) and
+ * the embedded FerretDB spent over the load and its drain (Linux /proc; "-" elsewhere): the
+ * server is one Node thread, so once it nears a core its cpu per request sets the rate.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createPrivateKey, generateKeyPairSync, randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -28,6 +32,8 @@ import { policyLatency } from "./bench-policy";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SEEDED = 200;
+/** Rounds of every scenario (BENCH_ROUNDS); each row is the median round, with the range of all. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** Traffic spread over many subjects, as real traffic is (a subject's write quota is 100 an hour). */
 const SUBJECTS = Array.from({ length: 500 }, (_, i) => `s${i}`);
 
@@ -43,12 +49,40 @@ interface Row {
   drain: number;
   /** Requests served over the load's duration plus the drain: what the server sustains. */
   sustained: number;
+  /** CPU milliseconds per request of the server process and of the embedded database (null: not measured). */
+  serverCpu: number | null;
+  dbCpu: number | null;
+  /** Lowest and highest sustained rate over the rounds. */
+  range: [number, number];
+}
+
+/** The round with the median sustained rate, carrying the range of all rounds. */
+function median(rounds: Row[]): Row {
+  const sorted = [...rounds].sort((a, b) => a.sustained - b.sustained);
+  return { ...sorted[Math.floor((sorted.length - 1) / 2)], range: [sorted[0].sustained, sorted[sorted.length - 1].sustained] };
 }
 
 interface Server {
   child: ChildProcess;
   url: string;
+  /** The embedded FerretDB's pid, when the bench started it. */
+  dbPid?: number;
 }
+
+/** CPU seconds a process has used so far, all threads (Linux /proc; null elsewhere or once gone). */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+const perRequest = (before: number | null, after: number | null, served: number): number | null =>
+  before === null || after === null ? null : ((after - before) * 1000) / served;
 
 /** Every server child, killed on the way out whatever happened (a bench must not leave servers behind). */
 const children = new Set<ChildProcess>();
@@ -56,14 +90,14 @@ process.on("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
 
-async function startChild(kind: string, uri: string, dbName: string, publicKeyPem = ""): Promise<Server> {
+async function startChild(kind: string, uri: string, dbName: string, dbPid: number | undefined, publicKeyPem = ""): Promise<Server> {
   const child = fork(path.join(__dirname, "bench-server.js"), [kind, uri, dbName, publicKeyPem], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   children.add(child);
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (m: { port: number }) => resolve(m.port));
     child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
-  return { child, url: `http://127.0.0.1:${port}/graphql` };
+  return { child, url: `http://127.0.0.1:${port}/graphql`, dbPid };
 }
 
 /** The bench servers keep nothing worth draining. */
@@ -138,6 +172,7 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   const { url } = server;
   if (database) await idleOf(server.child);
   const before = database ? await commandsOf(server.child) : undefined;
+  const cpuBefore = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
   const probe = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -189,6 +224,7 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
     }
   }
   const rps = result.requests.average;
+  const cpuAfter = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
   return {
     scenario,
     rps,
@@ -198,6 +234,9 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
     commands,
     drain,
     sustained: drain > 0.05 ? served / (DURATION + drain) : rps,
+    serverCpu: perRequest(cpuBefore.server, cpuAfter.server, served),
+    dbCpu: perRequest(cpuBefore.db, cpuAfter.db, served),
+    range: [0, 0],
   };
 }
 
@@ -221,12 +260,13 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
   const rows: Row[] = [];
   const add = (row: Row | null) => row && rows.push(row);
   try {
-    const constant = await startChild("constant", ferret.uri, dbName);
+    const dbPid = "pid" in ferret ? ferret.pid : undefined;
+    const constant = await startChild("constant", ferret.uri, dbName, dbPid);
     add(await load("constant (GraphQL ceiling)", constant, () => JSON.stringify({ query: "{ ping }" }), undefined, false));
     await stopChild(constant.child);
 
     // Governed first, so the raw read looks up the very documents memgate stored.
-    const governed = await startChild("governed", ferret.uri, dbName, publicKeyPem);
+    const governed = await startChild("governed", ferret.uri, dbName, dbPid, publicKeyPem);
     const ids: { subject: string; id: string }[] = [];
     for (let i = 0; i < SEEDED; i++) {
       const subject = SUBJECTS[i % SUBJECTS.length];
@@ -238,41 +278,54 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
       if (res.data?.storeMemory?.stopReason !== "SUCCESS_STORED") throw new Error(`seeding failed: ${JSON.stringify(res)}`);
       ids.push({ subject, id: res.data.storeMemory.memory.memoryId });
     }
-    let target = ids[0];
-    add(
-      await load(
-        "governed READ",
-        governed,
-        () =>
-          JSON.stringify({
-            query: `{ memory(memoryId: "${(target = pick(ids)).id}", subjectId: "${target.subject}") { stopReason memory { memoryId key value } } }`,
-          }),
-        token,
-      ),
-    );
+    const raw = await startChild("raw", ferret.uri, dbName, dbPid);
+    const rawIds = ids.map(({ subject, id }) => memoryDocId("bench", subject, id));
     let n = 0;
-    add(
-      await load(
-        "governed STORE",
-        governed,
-        () =>
+    const scenarios: { name: string; server: Server; body: () => string; token?: string }[] = [
+      {
+        name: "governed READ",
+        server: governed,
+        token,
+        body: () => {
+          const target = pick(ids);
+          return JSON.stringify({ query: `{ memory(memoryId: "${target.id}", subjectId: "${target.subject}") { stopReason memory { memoryId key value } } }` });
+        },
+      },
+      {
+        name: "raw driver READ (_id lookup)",
+        server: raw,
+        body: () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` }),
+      },
+      {
+        name: "governed STORE",
+        server: governed,
+        token,
+        body: () =>
           JSON.stringify({
             query: `mutation { storeMemory(input: {subjectId: "${pick(SUBJECTS)}", category: "WORKFLOW_DEFAULT", key: "build-${n++}", value: "npm run build", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }`,
           }),
-        token,
-      ),
-    );
-    if (process.env.BENCH_CPU_PROFILE) process.stdout.write(`  cpu profile: ${await profileOf(governed.child)}\n`);
+      },
+      {
+        name: "raw driver STORE (two inserts)",
+        server: raw,
+        body: () => JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` }),
+      },
+    ];
+    // Governed and raw take turns, round after round, so a machine that is slower for a while
+    // (a neighbour, a compaction) costs both alike; each row is the round with the median rate.
+    const runs = new Map<string, Row[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const { name, server, body, token: bearer } of scenarios) {
+        const row = await load(name, server, body, bearer);
+        if (row) runs.set(name, [...(runs.get(name) ?? []), row]);
+      }
+    }
+    for (const name of ["governed READ", "governed STORE", "raw driver READ (_id lookup)", "raw driver STORE (two inserts)"]) {
+      const measured = runs.get(name);
+      if (measured) add(median(measured));
+    }
+    if (process.env.BENCH_CPU_PROFILE) process.stdout.write(`  cpu profiles: ${await profileOf(governed.child)}, ${await profileOf(raw.child)}\n`);
     await stopChild(governed.child);
-
-    const raw = await startChild("raw", ferret.uri, dbName);
-    const rawIds = ids.map(({ subject, id }) => memoryDocId("bench", subject, id));
-    add(await load("raw driver READ (_id lookup)", raw, () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` })));
-    add(
-      await load("raw driver STORE (two inserts)", raw, () =>
-        JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` }),
-      ),
-    );
     await stopChild(raw.child);
   } finally {
     await ferret.stop();
@@ -286,15 +339,16 @@ function printTable(label: string, rows: Row[]): void {
   const by = (name: string) => rows.find((r) => r.scenario.startsWith(name));
   const ratio = (a: Row, b: Row | undefined) => (b ? `${((a.sustained / b.sustained) * 100).toFixed(0)}%` : "");
   const lines = [
-    `\nbackend: ${label}   (${CONNECTIONS} connections, ${DURATION} s each, ${os.cpus().length} cores)`,
-    `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"db cmds/req".padStart(13)}${"drain s".padStart(9)}${"sustained".padStart(11)}${"vs raw".padStart(9)}${"errors".padStart(9)}`,
+    `\nbackend: ${label}   (${CONNECTIONS} connections, ${DURATION} s each, median of ${ROUNDS} rounds, ${os.cpus().length} cores; cpu in ms per request)`,
+    `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"db cmds/req".padStart(13)}${"drain s".padStart(9)}${"sustained".padStart(11)}${"range".padStart(12)}${"vs raw".padStart(9)}${"server cpu".padStart(12)}${"db cpu".padStart(9)}${"errors".padStart(9)}`,
   ];
   for (const row of rows) {
     const vs =
       row.scenario === "governed READ" ? ratio(row, by("raw driver READ")) : row.scenario === "governed STORE" ? ratio(row, by("raw driver STORE")) : "";
     const commands = row.commands === null ? "-" : row.commands.toFixed(2);
+    const ms = (value: number | null) => (value === null ? "-" : value.toFixed(2));
     lines.push(
-      `${row.scenario.padEnd(34)}${row.rps.toFixed(0).padStart(9)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${commands.padStart(13)}${(row.drain >= MAX_DRAIN_S ? `>${MAX_DRAIN_S}` : row.drain.toFixed(1)).padStart(9)}${row.sustained.toFixed(0).padStart(11)}${vs.padStart(9)}${String(row.errors).padStart(9)}`,
+      `${row.scenario.padEnd(34)}${row.rps.toFixed(0).padStart(9)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${commands.padStart(13)}${(row.drain >= MAX_DRAIN_S ? `>${MAX_DRAIN_S}` : row.drain.toFixed(1)).padStart(9)}${row.sustained.toFixed(0).padStart(11)}${(row.range[1] > 0 ? `${row.range[0].toFixed(0)}-${row.range[1].toFixed(0)}` : "").padStart(12)}${vs.padStart(9)}${ms(row.serverCpu).padStart(12)}${ms(row.dbCpu).padStart(9)}${String(row.errors).padStart(9)}`,
     );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
