@@ -9,7 +9,7 @@ set -euo pipefail
 OPA_VERSION="v1.10.1"
 FERRETDB_VERSION="v1.24.2"
 # The local patches below change what is built: the recorded version says which are in.
-FERRETDB_BUILD="$FERRETDB_VERSION+memgate.2"
+FERRETDB_BUILD="$FERRETDB_VERSION+memgate.3"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
@@ -76,6 +76,13 @@ if [ "$(installed_version ferretdb)" != "$FERRETDB_BUILD" ]; then
   collection_go="$build/FerretDB/internal/backends/sqlite/collection.go"
   sed -i 's|if params.Filter.Len() == 1 {|if params.Filter.Len() >= 1 {|' "$collection_go"
   [ "$(grep -c 'if params.Filter.Len() >= 1 {' "$collection_go")" = 2 ] || { say "the ferretdb _id pushdown patch did not apply"; exit 1; }
+  # Patch (memgate.3, scripts/ferretdb-patches/memgate.3.patch): `_id: {$in: [ids]}` is pushed down
+  # on SQLite (an IN over the unique index instead of a table scan), and on PostgreSQL an `_id`
+  # (or `$in` of them) is pushed down as `_jsonb->'_id' = $1` / `IN (...)`, the unique index's
+  # expression: upstream writes `_jsonb->$1 @> $2`, which no btree serves, so every `_id` lookup
+  # scanned the table (12 ms at 4,000 events against 0.08 ms). The handler still applies the whole
+  # filter to the rows it gets back, so answers are unchanged.
+  (cd "$build/FerretDB" && git apply -p1 "$root/scripts/ferretdb-patches/memgate.3.patch") || { say "the ferretdb memgate.3 patch did not apply"; exit 1; }
   (cd "$build" \
     && go mod edit -replace "github.com/FerretDB/FerretDB=./FerretDB" \
     && GOFLAGS="-mod=mod -buildvcs=false" go build -o "$bin/ferretdb" github.com/FerretDB/FerretDB/cmd/ferretdb)
