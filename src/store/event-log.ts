@@ -121,6 +121,12 @@ interface TenantChain {
 }
 
 const MAX_BATCH = 256;
+/** Seqs per `bySeqs` query (the embedded FerretDB pushes down an `$in` of up to 1,000 ids). */
+export const SEQ_BATCH = 100;
+/** The consecutive seqs from `from` to `to`, in batches of SEQ_BATCH (for `bySeqs`). */
+export function* seqBatches(from: number, to: number): Iterable<number[]> {
+  for (let seq = from; seq <= to; seq += SEQ_BATCH) yield Array.from({ length: Math.min(SEQ_BATCH, to - seq + 1) }, (_, i) => seq + i);
+}
 const MAX_CONFLICT_RETRIES = 200;
 /** How long a process keeps taking turns after it last saw another one append to the tenant. */
 const CONTENDED_MS = 2_000;
@@ -191,8 +197,8 @@ export class EventLog {
 
   /**
    * One cursor over a tenant's events with seq in [fromSeq, toSeq], unsorted (the database's
-   * order): FerretDB pushes down neither a range nor $in, so the segment is read in one pass
-   * instead of one scan per page. Readers put the events in seq order themselves.
+   * order): FerretDB pushes down no `_id` range, so a long segment is read in one pass instead
+   * of one scan per page. Readers put the events in seq order themselves.
    */
   segment(tenantId: string, fromSeq: number, toSeq: number): FindCursor<MemoryEvent> {
     return this.events.find({ _id: { $gte: eventDocId(tenantId, Math.max(1, fromSeq)), $lte: eventDocId(tenantId, toSeq) } }, { batchSize: 1000 });
@@ -219,17 +225,33 @@ export class EventLog {
     return this.events.findOne({ _id: eventDocId(tenantId, seq) });
   }
 
+  /**
+   * The events at these seqs (at most SEQ_BATCH), aligned with them, null where there is none:
+   * one `_id` `$in` query. MongoDB answers it from the `_id` index; so does the embedded FerretDB
+   * as scripts/bootstrap.sh patches it (memgate.3), where upstream scanned the collection.
+   */
+  async bySeqs(tenantId: string, seqs: readonly number[]): Promise<(MemoryEvent | null)[]> {
+    if (seqs.length === 0) return [];
+    if (seqs.length > SEQ_BATCH) throw new RangeError(`at most ${SEQ_BATCH} seqs per query`);
+    const ids = seqs.map((seq) => eventDocId(tenantId, seq));
+    const found = new Map((await this.events.find({ _id: { $in: ids } }).toArray()).map((event) => [event._id, event]));
+    return ids.map((id) => found.get(id) ?? null);
+  }
+
   /** The newest event of a tenant's chain as the database has it now. */
   async head(tenantId: string): Promise<{ seq: number; hash: string }> {
     const stored = await this.heads.findOne({ _id: tenantId });
-    let seq = stored?.seq ?? 0;
-    let hash = stored?.hash ?? GENESIS_HASH;
-    // The head document is advanced after each batch and may lag behind: walk forward by _id.
+    let head = { seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH };
+    // The head document is advanced after each batch and may lag behind: walk forward by _id,
+    // a batch of seqs per query (a lag of dozens of events cost as many lookups).
     for (;;) {
-      const next = await this.events.findOne({ _id: eventDocId(tenantId, seq + 1) }, { projection: { hash: 1, seq: 1 } });
-      if (!next) return { seq, hash };
-      seq = next.seq;
-      hash = next.hash;
+      for (const next of await this.bySeqs(
+        tenantId,
+        Array.from({ length: SEQ_BATCH }, (_, i) => head.seq + 1 + i),
+      )) {
+        if (!next) return head;
+        head = { seq: next.seq, hash: next.hash };
+      }
     }
   }
 

@@ -1,11 +1,10 @@
 import { sign } from "node:crypto";
 import { canonicalJson } from "../canonical";
-import { GENESIS_HASH, type EventLog, type MemoryEvent } from "../event-log";
+import { GENESIS_HASH, seqBatches, type EventLog, type MemoryEvent } from "../event-log";
 import type { LogKeySet } from "./event-signing";
 
-/** Ranges up to this long are read by `_id` lookups, LOOKUP_CONCURRENCY at a time (as src/store/log/verify.ts does). */
+/** Ranges up to this long are read by `_id` batches (EventLog.bySeqs, as src/store/log/verify.ts does). */
 const LOOKUP_MAX = 2000;
-const LOOKUP_CONCURRENCY = 16;
 
 /**
  * The first line of an NDJSON export (issue 12 §7): which range it holds and where it starts,
@@ -50,17 +49,16 @@ export async function exportManifest(log: EventLog, keys: LogKeySet, tenant: str
 
 /**
  * The events of (afterSeq, toSeq] in seq order: a short range by `_id` lookups, a long one in one
- * pass (EventLog.segment: FerretDB pushes down no range and no `$in`, so one pass costs one scan,
- * not one per page). Stops at the first missing seq: the export is then short of its manifest, and
+ * pass (EventLog.segment: FerretDB pushes down no `_id` range, so one pass costs one scan, not
+ * one per page). Stops at the first missing seq: the export is then short of its manifest, and
  * verifiers say so.
  */
 export async function* orderedEvents(log: EventLog, tenant: string, afterSeq: number, toSeq: number): AsyncIterable<MemoryEvent> {
   if (toSeq <= afterSeq) return;
   if (toSeq - afterSeq <= LOOKUP_MAX) {
-    // A short range (an auditor resuming after the seq they hold): `_id` lookups, in order.
-    for (let seq = afterSeq + 1; seq <= toSeq; seq += LOOKUP_CONCURRENCY) {
-      const seqs = Array.from({ length: Math.min(LOOKUP_CONCURRENCY, toSeq - seq + 1) }, (_, i) => seq + i);
-      for (const event of await Promise.all(seqs.map((s) => log.get(tenant, s)))) {
+    // A short range (an auditor resuming after the seq they hold): `_id` batches, in order.
+    for (const seqs of seqBatches(afterSeq + 1, toSeq)) {
+      for (const event of await log.bySeqs(tenant, seqs)) {
         if (!event) return; // stops at the first missing seq, as below
         yield event;
       }

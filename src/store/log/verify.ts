@@ -1,4 +1,4 @@
-import { eventHash, GENESIS_HASH, type EventLog, type MemoryEvent } from "../event-log";
+import { eventHash, GENESIS_HASH, seqBatches, type EventLog, type MemoryEvent } from "../event-log";
 import { eventSignatureProblem, type LogKeySet } from "./event-signing";
 
 /** What a verification found: the first seq at which the chain stops being trustworthy, and why. */
@@ -43,20 +43,19 @@ export interface VerifyOptions {
   acknowledged?: ReadonlySet<number>;
   /** When set, every event's signature must verify with one of these keys (issue 12 §6). */
   keys?: LogKeySet;
-  /** Segments up to this long are read by `_id` lookups, longer ones in one pass (default LOOKUP_MAX). */
+  /** Segments up to this long are read by `_id` batches, longer ones in one pass (default LOOKUP_MAX). */
   lookupMax?: number;
 }
 
 /** Out-of-order events held while waiting for a lower seq; past this, the lower one is missing. */
 const REORDER_WINDOW = 10_000;
 /**
- * Up to this many events are read seq by seq (`_id` lookups, LOOKUP_CONCURRENCY at a time), more in
- * one pass. The embedded FerretDB answers an `_id` lookup from its index (~1 ms, scripts/bootstrap.sh
- * patches its SQLite backend) but pushes down neither a range nor `$in`, so a pass decodes the whole
- * collection: a tail since a checkpoint costs its own events, a full verification one pass.
+ * Up to this many events are read by `_id` in batches (EventLog.bySeqs: one `$in` query each,
+ * answered from the `_id` index by MongoDB and by the embedded FerretDB as patched), more in
+ * one pass over the collection: a tail since a checkpoint costs its own events, a full
+ * verification one pass.
  */
 const LOOKUP_MAX = 2000;
-const LOOKUP_CONCURRENCY = 16;
 
 /** Why one event does not fit where it is; null when it does. */
 export function checkEvent(event: MemoryEvent, tenantId: string, seq: number, prevHash: string, keys?: LogKeySet): string | null {
@@ -140,10 +139,7 @@ export async function verifyChain(log: EventLog, tenantId: string, options: Veri
   let highestSeen = 0;
   const cursor = toSeq - fromSeq < (options.lookupMax ?? LOOKUP_MAX) ? null : log.segment(tenantId, fromSeq, toSeq);
   async function* lookups(): AsyncIterable<MemoryEvent> {
-    for (let seq = fromSeq; seq <= toSeq; seq += LOOKUP_CONCURRENCY) {
-      const seqs = Array.from({ length: Math.min(LOOKUP_CONCURRENCY, toSeq - seq + 1) }, (_, i) => seq + i);
-      for (const event of await Promise.all(seqs.map((s) => log.get(tenantId, s)))) if (event) yield event;
-    }
+    for (const seqs of seqBatches(fromSeq, toSeq)) for (const event of await log.bySeqs(tenantId, seqs)) if (event) yield event;
   }
   try {
     const drain = (final: boolean): ChainVerification | null => {
