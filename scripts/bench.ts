@@ -164,6 +164,20 @@ async function idleOf(child: ChildProcess): Promise<void> {
 }
 
 /**
+ * One request. The connection fetch keeps from the round before may have been closed by the
+ * server's keep-alive timeout while autocannon ran: such a "fetch failed" is tried again, once.
+ */
+async function probeOnce(url: string, body: string, token?: string): Promise<Response> {
+  const request = () =>
+    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body });
+  try {
+    return await request();
+  } catch {
+    return request();
+  }
+}
+
+/**
  * A refusal is an HTTP 200 with a stop reason, so autocannon alone would happily measure
  * refusals: one probe request must succeed before a scenario is measured.
  */
@@ -173,11 +187,7 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   if (database) await idleOf(server.child);
   const before = database ? await commandsOf(server.child) : undefined;
   const cpuBefore = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
-  const probe = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: bodies(),
-  });
+  const probe = await probeOnce(url, bodies(), token);
   const text = await probe.text();
   if (!probe.ok || text.includes('"errors"') || (text.includes("stopReason") && !text.includes('"SUCCESS_'))) {
     throw new Error(`${scenario}: the probe request did not succeed, so nothing would be measured: ${text.slice(0, 300)}`);
