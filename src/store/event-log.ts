@@ -121,6 +121,8 @@ interface TenantChain {
 }
 
 const MAX_BATCH = 256;
+/** Events whose hash this process remembers having sealed (sealedHash): about the last checkpoint intervals' worth. */
+const SEALED_MAX = 20_000;
 /** Seqs per `bySeqs` query (the embedded FerretDB pushes down an `$in` of up to 1,000 ids). */
 export const SEQ_BATCH = 100;
 /** The consecutive seqs from `from` to `to`, in batches of SEQ_BATCH (for `bySeqs`). */
@@ -158,6 +160,8 @@ export class EventLog {
   private readonly chains = new Map<string, TenantChain>();
   private readonly hooks: AppendHook[] = [];
   private readonly headWriters = new Map<string, HeadWriter>();
+  /** `_id` -> hash of the events this process appended last (at most SEALED_MAX). */
+  private readonly sealed = new Map<string, string>();
   /** Where hook failures go; set by the composition root. */
   onHookError: (error: unknown, event: MemoryEvent) => void = () => undefined;
   /** Signs each event body before its hash is formed; set by the composition root (issue 12 §6). */
@@ -188,6 +192,20 @@ export class EventLog {
       }
     }
     return event;
+  }
+
+  /**
+   * The hash this process gave the event stored under `_id`, if it appended it recently. The
+   * hash covers the signature, so an event read back whose recomputed hash is this one is byte
+   * for byte what this process signed: its signature needs no second Ed25519 verify.
+   */
+  sealedHash(id: string): string | undefined {
+    return this.sealed.get(id);
+  }
+
+  private remember(event: MemoryEvent): void {
+    if (this.sealed.size >= SEALED_MAX) this.sealed.delete(this.sealed.keys().next().value as string);
+    this.sealed.set(event._id, event.hash);
   }
 
   /** Every event this log links from now on is passed through `sealer` before it is hashed. */
@@ -331,7 +349,10 @@ export class EventLog {
         chain.contendedUntil = Date.now() + CONTENDED_MS;
       }
       chain.insertMs = performance.now() - started;
-      for (let i = 0; i < inserted; i++) remaining[i].resolve(events[i]);
+      for (let i = 0; i < inserted; i++) {
+        this.remember(events[i]);
+        remaining[i].resolve(events[i]);
+      }
       if (inserted > 0) {
         const last = events[inserted - 1];
         chain.head = { seq: last.seq, hash: last.hash };

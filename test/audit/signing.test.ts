@@ -87,6 +87,22 @@ describe("a log a database writer cannot bend (issue 12 §6, issue 15 §5)", () 
     });
   });
 
+  it("MP-BREAK: an event this gateway signed, rewritten behind it with a recomputed hash, is refused by the checkpointer (its own seal is trusted only for the exact bytes it signed)", async () => {
+    const agent = await gw.token({ tenant: "reseal", subjects: ["alice"], roles: ["agent"] });
+    await storeMany(gw, agent, 3);
+    await gw.gateway.idle();
+    const log = gw.gateway.services.kernel.events;
+    const second = (await eventsOf(gw.gateway.db, "reseal"))[1];
+    expect(log.sealedHash(second._id)).toBe(second.hash);
+    const { _id, hash: _hash, ...body } = second;
+    const rewritten = { ...body, memory_id: "mem_swapped" };
+    await events(gw).replaceOne({ _id }, { ...rewritten, hash: eventHash(rewritten) } as MemoryEvent);
+    expect((await checkpointer(gw).checkpointAll()).filter((c) => c.tenant === "reseal")).toEqual([]);
+    expect(await breaksOf(gw, "reseal")).toMatchObject([
+      { reason: "chain_unverifiable: signature_invalid at seq 2", metadata: { detected_by: "checkpointer" } },
+    ]);
+  });
+
   it("MP-BREAK: a chain rewound by three events is never signed below the seq signed before: conformance_break (chain_rewound), once", async () => {
     const agent = await gw.token({ tenant: "rewind", subjects: ["alice"], roles: ["agent"] });
     await storeMany(gw, agent, 6);
