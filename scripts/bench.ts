@@ -167,7 +167,7 @@ async function idleOf(child: ChildProcess): Promise<void> {
  * One request. The connection fetch keeps from the round before may have been closed by the
  * server's keep-alive timeout while autocannon ran: such a "fetch failed" is tried again, once.
  */
-async function probeOnce(url: string, body: string, token?: string): Promise<Response> {
+async function sendProbe(url: string, body: string, token?: string): Promise<Response> {
   const request = () =>
     fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body });
   try {
@@ -187,7 +187,7 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   if (database) await idleOf(server.child);
   const before = database ? await commandsOf(server.child) : undefined;
   const cpuBefore = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
-  const probe = await probeOnce(url, bodies(), token);
+  const probe = await sendProbe(url, bodies(), token);
   const text = await probe.text();
   if (!probe.ok || text.includes('"errors"') || (text.includes("stopReason") && !text.includes('"SUCCESS_'))) {
     throw new Error(`${scenario}: the probe request did not succeed, so nothing would be measured: ${text.slice(0, 300)}`);
@@ -330,7 +330,8 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
         if (row) runs.set(name, [...(runs.get(name) ?? []), row]);
       }
     }
-    for (const name of ["governed READ", "governed STORE", "raw driver READ (_id lookup)", "raw driver STORE (two inserts)"]) {
+    // The table lists the gateway's rows, then the raw server's.
+    for (const { name } of [...scenarios.filter((s) => s.server === governed), ...scenarios.filter((s) => s.server === raw)]) {
       const measured = runs.get(name);
       if (measured) add(median(measured));
     }

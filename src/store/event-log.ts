@@ -125,9 +125,11 @@ const MAX_BATCH = 256;
 const SEALED_MAX = 20_000;
 /** Seqs per `bySeqs` query (the embedded FerretDB pushes down an `$in` of up to 1,000 ids). */
 export const SEQ_BATCH = 100;
+/** The `count` seqs after `seq`. */
+export const seqsAfter = (seq: number, count: number): number[] => Array.from({ length: count }, (_, i) => seq + 1 + i);
 /** The consecutive seqs from `from` to `to`, in batches of SEQ_BATCH (for `bySeqs`). */
 export function* seqBatches(from: number, to: number): Iterable<number[]> {
-  for (let seq = from; seq <= to; seq += SEQ_BATCH) yield Array.from({ length: Math.min(SEQ_BATCH, to - seq + 1) }, (_, i) => seq + i);
+  for (let seq = from; seq <= to; seq += SEQ_BATCH) yield seqsAfter(seq - 1, Math.min(SEQ_BATCH, to - seq + 1));
 }
 const MAX_CONFLICT_RETRIES = 200;
 /** How long a process keeps taking turns after it last saw another one append to the tenant. */
@@ -263,10 +265,7 @@ export class EventLog {
     // The head document is advanced after each batch and may lag behind: walk forward by _id,
     // a batch of seqs per query (a lag of dozens of events cost as many lookups).
     for (;;) {
-      for (const next of await this.bySeqs(
-        tenantId,
-        Array.from({ length: SEQ_BATCH }, (_, i) => head.seq + 1 + i),
-      )) {
+      for (const next of await this.bySeqs(tenantId, seqsAfter(head.seq, SEQ_BATCH))) {
         if (!next) return head;
         head = { seq: next.seq, hash: next.hash };
       }

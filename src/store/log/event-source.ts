@@ -2,7 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Collection, Db } from "mongodb";
 import type { Logger } from "../../logger";
 import { COLLECTIONS } from "../database";
-import type { EventLog, MemoryEvent } from "../event-log";
+import { seqsAfter, type EventLog, type MemoryEvent } from "../event-log";
 
 /**
  * Where subscribers read the log from: the log itself, never an in-process bus, so an
@@ -90,10 +90,7 @@ export async function readForward(log: EventLog, tenantId: string, afterSeq: num
   const run = [first];
   for (;;) {
     const last = run[run.length - 1].seq;
-    const next = await log.bySeqs(
-      tenantId,
-      Array.from({ length: READ_AHEAD }, (_, i) => last + 1 + i),
-    );
+    const next = await log.bySeqs(tenantId, seqsAfter(last, READ_AHEAD));
     for (const event of next) {
       if (!event || event.seq !== run[run.length - 1].seq + 1) return run;
       run.push(event);

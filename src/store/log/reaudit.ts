@@ -55,6 +55,8 @@ const LEASE_MS = 30_000;
 
 /** Walks under different bundles (a rollout in progress) do not wait for each other: each has its own lease and progress. */
 export const leaseId = (tenantId: string, hash: string): string => `${encodeURIComponent(tenantId)}:${hash}`;
+/** The `_id` of a tenant's LatestWalk: without the ':' every walk's `_id` has. */
+const latestWalkId = (tenantId: string): string => encodeURIComponent(tenantId);
 
 /** The actor of quarantine events: the gateway re-judging under a new bundle. */
 export const REAUDIT_ACTOR: EventActor = { id: "memgate-reaudit", roles: ["job"], kind: "system" };
@@ -226,6 +228,10 @@ export class Reauditor {
     return renewed.matchedCount === 1;
   }
 
+  private async latestWalkHash(tenantId: string): Promise<string | undefined> {
+    return (await this.latest.findOne({ _id: latestWalkId(tenantId) }))?.policy_hash;
+  }
+
   /**
    * One tenant's walk under bundle `hash`, holding its lease: resumed from its cursor while
    * running; once done, walked again only when `fresh` (this bundle just loaded) and the
@@ -234,7 +240,8 @@ export class Reauditor {
   private async audit(tenantId: string, hash: string, fresh: boolean): Promise<void> {
     const _id = leaseId(tenantId, hash);
     let record = await this.progress.records.findOne({ _id });
-    if (record?.state === "done" && !(fresh && (await this.latest.findOne({ _id: encodeURIComponent(tenantId) }))?.policy_hash !== hash)) return;
+    // Done under this bundle: walked again only when it was just loaded after another bundle's walk (a rollback).
+    if (record?.state === "done" && (!fresh || (await this.latestWalkHash(tenantId)) === hash)) return;
     if (!record || record.state === "done") {
       const now = this.deps.clock.now().toISOString();
       record = {
@@ -250,7 +257,7 @@ export class Reauditor {
         round_trips: 0,
       };
       await this.progress.records.replaceOne({ _id }, record, { upsert: true });
-      await this.latest.replaceOne({ _id: encodeURIComponent(tenantId) }, { policy_hash: hash }, { upsert: true });
+      await this.latest.replaceOne({ _id: latestWalkId(tenantId) }, { policy_hash: hash }, { upsert: true });
     }
     for (const target of this.deps.targets) {
       const state = (record.targets[target.kind] ??= { after: null, scanned: 0, quarantined: 0, done: false });
