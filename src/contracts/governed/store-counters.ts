@@ -3,6 +3,7 @@ import { MongoBulkWriteError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
 import { COLLECTIONS, type Database } from "../../store/database";
 import { clientClosed, GroupCommit } from "../../store/group-commit";
+import { LookupQueue } from "../../store/lookup-queue";
 
 /**
  * One document per subject: its live items, its writes per fixed window (keyed `w<start
@@ -66,6 +67,8 @@ const windowKey = (start: number): string => `w${start}`;
  */
 export class CounterStore {
   private readonly counters: Collection<CounterDoc>;
+  /** Concurrent writes' counter reads, one query between them. */
+  private readonly lookups: LookupQueue<CounterDoc>;
   private readonly process = `p${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;
   /** This process's increments not yet known to be in the document, by subject key. */
   private readonly pending = new Map<string, Increment[]>();
@@ -74,6 +77,7 @@ export class CounterStore {
 
   constructor(db: Database, logger: Logger) {
     this.counters = db.collection<CounterDoc>(COLLECTIONS.memoryCounters);
+    this.lookups = new LookupQueue(this.counters);
     this.commits = new GroupCommit<Increment>("quota counters", logger, (batch) => this.write(batch), clientClosed);
   }
 
@@ -89,7 +93,7 @@ export class CounterStore {
   /** One `_id` lookup, plus this process's increments that are not in the document yet. */
   async read(tenantId: string, subjectId: string, windowStart: number): Promise<SubjectCounts> {
     const key = CounterStore.docId(tenantId, subjectId);
-    const doc = await this.counters.findOne({ _id: key });
+    const doc = await this.lookups.get(key);
     const applied = doc?.applied?.[this.process] ?? 0;
     let items = doc?.items ?? 0;
     let writes = doc?.windows?.[windowKey(windowStart)] ?? 0;

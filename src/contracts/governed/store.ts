@@ -8,6 +8,7 @@ import { memoryDocId, memoryVersionDocId } from "../../store/ids";
 import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
 import { DueMarks, type DueMark } from "../../store/due-marks";
 import { InsertQueue } from "../../store/insert-queue";
+import { LookupQueue } from "../../store/lookup-queue";
 import { CounterStore, type CountDelta, type StaleWindow } from "./store-counters";
 import { SlotStore } from "./store-slots";
 import { SettingsStore } from "./store-settings";
@@ -106,6 +107,8 @@ export class GovernedStore implements ContractStore {
   /** Numbered quota slots: caps that hold under concurrency (issue 15 §2). */
   readonly slots: SlotStore;
   private readonly memories: Collection<MemoryRecord>;
+  /** Concurrent reads' primary-key lookups, one query between them. */
+  private readonly lookups: LookupQueue<MemoryRecord>;
   private readonly versions: Collection<MemoryVersionRecord>;
   private readonly claims: Collection<VersionClaim>;
   private readonly due: DueMarks;
@@ -127,6 +130,7 @@ export class GovernedStore implements ContractStore {
     this.due = new DueMarks(db, MEMORY_DUE_EVENTS, logger);
     this.slots = new SlotStore(db, logger);
     this.inserts = new InsertQueue(this.memories);
+    this.lookups = new LookupQueue(this.memories);
   }
 
   /** Resolves once every settle mark and counter increment queued so far is written (tests, benchmarks, shutdown). */
@@ -146,7 +150,7 @@ export class GovernedStore implements ContractStore {
    * live version whose event is not in the log is settled first or not returned (`live`).
    */
   async get(tenantId: string, subjectId: string, memoryId: string): Promise<MemoryRecord | null> {
-    const record = await this.memories.findOne({ _id: memoryDocId(tenantId, subjectId, memoryId) });
+    const record = await this.lookups.get(memoryDocId(tenantId, subjectId, memoryId));
     if (!record) return null;
     const [live] = await this.live([verified(record)]);
     return live ?? null;
