@@ -261,6 +261,17 @@ async function gql(url: string, token: string, query: string): Promise<any> {
 
 const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)];
 
+/**
+ * Each scenario sends one document with variables, as a client built on a GraphQL library
+ * does, so the servers parse and validate it once (Apollo's document cache) and the rows
+ * measure the operation, not the parsing of a new query text per request.
+ */
+const GOVERNED_READ =
+  "query Read($memoryId: ID!, $subjectId: ID!) { memory(memoryId: $memoryId, subjectId: $subjectId) { stopReason memory { memoryId key value } } }";
+const RAW_READ = "query RawRead($id: ID!) { rawMemory(id: $id) { memoryId key value } }";
+const GOVERNED_STORE = "mutation Store($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason memory { memoryId } } }";
+const RAW_STORE = "mutation RawStore($key: String!, $value: String!) { rawStore(key: $key, value: $value) { memoryId } }";
+
 async function benchBackend(label: string, postgresqlUrl: string | undefined, token: string, publicKeyPem: string): Promise<Row[]> {
   const external = process.env.BENCH_MONGODB_URI;
   const ferret = external
@@ -298,13 +309,13 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
         token,
         body: () => {
           const target = pick(ids);
-          return JSON.stringify({ query: `{ memory(memoryId: "${target.id}", subjectId: "${target.subject}") { stopReason memory { memoryId key value } } }` });
+          return JSON.stringify({ query: GOVERNED_READ, variables: { memoryId: target.id, subjectId: target.subject } });
         },
       },
       {
         name: "raw driver READ (_id lookup)",
         server: raw,
-        body: () => JSON.stringify({ query: `{ rawMemory(id: "${pick(rawIds)}") { memoryId key value } }` }),
+        body: () => JSON.stringify({ query: RAW_READ, variables: { id: pick(rawIds) } }),
       },
       {
         name: "governed STORE",
@@ -312,13 +323,24 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
         token,
         body: () =>
           JSON.stringify({
-            query: `mutation { storeMemory(input: {subjectId: "${pick(SUBJECTS)}", category: "WORKFLOW_DEFAULT", key: "build-${n++}", value: "npm run build", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: {explicit: true}}) { stopReason memory { memoryId } } }`,
+            query: GOVERNED_STORE,
+            variables: {
+              input: {
+                subjectId: pick(SUBJECTS),
+                category: "WORKFLOW_DEFAULT",
+                key: `build-${n++}`,
+                value: "npm run build",
+                sourceKind: "USER_EXPLICIT",
+                ttlClass: "LONG",
+                consent: { explicit: true },
+              },
+            },
           }),
       },
       {
         name: "raw driver STORE (two inserts)",
         server: raw,
-        body: () => JSON.stringify({ query: `mutation { rawStore(key: "k-${randomUUID()}", value: "npm run build") { memoryId } }` }),
+        body: () => JSON.stringify({ query: RAW_STORE, variables: { key: `k-${randomUUID()}`, value: "npm run build" } }),
       },
     ];
     // Governed and raw take turns, round after round, so a machine that is slower for a while
