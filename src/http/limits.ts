@@ -46,13 +46,30 @@ export function parseBounded(source: string, limits: DocumentLimits): DocumentNo
   return new MaxTokensParserWLexer(source, { n: limits.maxTokens, ...refuseAs("tokens") }).parseDocument();
 }
 
-/** Throws DocumentLimitError when the document has more tokens than allowed; other syntax errors are left to the parser that follows. */
-export function assertTokensWithinLimit(source: string, limits: DocumentLimits): void {
-  try {
-    parseBounded(source, limits);
-  } catch (error) {
-    if (error instanceof DocumentLimitError) throw error;
-  }
+/** Documents a checker remembers as within the token bound, and the longest it remembers. */
+const ACCEPTED_DOCUMENTS = 512;
+const ACCEPTED_MAX_LENGTH = 8 * 1024;
+
+/**
+ * A check that throws DocumentLimitError when a document has more tokens than allowed (other
+ * syntax errors are left to the parser that follows). Clients send the same few documents
+ * with new variables, so documents found within the bound are remembered by their exact text
+ * (the most recent few hundred, each at most a few KiB) and not tokenized again.
+ */
+export function tokenLimitCheck(limits: DocumentLimits): (source: string) => void {
+  const accepted = new Set<string>();
+  return (source) => {
+    if (accepted.has(source)) return;
+    try {
+      parseBounded(source, limits);
+    } catch (error) {
+      if (error instanceof DocumentLimitError) throw error;
+      return;
+    }
+    if (source.length > ACCEPTED_MAX_LENGTH) return;
+    if (accepted.size >= ACCEPTED_DOCUMENTS) accepted.delete(accepted.values().next().value as string);
+    accepted.add(source);
+  };
 }
 
 /** True when the JSON value nests objects and arrays deeper than maxDepth (iterative: a 50,000-deep value cannot overflow it). */

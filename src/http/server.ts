@@ -25,7 +25,7 @@ import { DocumentLimitError, ErrorCode, JsonTooDeepError, maskError, RateLimited
 import { IDEMPOTENCY_HEADER, IdempotencyKeyError, parseIdempotencyKey } from "../kernel/idempotency";
 import type { Logger } from "../logger";
 import type { Services } from "../services";
-import { assertTokensWithinLimit, documentLimitRules, jsonDeeperThan, parseBounded, stopWhenClientGoes } from "./limits";
+import { documentLimitRules, jsonDeeperThan, parseBounded, stopWhenClientGoes, tokenLimitCheck } from "./limits";
 import type { PrincipalRateLimiter } from "./rate-limit";
 import { requestId } from "./request-id";
 import { SocketSessions } from "./socket-sessions";
@@ -190,13 +190,14 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
   // Before Apollo parses: graphql-armor's counting parser stops at the first token over the bound, and
   // the nesting of variables is bounded before anything walks them. (Apollo turns an error thrown by a
   // plugin into a 500, so this is middleware.)
+  const withinTokenLimit = tokenLimitCheck(door.document);
   const boundedRequest: RequestHandler = (req, res, next) => {
     const payload = (req.method === "GET" ? req.query : req.body) as { query?: unknown; variables?: unknown } | undefined;
     try {
       let variables = payload?.variables;
       if (typeof variables === "string") variables = JSON.parse(variables) as unknown;
       if (variables !== undefined && jsonDeeperThan(variables, door.jsonMaxDepth)) throw new JsonTooDeepError(door.jsonMaxDepth);
-      if (typeof payload?.query === "string") assertTokensWithinLimit(payload.query, door.document);
+      if (typeof payload?.query === "string") withinTokenLimit(payload.query);
     } catch (error) {
       if (!(error instanceof GraphQLError)) return next(); // malformed: Apollo answers it
       res.status(400).json({ errors: [formatOutsideApollo(error, door.production)] });
