@@ -21,6 +21,8 @@ export interface Finding {
 export interface Detector {
   readonly name: string;
   detect(field: string, text: string): Finding[] | Promise<Finding[]>;
+  /** Optional: every field of one request in one call, each finding naming its own field (used instead of `detect`). */
+  detectEach?(fields: Record<string, string>): Finding[] | Promise<Finding[]>;
   /** Optional: all fields of one request read together (field "entry"), e.g. a key and its value. */
   detectTogether?(fields: Record<string, string>): Finding[] | Promise<Finding[]>;
 }
@@ -39,9 +41,12 @@ export class DetectorSuite {
     for (const [field, text] of Object.entries(fields)) {
       if (!text) continue;
       present[field] = text;
-      for (const detector of this.detectors) runs.push(detector.detect(field, text));
+      for (const detector of this.detectors) if (!detector.detectEach) runs.push(detector.detect(field, text));
     }
-    for (const detector of this.detectors) if (detector.detectTogether) runs.push(detector.detectTogether(present));
+    for (const detector of this.detectors) {
+      if (detector.detectEach) runs.push(detector.detectEach(present));
+      if (detector.detectTogether) runs.push(detector.detectTogether(present));
+    }
     const results = await Promise.all(runs);
     for (const result of results) {
       if (!Array.isArray(result) || !result.every(isFinding)) throw new DetectorError("a detector returned something that is not a list of findings");

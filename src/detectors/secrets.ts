@@ -10,19 +10,47 @@ const CONFIG = { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", r
 // ~11 KB per scan (217 MB over 20,000 scans) and each scan took 95 µs instead of 30.
 secretLintProfiler.setEnabled(false);
 
+/** Between the fields of one scan, a blank line: a match that runs across it is given to the field it starts in. */
+const SEPARATOR = "\n\n";
+
 /**
  * seed 000 §4.6 credentials and secrets, by secretlint's recommended preset (AWS, GCP,
  * GitHub, GitLab, Slack, npm, OpenAI, Anthropic, Stripe, private keys, basic auth and
  * connection strings with passwords, ...). The finding names the rule, never the match.
+ * The fields of a request are scanned as one text, each finding given to the field its
+ * match starts in: a scan's setup (the preset's rules, registered anew per call) was as
+ * costly as the matching, and a secret split over two fields is then seen too.
  */
 export const secretsDetector: Detector = {
   name: "secrets",
-  async detect(field: string, text: string): Promise<Finding[]> {
-    const result = await lintSource({
-      source: { filePath: `${field}.txt`, content: text, contentType: "text", ext: ".txt" },
-      options: { config: CONFIG, noPhysicFilePath: true, maskSecrets: true },
-    });
-    const labels = new Set(result.messages.map((m) => `secretlint:${m.ruleId.replace("@secretlint/secretlint-rule-", "")}`));
-    return [...labels].map((label) => ({ field, class: "credentials", label }));
+  detect(field: string, text: string): Promise<Finding[]> {
+    return scan({ [field]: text });
+  },
+  detectEach(fields: Record<string, string>): Promise<Finding[]> {
+    return scan(fields);
   },
 };
+
+async function scan(fields: Record<string, string>): Promise<Finding[]> {
+  const names = Object.keys(fields);
+  if (names.length === 0) return [];
+  const starts: number[] = [];
+  let content = "";
+  for (const name of names) {
+    if (starts.length > 0) content += SEPARATOR;
+    starts.push(content.length);
+    content += fields[name];
+  }
+  const result = await lintSource({
+    source: { filePath: "fields.txt", content, contentType: "text", ext: ".txt" },
+    options: { config: CONFIG, noPhysicFilePath: true, maskSecrets: true },
+  });
+  const findings = new Map<string, Finding>();
+  for (const message of result.messages) {
+    let i = starts.length - 1;
+    while (i > 0 && starts[i] > message.range[0]) i--;
+    const label = `secretlint:${message.ruleId.replace("@secretlint/secretlint-rule-", "")}`;
+    findings.set(`${names[i]}\u0000${label}`, { field: names[i], class: "credentials", label });
+  }
+  return [...findings.values()];
+}
