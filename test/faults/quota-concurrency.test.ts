@@ -84,4 +84,35 @@ describe("caps and quotas hold exactly under concurrency, across gateways (issue
     // Only the new window's one write slot is left beside the four items.
     expect(await slots()).toEqual(["item:1", "item:2", "item:3", "item:4", "w:1"]);
   });
+
+  it("C19-CAP: concurrent stores of one subject on one gateway take consecutive numbers without a lost race at the database", async () => {
+    await first.gql(admin, SETTINGS, { input: { subjectId: "dave", maxItemsPerSubject: 30 } });
+    const token = await first.token({ tenant: "capco", subjects: ["dave"], roles: ["agent"] });
+    const { slots } = first.gateway.services.contracts.governed.store;
+    const attempts = jest.spyOn(slots, "restore");
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => first.gql(token, STORE, { input: preference({ key: `d${i}` }) })));
+      expect(tally(answers.map((r) => r.data!.storeMemory))).toEqual({ SUCCESS_STORED: 20 });
+      // Each number was asked of the database once: a write of this gateway judged past the numbers the others held.
+      const taken = await Promise.all(attempts.mock.results.map((r) => r.value as Promise<boolean>));
+      expect(taken.filter((ok) => !ok)).toHaveLength(0);
+    } finally {
+      attempts.mockRestore();
+    }
+  });
+
+  it("C19-CAP INV-8: a store that fails after taking its number gives it back, so the cap is still reached exactly", async () => {
+    await first.gql(admin, SETTINGS, { input: { subjectId: "erin", maxItemsPerSubject: 3 } });
+    const token = await first.token({ tenant: "capco", subjects: ["erin"], roles: ["agent"] });
+    const store = first.gateway.services.contracts.governed.store;
+    const failing = jest.spyOn(store, "insert").mockRejectedValueOnce(new Error("injected: the item insert failed"));
+    try {
+      expect((await first.gql(token, STORE, { input: preference({ key: "e-failed" }) })).data!.storeMemory.stopReason).toBe("INTERNAL_INCONSISTENCY");
+    } finally {
+      failing.mockRestore();
+    }
+    expect(store.slots.highestInFlight("capco", "erin", { kind: "item" })).toBe(0);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => first.gql(token, STORE, { input: preference({ key: `e${i}` }) })));
+    expect(tally(answers.map((r) => r.data!.storeMemory))).toEqual({ SUCCESS_STORED: 3, ENTITLEMENT_CAP: 7 });
+  });
 });

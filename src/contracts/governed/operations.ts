@@ -188,7 +188,11 @@ export function governedOperations(store: GovernedStore) {
     const h = held.get(req) ?? { windowStart: start, keep: false };
     held.set(req, h);
     h.keep = false;
-    const reserve = async (slot: SlotKind, n: number) => ((await store.slots.reserve(ctx.tenantId, ctx.subjectId, slot, n, ctx.now)) ? n : undefined);
+    const reserve = async (slot: SlotKind, n: number) => {
+      // Taken by a write of this process since the gather: lost without asking the database.
+      if (store.slots.highestInFlight(ctx.tenantId, ctx.subjectId, slot) >= n) return undefined;
+      return (await store.slots.reserve(ctx.tenantId, ctx.subjectId, slot, n, ctx.now)) ? n : undefined;
+    };
     const [gotItem, gotWrite] = await Promise.all([
       item && h.item === undefined ? reserve({ kind: "item" }, counts.items + 1) : h.item,
       h.write === undefined ? reserve({ kind: "write", windowStart: start }, counts.writes_in_window + 1) : h.write,
@@ -202,6 +206,12 @@ export function governedOperations(store: GovernedStore) {
     return false;
   };
 
+  /** The slot numbers a committed write holds, for its settle. */
+  const heldSlots = (req: object): { item?: number; write?: number; windowStart?: number } => {
+    const h = held.get(req);
+    return { item: h?.item, write: h?.write, windowStart: h?.windowStart };
+  };
+
   const windowStart = (ctx: OperationContext): number =>
     CounterStore.windowStart(ctx.now.getTime(), ctx.policy.data<EntitlementData>("entitlements").defaults.window_seconds);
 
@@ -210,7 +220,11 @@ export function governedOperations(store: GovernedStore) {
       store.settings.forSubject(ctx.tenantId, ctx.subjectId),
       store.counters.read(ctx.tenantId, ctx.subjectId, windowStart(ctx)),
     ]);
-    return { settings, counters };
+    // Numbers this process's unsettled writes hold are taken as surely as counted ones (store-slots.ts).
+    const { counts, windowStart: start } = counters;
+    const items = Math.max(counts.items, store.slots.highestInFlight(ctx.tenantId, ctx.subjectId, { kind: "item" }));
+    const writesInWindow = Math.max(counts.writes_in_window, store.slots.highestInFlight(ctx.tenantId, ctx.subjectId, { kind: "write", windowStart: start }));
+    return { settings, counters: { ...counters, counts: { items, writes_in_window: writesInWindow } } };
   };
 
   const target = async (req: { memory_id?: string | null }, ctx: OperationContext): Promise<Target> => {
@@ -275,7 +289,12 @@ export function governedOperations(store: GovernedStore) {
         memory_id: memoryId,
         content_digest: contentDigest(record),
         metadata: eventMetadata(record),
-        settle: () => store.settleWrite(record, { delta: { items: 1, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
+        settle: () =>
+          store.settleWrite(record, {
+            delta: { items: 1, writes: 1, windowStart: g.counters.windowStart },
+            staleWindows: g.counters.staleWindows,
+            slots: heldSlots(req),
+          }),
       });
       return record;
     },
@@ -326,7 +345,12 @@ export function governedOperations(store: GovernedStore) {
         memory_id: next.memory_id,
         content_digest: contentDigest(next),
         metadata: { ...eventMetadata(next), supersedes: live.version },
-        settle: () => store.settleWrite(next, { delta: { items: 0, writes: 1, windowStart: g.counters.windowStart }, staleWindows: g.counters.staleWindows }),
+        settle: () =>
+          store.settleWrite(next, {
+            delta: { items: 0, writes: 1, windowStart: g.counters.windowStart },
+            staleWindows: g.counters.staleWindows,
+            slots: heldSlots(req),
+          }),
       });
       return next;
     },
@@ -354,7 +378,7 @@ export function governedOperations(store: GovernedStore) {
       const { counts } = await store.counters.read(ctx.tenantId, ctx.subjectId, windowStart(ctx));
       await writes.run(
         () => store.slots.releaseItem(ctx.tenantId, ctx.subjectId, counts.items),
-        (n) => (n === null ? Promise.resolve() : store.slots.reserve(ctx.tenantId, ctx.subjectId, { kind: "item" }, n, ctx.now).then(() => undefined)),
+        (n) => (n === null ? Promise.resolve() : store.slots.restore(ctx.tenantId, ctx.subjectId, { kind: "item" }, n, ctx.now).then(() => undefined)),
       );
       writes.event({
         event_type: "delete",

@@ -15,6 +15,10 @@ import { InsertQueue } from "../../store/insert-queue";
  * cap; a slot is only ever numbered from a count the policy allowed, so no more writes than
  * the cap get a number.
  *
+ * Within one process, the numbers its unsettled writes hold count as taken (`highestInFlight`),
+ * so concurrent writes of one subject judge past each other and rarely lose a race at the
+ * database; across processes the unique `_id` still decides.
+ *
  * Item slots are counted, not owned: a STORE inserts one, a DELETE removes one (the highest
  * it finds near the count), so there are as many item slots as live items. Write slots of
  * past windows are never read again: the first write of a subject settled after its window
@@ -44,6 +48,14 @@ export class SlotStore {
   /** Concurrent writes' reservations go in one unordered insert; each learns whether its own number was free. */
   private readonly inserts: InsertQueue<SlotDoc>;
   private readonly dropped = new Set<string>();
+  /**
+   * Numbers this process reserved for writes that have not settled yet, by scope (subject and
+   * item or window). Until a write settles, its number is in neither the counter document nor
+   * this process's pending increments; counting it here (`highestInFlight`) lets a concurrent
+   * write of the same subject judge the count with it and take the next number, instead of
+   * losing a race for the same one (an insert that fails, a lookup walk, a second decision).
+   */
+  private readonly inFlight = new Map<string, Set<number>>();
 
   constructor(
     db: Database,
@@ -58,8 +70,24 @@ export class SlotStore {
     return `${part(tenantId)}:${part(subjectId)}:${scope}:${n}`;
   }
 
-  /** Takes number `n`; false when another write has it. */
+  /** Takes number `n` for a write, held in flight until the write settles or gives it back; false when another write has it. */
   async reserve(tenantId: string, subjectId: string, slot: SlotKind, n: number, at: Date): Promise<boolean> {
+    // Held before the insert, so a concurrent write of this process judges past it at once.
+    const scope = SlotStore.slotId(tenantId, subjectId, slot, 0);
+    const numbers = this.inFlight.get(scope) ?? new Set<number>();
+    numbers.add(n);
+    this.inFlight.set(scope, numbers);
+    let taken = false;
+    try {
+      taken = await this.restore(tenantId, subjectId, slot, n, at);
+      return taken;
+    } finally {
+      if (!taken) this.settled(tenantId, subjectId, slot, n);
+    }
+  }
+
+  /** Puts number `n` back (the undo of a DELETE's release); false when another write has it. */
+  async restore(tenantId: string, subjectId: string, slot: SlotKind, n: number, at: Date): Promise<boolean> {
     try {
       await this.inserts.insert({ _id: SlotStore.slotId(tenantId, subjectId, slot, n), tenant_id: tenantId, subject_id: subjectId, at });
       return true;
@@ -67,6 +95,21 @@ export class SlotStore {
       if (isDuplicateKey(error)) return false;
       throw error;
     }
+  }
+
+  /** The highest number this process holds for writes not settled yet (0: none). */
+  highestInFlight(tenantId: string, subjectId: string, slot: SlotKind): number {
+    const numbers = this.inFlight.get(SlotStore.slotId(tenantId, subjectId, slot, 0));
+    return numbers ? Math.max(...numbers) : 0;
+  }
+
+  /** The write that held `n` is counted now (its increment is queued): `n` is no longer in flight. */
+  settled(tenantId: string, subjectId: string, slot: SlotKind, n: number | undefined): void {
+    if (n === undefined) return;
+    const scope = SlotStore.slotId(tenantId, subjectId, slot, 0);
+    const numbers = this.inFlight.get(scope);
+    numbers?.delete(n);
+    if (numbers?.size === 0) this.inFlight.delete(scope);
   }
 
   /**
@@ -82,7 +125,11 @@ export class SlotStore {
 
   /** Gives number `n` back (the undo of a reservation). */
   async release(tenantId: string, subjectId: string, slot: SlotKind, n: number): Promise<void> {
-    await this.slots.deleteOne({ _id: SlotStore.slotId(tenantId, subjectId, slot, n) });
+    try {
+      await this.slots.deleteOne({ _id: SlotStore.slotId(tenantId, subjectId, slot, n) });
+    } finally {
+      this.settled(tenantId, subjectId, slot, n);
+    }
   }
 
   /**

@@ -335,11 +335,19 @@ export class GovernedStore implements ContractStore {
    * subject's quota counts move, each group-committed with those of concurrent requests;
    * the write slots of the subject's past windows go with the counts of those windows.
    */
-  async settleWrite(record: MemoryRecord, counts: { delta: CountDelta; staleWindows: readonly StaleWindow[] }): Promise<void> {
+  async settleWrite(
+    record: MemoryRecord,
+    counts: { delta: CountDelta; staleWindows: readonly StaleWindow[]; slots: { item?: number; write?: number; windowStart?: number } },
+  ): Promise<void> {
+    const { tenant_id: tenantId, subject_id: subjectId } = record;
+    const counted = this.counters.add(tenantId, subjectId, counts.delta, counts.staleWindows);
+    // This process's reads count the increment from now on, so its slot numbers are no longer in flight.
+    this.slots.settled(tenantId, subjectId, { kind: "item" }, counts.slots.item);
+    this.slots.settled(tenantId, subjectId, { kind: "write", windowStart: counts.slots.windowStart ?? counts.delta.windowStart }, counts.slots.write);
     await Promise.all([
       this.due.settled(dueId(record._id, record.version), record.updated_at),
-      this.counters.add(record.tenant_id, record.subject_id, counts.delta, counts.staleWindows),
-      this.slots.dropWindows(record.tenant_id, record.subject_id, counts.staleWindows),
+      counted,
+      this.slots.dropWindows(tenantId, subjectId, counts.staleWindows),
     ]);
   }
 
