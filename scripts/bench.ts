@@ -163,13 +163,21 @@ async function idleOf(child: ChildProcess): Promise<void> {
   });
 }
 
+const PROBE_TIMEOUT_MS = 30_000;
+
 /**
  * One request. The connection fetch keeps from the round before may have been closed by the
  * server's keep-alive timeout while autocannon ran: such a "fetch failed" is tried again, once.
  */
 async function sendProbe(url: string, body: string, token?: string): Promise<Response> {
   const request = () =>
-    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body });
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body,
+      // Given up on and sent again rather than waited for forever (a PostgreSQL run once stopped before a scenario, its servers idle).
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
   try {
     return await request();
   } catch {
