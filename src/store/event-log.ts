@@ -229,7 +229,7 @@ export class EventLog {
     this.hooks.push(hook);
   }
 
-  /** Every tenant that has a chain (from the chain heads). */
+  /** Every tenant that has a chain (from the chain heads; a tenant's head is written with its first events). */
   async tenants(): Promise<string[]> {
     return (await this.heads.find({}, { projection: { _id: 1 } }).toArray()).map((h) => h._id);
   }
@@ -348,6 +348,12 @@ export class EventLog {
         chain.contendedUntil = Date.now() + CONTENDED_MS;
       }
       chain.insertMs = performance.now() - started;
+      if (inserted > 0 && events[0].seq === 1) {
+        // A tenant's first events: its head document is written before they are answered, so
+        // `tenants()` lists every tenant with an event (a policy change reaches its chain too).
+        const last = events[inserted - 1];
+        await this.advanceHead(tenantId, { seq: last.seq, hash: last.hash }).catch((error: unknown) => this.onHeadError(error, tenantId));
+      }
       for (let i = 0; i < inserted; i++) {
         this.remember(events[i]);
         remaining[i].resolve(events[i]);

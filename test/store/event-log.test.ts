@@ -70,6 +70,15 @@ describe("the memory_events chain", () => {
     expect((await log.range("t-two", 1, 10)).map((e) => e.seq)).toEqual([1]);
   });
 
+  it("MP-LOG MP-BREAK: a tenant is listed among the chains as soon as its first event is answered (a policy change then reaches it)", async () => {
+    const log = new EventLog(db, new ManualClock());
+    const [first] = await Promise.all([log.append(draft("t-new", 1)), log.append(draft("t-new", 2))]);
+    expect(first.seq).toBe(1);
+    expect(await log.tenants()).toContain("t-new");
+    // Another process sees it too: the head document is in the database, not only in this process.
+    expect(await new EventLog(db, new ManualClock()).tenants()).toContain("t-new");
+  });
+
   it("MP-LOG: events are read by exact ids in batches, answered from the index: bySeqs aligns them with their seqs, null where there is none", async () => {
     const log = new EventLog(db, new ManualClock());
     const written = await Promise.all(Array.from({ length: 5 }, (_, i) => log.append(draft("batch", i))));
