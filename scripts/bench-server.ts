@@ -35,6 +35,8 @@ let commands = 0;
 const byKind = new Map<string, number>();
 
 let idle: () => Promise<void> = async () => undefined;
+/** What a server that stopped answering is waiting for (the bench asks when a probe times out). */
+let diagnose: () => Record<string, unknown> = () => ({});
 
 /** HTTP requests received, and those not yet answered (autocannon leaves some in flight when it stops). */
 let requests = 0;
@@ -173,6 +175,24 @@ async function main(): Promise<void> {
       await gateway.services.kernel.events.settled();
     };
     monitor(gateway.db.client);
+    diagnose = () => {
+      const store = gateway.services.contracts.governed.store as unknown as Record<string, Record<string, unknown>>;
+      const queues = (o: Record<string, unknown> | undefined) =>
+        Object.fromEntries(
+          Object.entries(o ?? {})
+            .filter(([, v]) => v && typeof v === "object" && ("queue" in v || "inFlight" in v))
+            .map(([k, v]) => [
+              k,
+              {
+                queue: ((v as { queue?: unknown[] }).queue ?? []).length,
+                inFlight: (v as { inFlight?: unknown }).inFlight,
+                running: Boolean((v as { running?: unknown }).running),
+                flushing: (v as { flushing?: unknown }).flushing,
+              },
+            ]),
+        );
+      return { store: queues(store), due: queues(store.due), counters: queues(store.counters), slots: queues(store.slots), settings: queues(store.settings) };
+    };
     watch((gateway as unknown as { http: { httpServer: http.Server } }).http.httpServer);
     await gateway.services.contracts.governed.store.settings.ready();
     port = gateway.port;
@@ -185,6 +205,8 @@ async function main(): Promise<void> {
     // Off-path work left by earlier requests (settle marks, counters, chain heads) is done before a scenario starts.
     if (message === "idle") void idle().then(() => process.send?.({ idle: true }));
     if (message === "profile") void stopProfile().then((file) => process.send?.({ profile: file }));
+    if (message === "diagnose")
+      process.stderr.write(`bench-server ${kind}: ${JSON.stringify({ inFlight, requests, resources: process.getActiveResourcesInfo(), ...diagnose() })}\n`);
   });
   process.send?.({ port });
 }

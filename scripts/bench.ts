@@ -195,7 +195,12 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   if (database) await idleOf(server.child);
   const before = database ? await commandsOf(server.child) : undefined;
   const cpuBefore = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
-  const probe = await sendProbe(url, bodies(), token);
+  const probe = await sendProbe(url, bodies(), token).catch(async (error: unknown) => {
+    // The server says what it waits for (on its stderr) before the bench stops it.
+    server.child.send("diagnose");
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    throw new Error(`${scenario}: the probe request got no answer`, { cause: error });
+  });
   const text = await probe.text();
   if (!probe.ok || text.includes('"errors"') || (text.includes("stopReason") && !text.includes('"SUCCESS_'))) {
     throw new Error(`${scenario}: the probe request did not succeed, so nothing would be measured: ${text.slice(0, 300)}`);
