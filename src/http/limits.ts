@@ -54,7 +54,7 @@ const ACCEPTED_MAX_LENGTH = 8 * 1024;
  * A check that throws DocumentLimitError when a document has more tokens than allowed (other
  * syntax errors are left to the parser that follows). Clients send the same few documents
  * with new variables, so documents found within the bound are remembered by their exact text
- * (the most recent few hundred, each at most a few KiB) and not tokenized again.
+ * (a few hundred of them, each at most a few KiB, the oldest forgotten first) and not tokenized again.
  */
 export function tokenLimitCheck(limits: DocumentLimits): (source: string) => void {
   const accepted = new Set<string>();

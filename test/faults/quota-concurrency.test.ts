@@ -89,7 +89,7 @@ describe("caps and quotas hold exactly under concurrency, across gateways (issue
     await first.gql(admin, SETTINGS, { input: { subjectId: "dave", maxItemsPerSubject: 30 } });
     const token = await first.token({ tenant: "capco", subjects: ["dave"], roles: ["agent"] });
     const { slots } = first.gateway.services.contracts.governed.store;
-    const attempts = jest.spyOn(slots, "restore");
+    const attempts = jest.spyOn(slots, "reserve");
     try {
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => first.gql(token, STORE, { input: preference({ key: `d${i}` }) })));
       expect(tally(answers.map((r) => r.data!.storeMemory))).toEqual({ SUCCESS_STORED: 20 });

@@ -79,7 +79,7 @@ export class SlotStore {
     this.inFlight.set(scope, numbers);
     let taken = false;
     try {
-      taken = await this.restore(tenantId, subjectId, slot, n, at);
+      taken = await this.insert(tenantId, subjectId, slot, n, at);
       return taken;
     } finally {
       if (!taken) this.settled(tenantId, subjectId, slot, n);
@@ -87,7 +87,11 @@ export class SlotStore {
   }
 
   /** Puts number `n` back (the undo of a DELETE's release); false when another write has it. */
-  async restore(tenantId: string, subjectId: string, slot: SlotKind, n: number, at: Date): Promise<boolean> {
+  restore(tenantId: string, subjectId: string, slot: SlotKind, n: number, at: Date): Promise<boolean> {
+    return this.insert(tenantId, subjectId, slot, n, at);
+  }
+
+  private async insert(tenantId: string, subjectId: string, slot: SlotKind, n: number, at: Date): Promise<boolean> {
     try {
       await this.inserts.insert({ _id: SlotStore.slotId(tenantId, subjectId, slot, n), tenant_id: tenantId, subject_id: subjectId, at });
       return true;
