@@ -21,6 +21,7 @@ import { MongoClient, type CommandFailedEvent, type CommandStartedEvent, type Co
 import { Arg, Field, ID, Mutation, ObjectType, Query, Resolver, buildSchema } from "type-graphql";
 import { loadConfig } from "../src/config";
 import { Gateway } from "../src/gateway";
+import { LookupQueue } from "../src/store/lookup-queue";
 
 @ObjectType()
 class RawMemory {
@@ -30,6 +31,13 @@ class RawMemory {
 }
 
 let db: Db;
+interface RawDoc {
+  _id: string;
+  memory_id: string;
+  key: string;
+  value: string;
+}
+let grouped: LookupQueue<RawDoc>;
 /** Database commands started by this server's driver (background work included), and by command and collection. */
 let commands = 0;
 const byKind = new Map<string, number>();
@@ -99,7 +107,14 @@ class ConstantResolver {
 class RawResolver {
   @Query(() => RawMemory, { nullable: true })
   async rawMemory(@Arg("id", () => ID) id: string): Promise<RawMemory | null> {
-    const doc = await db.collection<{ _id: string; memory_id: string; key: string; value: string }>("memories").findOne({ _id: id });
+    const doc = await db.collection<RawDoc>("memories").findOne({ _id: id });
+    return doc && { memoryId: doc.memory_id, key: doc.key, value: doc.value };
+  }
+
+  /** The same lookup, grouped with concurrent ones as memgate groups its reads (src/store/lookup-queue.ts). */
+  @Query(() => RawMemory, { nullable: true })
+  async rawMemoryGrouped(@Arg("id", () => ID) id: string): Promise<RawMemory | null> {
+    const doc = await grouped.get(id);
     return doc && { memoryId: doc.memory_id, key: doc.key, value: doc.value };
   }
 
@@ -121,6 +136,7 @@ async function bareServer(kind: "constant" | "raw", uri: string, dbName: string)
     const client = await MongoClient.connect(monitored(uri), { maxPoolSize: 50 });
     monitor(client);
     db = client.db(dbName);
+    grouped = new LookupQueue(db.collection<RawDoc>("memories"));
   }
   const schema = await buildSchema({ resolvers: kind === "constant" ? [ConstantResolver] : [RawResolver], validate: false });
   // Configured as the gateway configures Apollo (src/http/server.ts), so the rows compare memgate's own work.

@@ -8,6 +8,8 @@
  *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
  *   BENCH_CPU_PROFILE a directory: the gateway's and the raw server's V8 CPU profiles over their scenarios are written there
  *   BENCH_ONLY       READ or STORE: run only the scenarios of that kind (a profile of one path)
+ * The raw server also reads with its lookups grouped as memgate groups them (the "grouped"
+ * row; its "vs raw" cell, in parentheses, is the governed READ against it).
  * Prints one table per backend; numbers, not assertions. "db cmds/req" is every command the
  * server's driver started during the scenario (command monitoring; off-path work such as
  * settle marks, counters, chain heads and the settings poll included) per request served;
@@ -282,6 +284,7 @@ const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length
 const GOVERNED_READ =
   "query Read($memoryId: ID!, $subjectId: ID!) { memory(memoryId: $memoryId, subjectId: $subjectId) { stopReason memory { memoryId key value } } }";
 const RAW_READ = "query RawRead($id: ID!) { rawMemory(id: $id) { memoryId key value } }";
+const RAW_READ_GROUPED = "query RawReadGrouped($id: ID!) { rawMemoryGrouped(id: $id) { memoryId key value } }";
 const GOVERNED_STORE = "mutation Store($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason memory { memoryId } } }";
 const RAW_STORE = "mutation RawStore($key: String!, $value: String!) { rawStore(key: $key, value: $value) { memoryId } }";
 
@@ -329,6 +332,11 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
         name: "raw driver READ (_id lookup)",
         server: raw,
         body: () => JSON.stringify({ query: RAW_READ, variables: { id: pick(rawIds) } }),
+      },
+      {
+        name: "raw driver READ, grouped lookups",
+        server: raw,
+        body: () => JSON.stringify({ query: RAW_READ_GROUPED, variables: { id: pick(rawIds) } }),
       },
       {
         name: "governed STORE",
@@ -389,8 +397,15 @@ function printTable(label: string, rows: Row[]): void {
     `${"scenario".padEnd(34)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"db cmds/req".padStart(13)}${"drain s".padStart(9)}${"sustained".padStart(11)}${"range".padStart(12)}${"vs raw".padStart(9)}${"server cpu".padStart(12)}${"db cpu".padStart(9)}${"errors".padStart(9)}`,
   ];
   for (const row of rows) {
+    // The grouped raw read's cell compares the governed READ with it (memgate groups its lookups too).
     const vs =
-      row.scenario === "governed READ" ? ratio(row, by("raw driver READ")) : row.scenario === "governed STORE" ? ratio(row, by("raw driver STORE")) : "";
+      row.scenario === "governed READ"
+        ? ratio(row, by("raw driver READ (_id lookup)"))
+        : row.scenario === "governed STORE"
+          ? ratio(row, by("raw driver STORE"))
+          : row.scenario === "raw driver READ, grouped lookups" && by("governed READ")
+            ? `(${ratio(by("governed READ")!, row)})`
+            : "";
     const commands = row.commands === null ? "-" : row.commands.toFixed(2);
     const ms = (value: number | null) => (value === null ? "-" : value.toFixed(2));
     lines.push(
