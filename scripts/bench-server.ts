@@ -2,7 +2,7 @@
  * One server of the benchmark, run as a child process so that it has the machine to
  * itself while autocannon loads it from the parent:
  *   constant  bare Apollo + type-graphql answering a constant (the GraphQL ceiling)
- *   raw       bare Apollo + type-graphql doing the same _id lookup / two inserts with the raw driver
+ *   raw       bare Apollo + type-graphql doing the same _id lookup (alone, and grouped as memgate groups it) / two inserts with the raw driver
  *   governed  the real memgate gateway
  * Each counts the database commands its driver starts (command monitoring) and tells the
  * parent on request ("commands"), so the table shows commands per request beside req/s.
