@@ -258,18 +258,35 @@ export class EventLog {
     return ids.map((id) => found.get(id) ?? null);
   }
 
+  /**
+   * The consecutive events after `seq`, in order, up to the first gap: one `_id` lookup of
+   * seq + 1 (all it costs when nothing is there), then `batch` seqs per `bySeqs` query. How
+   * subscribers catch up and how a lagging chain-head hint is walked forward.
+   */
+  async *eventsAfter(tenantId: string, seq: number, batch = SEQ_BATCH): AsyncIterable<MemoryEvent> {
+    const first = await this.get(tenantId, seq + 1);
+    if (!first) return;
+    yield first;
+    for (let last = first.seq; ;) {
+      for (const event of await this.bySeqs(tenantId, seqsAfter(last, batch))) {
+        if (!event || event.seq !== last + 1) return;
+        yield event;
+        last = event.seq;
+      }
+    }
+  }
+
   /** The newest event of a tenant's chain as the database has it now. */
   async head(tenantId: string): Promise<{ seq: number; hash: string }> {
     const stored = await this.heads.findOne({ _id: tenantId });
-    let head = { seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH };
-    // The head document is advanced after each batch and may lag behind: walk forward by _id,
-    // a batch of seqs per query (a lag of dozens of events cost as many lookups).
-    for (;;) {
-      for (const next of await this.bySeqs(tenantId, seqsAfter(head.seq, SEQ_BATCH))) {
-        if (!next) return head;
-        head = { seq: next.seq, hash: next.hash };
-      }
-    }
+    return this.walkedFrom(tenantId, { seq: stored?.seq ?? 0, hash: stored?.hash ?? GENESIS_HASH });
+  }
+
+  /** `head` moved past the events stored after it (the head document is advanced after each batch and may lag behind). */
+  private async walkedFrom(tenantId: string, head: { seq: number; hash: string }): Promise<{ seq: number; hash: string }> {
+    let walked = head;
+    for await (const event of this.eventsAfter(tenantId, head.seq)) walked = { seq: event.seq, hash: event.hash };
+    return walked;
   }
 
   /** Events of a tenant with seq in [fromSeq, toSeq], in order, read by `_id` range. */
@@ -369,14 +386,10 @@ export class EventLog {
 
   /** The head as the database has it now, walked forward by `_id` from what this process knew. */
   private async walkHead(tenantId: string, chain: TenantChain): Promise<{ seq: number; hash: string }> {
-    let head = chain.head ?? (await this.storedHead(tenantId)) ?? { seq: 0, hash: GENESIS_HASH };
-    for (;;) {
-      const next = await this.events.findOne({ _id: eventDocId(tenantId, head.seq + 1) }, { projection: { hash: 1, seq: 1 } });
-      if (!next) break;
-      head = { seq: next.seq, hash: next.hash };
-      // Another process appended to this tenant (the first load of a chain is not contention).
-      if (chain.head) chain.contendedUntil = Date.now() + CONTENDED_MS;
-    }
+    const known = chain.head ?? (await this.storedHead(tenantId)) ?? { seq: 0, hash: GENESIS_HASH };
+    const head = await this.walkedFrom(tenantId, known);
+    // Another process appended to this tenant (the first load of a chain is not contention).
+    if (chain.head && head.seq > known.seq) chain.contendedUntil = Date.now() + CONTENDED_MS;
     chain.head = head;
     return head;
   }

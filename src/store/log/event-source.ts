@@ -2,7 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Collection, Db } from "mongodb";
 import type { Logger } from "../../logger";
 import { COLLECTIONS } from "../database";
-import { seqsAfter, type EventLog, type MemoryEvent } from "../event-log";
+import type { EventLog, MemoryEvent } from "../event-log";
 
 /**
  * Where subscribers read the log from: the log itself, never an in-process bus, so an
@@ -85,18 +85,12 @@ const RETRY_MAX_MS = 5_000;
  * consecutive run it got.
  */
 export async function readForward(log: EventLog, tenantId: string, afterSeq: number): Promise<MemoryEvent[]> {
-  const first = await log.get(tenantId, afterSeq + 1);
-  if (!first) return [];
-  const run = [first];
-  for (;;) {
-    const last = run[run.length - 1].seq;
-    const next = await log.bySeqs(tenantId, seqsAfter(last, READ_AHEAD));
-    for (const event of next) {
-      if (!event || event.seq !== run[run.length - 1].seq + 1) return run;
-      run.push(event);
-    }
-    if (run.length >= PAGE) return run;
+  const run: MemoryEvent[] = [];
+  for await (const event of log.eventsAfter(tenantId, afterSeq, READ_AHEAD)) {
+    run.push(event);
+    if (run.length >= PAGE) break;
   }
+  return run;
 }
 
 async function pause(ms: number, signal: AbortSignal): Promise<boolean> {
