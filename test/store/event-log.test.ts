@@ -1,9 +1,9 @@
-import { MongoClient, type Db } from "mongodb";
-import { randomBytes } from "node:crypto";
+import type { MongoClient, Db } from "mongodb";
 import { ManualClock } from "../../src/clock";
 import { ensureIndexes } from "../../src/store/database";
 import { EventLog, GENESIS_HASH, SEQ_BATCH, eventHash, type EventDraft, type MemoryEvent } from "../../src/store/event-log";
 import { eventDocId } from "../../src/store/ids";
+import { freshDatabase } from "../support/database";
 
 const draft = (tenant: string, n: number): EventDraft => ({
   tenant_id: tenant,
@@ -37,8 +37,7 @@ describe("the memory_events chain", () => {
   let client: MongoClient;
   let db: Db;
   beforeAll(async () => {
-    client = await MongoClient.connect(process.env.MEMGATE_TEST_MONGODB_URI!);
-    db = client.db(`t_${randomBytes(6).toString("hex")}`);
+    ({ client, db } = await freshDatabase());
     await ensureIndexes(db);
   });
   afterAll(() => client.close());

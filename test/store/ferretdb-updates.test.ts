@@ -1,5 +1,5 @@
-import { MongoClient, type Db } from "mongodb";
-import { randomBytes } from "node:crypto";
+import type { MongoClient, Db } from "mongodb";
+import { freshDatabase } from "../support/database";
 
 interface Counter {
   _id: string;
@@ -17,8 +17,7 @@ describe("FerretDB update commands (memgate.4 patch)", () => {
   let client: MongoClient;
   let db: Db;
   beforeAll(async () => {
-    client = await MongoClient.connect(process.env.MEMGATE_TEST_MONGODB_URI!);
-    db = client.db(`t_${randomBytes(6).toString("hex")}`);
+    ({ client, db } = await freshDatabase());
   });
   afterAll(() => client.close());
 

@@ -1,6 +1,6 @@
 import { MongoClient, type CommandStartedEvent, type Db } from "mongodb";
-import { randomBytes } from "node:crypto";
 import { LookupQueue } from "../../src/store/lookup-queue";
+import { freshDatabase } from "../support/database";
 
 interface Doc {
   _id: string;
@@ -14,11 +14,8 @@ describe("LookupQueue", () => {
   let db: Db;
   const finds: CommandStartedEvent[] = [];
   beforeAll(async () => {
-    const url = new URL(process.env.MEMGATE_TEST_MONGODB_URI!);
-    url.searchParams.set("monitorCommands", "true");
-    client = await MongoClient.connect(url.toString());
+    ({ client, db } = await freshDatabase({ monitorCommands: true }));
     client.on("commandStarted", (event) => event.commandName === "find" && finds.push(event));
-    db = client.db(`t_${randomBytes(6).toString("hex")}`);
     await db.collection<Doc>("docs").insertMany(Array.from({ length: 300 }, (_, n) => ({ _id: `d${n}`, n, at: new Date(1_700_000_000_000 + n) })));
   });
   afterAll(() => client.close());

@@ -1,4 +1,5 @@
-import type { Db } from "mongodb";
+import { randomBytes } from "node:crypto";
+import { MongoClient, type Db } from "mongodb";
 
 /**
  * Process bookkeeping that moves on its own (each gateway's heartbeat in the settings epoch):
@@ -15,4 +16,15 @@ export async function dumpDatabase(db: Db): Promise<string> {
     parts.push(`${name}: ${JSON.stringify(docs)}`);
   }
   return parts.join("\n");
+}
+
+/** A database name no other test uses. */
+export const newDatabaseName = (): string => `t_${randomBytes(6).toString("hex")}`;
+
+/** A client of the suite's FerretDB (jest's globalSetup) and a database of its own; `monitorCommands` turns on the driver's command events. */
+export async function freshDatabase(options: { monitorCommands?: boolean } = {}): Promise<{ client: MongoClient; db: Db }> {
+  const url = new URL(process.env.MEMGATE_TEST_MONGODB_URI!);
+  if (options.monitorCommands) url.searchParams.set("monitorCommands", "true");
+  const client = await MongoClient.connect(url.toString());
+  return { client, db: client.db(newDatabaseName()) };
 }

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +7,7 @@ import { loadConfig } from "../../src/config";
 import type { Detector } from "../../src/detectors/detector";
 import { Gateway } from "../../src/gateway";
 import type { Logger } from "../../src/logger";
+import { newDatabaseName } from "./database";
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_PUBLIC_KEY_PEM, signToken, type TokenClaims } from "./tokens";
 
 export const POLICY_BUNDLE = path.resolve(__dirname, "..", "..", "build", "policy", "bundle.tar.gz");
@@ -54,7 +55,7 @@ export interface TestGatewayOptions {
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const uri = options.mongodbUri ?? process.env.MEMGATE_TEST_MONGODB_URI;
   if (!uri) throw new Error("MEMGATE_TEST_MONGODB_URI is not set: run the tests with jest's globalSetup");
-  const dbName = options.dbName ?? `t_${randomBytes(6).toString("hex")}`;
+  const dbName = options.dbName ?? newDatabaseName();
   const config = loadConfig({
     MONGODB_URI: uri,
     MEMGATE_DB_NAME: dbName,
