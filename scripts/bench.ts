@@ -92,8 +92,18 @@ process.on("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
 
-async function startChild(kind: string, uri: string, dbName: string, dbPid: number | undefined, publicKeyPem = ""): Promise<Server> {
-  const child = fork(path.join(__dirname, "bench-server.js"), [kind, uri, dbName, publicKeyPem], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+async function startChild(
+  kind: string,
+  uri: string,
+  dbName: string,
+  dbPid: number | undefined,
+  publicKeyPem = "",
+  env: NodeJS.ProcessEnv = {},
+): Promise<Server> {
+  const child = fork(path.join(__dirname, "bench-server.js"), [kind, uri, dbName, publicKeyPem], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...process.env, ...env },
+  });
   children.add(child);
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (m: { port: number }) => resolve(m.port));
@@ -303,7 +313,10 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
     await stopChild(constant.child);
 
     // Governed first, so the raw read looks up the very documents memgate stored.
-    const governed = await startChild("governed", ferret.uri, dbName, dbPid, publicKeyPem);
+    // The gateway configured as `npm start` configures it on that backend (the bench hands it the database by URI).
+    const governed = await startChild("governed", ferret.uri, dbName, dbPid, publicKeyPem, {
+      MEMGATE_SECONDARY_INDEXES: process.env.MEMGATE_SECONDARY_INDEXES ?? String(label !== "sqlite"),
+    });
     const ids: { subject: string; id: string }[] = [];
     for (let i = 0; i < SEEDED; i++) {
       const subject = SUBJECTS[i % SUBJECTS.length];

@@ -12,9 +12,14 @@ export interface Config {
   /** When set, the embedded FerretDB uses this PostgreSQL database instead of SQLite. */
   readonly ferretdbPostgresUrl: string | undefined;
   readonly ferretdbBinary: string;
-  /** Supervision of the embedded FerretDB (issue 15): first restart delay, doubled per failed attempt, and attempts before giving up. */
+  /**
+   * Whether the indexes that serve reads other than by `_id` are created (MEMGATE_SECONDARY_INDEXES).
+   * Default: yes, except on the embedded FerretDB on SQLite, whose backend reads by `_id` only.
+   */
+  readonly secondaryIndexes: boolean;
   /** How long a write's Idempotency-Key answers its first outcome (MEMGATE_IDEMPOTENCY_WINDOW_S, default 86400). */
   readonly idempotencyWindowS: number;
+  /** Supervision of the embedded FerretDB (issue 15): first restart delay, doubled per failed attempt, and attempts before giving up. */
   readonly ferretdbRestart: { readonly backoffMs: number; readonly maxAttempts: number };
   readonly policyBundlePath: string;
   /** PEM public keys a policy bundle's signature may be made with (MEMGATE_POLICY_PUBLIC_KEYS); absent: the development key. */
@@ -133,6 +138,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw !== "true" && raw !== "false") throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return raw === "true";
+}
+
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw.trim() === "" ? undefined : raw;
@@ -162,14 +174,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The development key pair is for the embedded database only: a real deployment names its issuer's key.
     throw new ConfigError("MONGODB_URI is set, so JWT_PUBLIC_KEY or JWT_JWKS_URL must be set too");
   }
+  const ferretdbPostgresUrl = optional(env, "MEMGATE_FERRETDB_POSTGRESQL_URL");
   return Object.freeze({
     port: integer(env, "PORT", 4000, 0, 65535),
     host: env.HOST ?? "127.0.0.1",
     dataDir: path.resolve(env.MEMGATE_DATA_DIR ?? path.join(projectRoot, "data")),
     mongodbUri,
     dbName: env.MEMGATE_DB_NAME ?? "memgate",
-    ferretdbPostgresUrl: optional(env, "MEMGATE_FERRETDB_POSTGRESQL_URL"),
+    ferretdbPostgresUrl,
     ferretdbBinary: path.resolve(env.MEMGATE_FERRETDB_BIN ?? path.join(projectRoot, ".tools", "bin", "ferretdb")),
+    secondaryIndexes: flag(env, "MEMGATE_SECONDARY_INDEXES", Boolean(mongodbUri || ferretdbPostgresUrl)),
     idempotencyWindowS: integer(env, "MEMGATE_IDEMPOTENCY_WINDOW_S", 86_400, 1, 30 * 86_400),
     ferretdbRestart: Object.freeze({
       backoffMs: integer(env, "MEMGATE_FERRETDB_RESTART_BACKOFF_MS", 250, 10, 60_000),
@@ -253,10 +267,6 @@ function auditConfig(env: NodeJS.ProcessEnv): AuditConfig {
   if (eventSource !== "auto" && eventSource !== "poll" && eventSource !== "change_stream") {
     throw new ConfigError(`MEMGATE_AUDIT_EVENT_SOURCE must be auto, poll or change_stream, got "${eventSource}"`);
   }
-  const verifyOnStart = env.MEMGATE_AUDIT_VERIFY_ON_START ?? "true";
-  if (verifyOnStart !== "true" && verifyOnStart !== "false") {
-    throw new ConfigError(`MEMGATE_AUDIT_VERIFY_ON_START must be true or false, got "${verifyOnStart}"`);
-  }
   return Object.freeze({
     checkpointPrivateKeyPem: optional(env, "MEMGATE_CHECKPOINT_PRIVATE_KEY")?.replace(/\\n/g, "\n"),
     logPublicKeysPem: optional(env, "MEMGATE_LOG_PUBLIC_KEYS")?.replace(/\\n/g, "\n"),
@@ -268,7 +278,7 @@ function auditConfig(env: NodeJS.ProcessEnv): AuditConfig {
     eventSource,
     repairMinAgeMs: integer(env, "MEMGATE_REPAIR_MIN_AGE_MS", 60_000, 0, 86_400_000),
     repairIntervalMs: integer(env, "MEMGATE_REPAIR_INTERVAL_MS", 30_000, 100, 86_400_000),
-    verifyOnStart: verifyOnStart === "true",
+    verifyOnStart: flag(env, "MEMGATE_AUDIT_VERIFY_ON_START", true),
     integrityRefreshMs: integer(env, "MEMGATE_INTEGRITY_REFRESH_MS", 5_000, 100, 600_000),
   });
 }

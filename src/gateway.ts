@@ -100,7 +100,7 @@ export class Gateway {
     let startedClient: DatabaseClient | undefined;
     let startedAudit: AuditSystem | undefined;
     try {
-      const { client, db } = await connectDatabase(databaseUri, config.dbName);
+      const { client, db } = await connectDatabase(databaseUri, config.dbName, { secondaryIndexes: config.secondaryIndexes });
       startedClient = client;
       await ensureIndexes(db);
 

@@ -36,40 +36,41 @@ export async function pingDatabase(db: Database, timeoutMs = 2_000): Promise<boo
     .catch(() => false);
 }
 
-export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
+/** Databases connected with `secondaryIndexes: false`: ensureIndexes leaves them with their `_id` index only. */
+const idOnly = new WeakSet<Db>();
+
+/**
+ * `secondaryIndexes: false` for a database that never reads through an index other than
+ * `_id`: FerretDB's SQLite backend pushes down only `_id` filters (and, patched, `_id: {$in}`)
+ * and filters everything else in Go, so there a secondary index is work on every write for
+ * no read. Nothing relies on them for uniqueness: every unique index repeats what the
+ * deterministic `_id` already enforces (src/store/ids.ts).
+ */
+export async function connectDatabase(uri: string, dbName: string, options: { secondaryIndexes?: boolean } = {}): Promise<{ client: MongoClient; db: Db }> {
   // 20 s: a database busy with a burst (FerretDB on SQLite under a full test run) still counts as there.
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 20_000, maxPoolSize: 50 });
   await client.connect();
-  return { client, db: client.db(dbName) };
+  const db = client.db(dbName);
+  if (options.secondaryIndexes === false) idOnly.add(db);
+  return { client, db };
 }
 
-/**
- * Creates the indexes the read paths and the chain need; idempotent, run at every start.
- * FerretDB accepts and keeps them (its SQLite backend does not use them for queries);
- * on MongoDB they carry the production read paths and enforce uniqueness.
- */
-/** The indexes the read paths and the chain need, per collection. */
+/** The event log's read indexes (each contract's store declares its own: ContractStore.ensureIndexes). */
 export const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
-  [COLLECTIONS.memories]: [
-    { key: { tenant_id: 1, subject_id: 1, memory_id: 1 }, name: "tenant_subject_memory", unique: true },
-    { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },
-  ],
-  [COLLECTIONS.memoryVersions]: [{ key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true }],
   [COLLECTIONS.events]: [
     { key: { tenant_id: 1, seq: 1 }, name: "tenant_seq", unique: true },
     { key: { tenant_id: 1, subject_id: 1, timestamp: 1 }, name: "tenant_subject_timestamp" },
   ],
-  [COLLECTIONS.ledgerProposals]: [{ key: { tenant_id: 1, subject_id: 1, decision: 1, created_at: -1 }, name: "tenant_subject_decision_created" }],
-  [COLLECTIONS.ledgerItems]: [{ key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" }],
 };
 
 /**
  * Creates the indexes that are missing; run at every start, by every process. Only missing
  * ones are created, one per call: FerretDB 1.24 drops the connection when createIndexes
- * names indexes that exist already (a restart, a second process). FerretDB keeps indexes
- * without using them for queries on SQLite; on MongoDB they carry the read paths.
+ * names indexes that exist already (a restart, a second process). None on a database
+ * connected without secondary indexes (connectDatabase).
  */
 export async function ensureIndexes(db: Db, indexes: Readonly<Record<string, readonly IndexDescription[]>> = INDEXES): Promise<void> {
+  if (idOnly.has(db)) return;
   for (const [name, wanted] of Object.entries(indexes)) {
     const collection = db.collection(name);
     const existing = new Set(

@@ -34,7 +34,9 @@ describe("the agent contract on the operation kernel", () => {
   let agent: string;
 
   beforeAll(async () => {
-    gw = await startTestGateway({ clock });
+    // The log is broken below by a document holding the next seq under another `_id`: the unique
+    // (tenant_id, seq) index, a secondary index, is what makes it refuse the append.
+    gw = await startTestGateway({ clock, env: { MEMGATE_SECONDARY_INDEXES: "true" } });
     agent = await gw.token({ tenant: "acme", subjects: [`repo:${REPO}`], roles: ["agent"], sub: "agent-7" });
   });
   afterAll(() => gw.stop());

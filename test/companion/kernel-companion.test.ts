@@ -64,7 +64,9 @@ describe("the companion contract on the kernel (issue 11)", () => {
   }
 
   beforeAll(async () => {
-    gw = await startTestGateway({ clock });
+    // The log is broken below by a document holding the next seq under another `_id`: the unique
+    // (tenant_id, seq) index, a secondary index, is what makes it refuse the append.
+    gw = await startTestGateway({ clock, env: { MEMGATE_SECONDARY_INDEXES: "true" } });
     store = gw.gateway.services.contracts.companion.stores[0] as CompanionStore;
   });
   afterAll(() => gw.stop());
