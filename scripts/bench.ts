@@ -313,9 +313,9 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
     await stopChild(constant.child);
 
     // Governed first, so the raw read looks up the very documents memgate stored.
-    // The gateway configured as `npm start` configures it on that backend (the bench hands it the database by URI).
+    // Configured as `npm start` configures its embedded FerretDB (the bench hands the database over by URI).
     const governed = await startChild("governed", ferret.uri, dbName, dbPid, publicKeyPem, {
-      MEMGATE_SECONDARY_INDEXES: process.env.MEMGATE_SECONDARY_INDEXES ?? String(label !== "sqlite"),
+      MEMGATE_SECONDARY_INDEXES: process.env.MEMGATE_SECONDARY_INDEXES ?? String(Boolean(external)),
     });
     const ids: { subject: string; id: string }[] = [];
     for (let i = 0; i < SEEDED; i++) {

@@ -14,7 +14,8 @@ export interface Config {
   readonly ferretdbBinary: string;
   /**
    * Whether the indexes that serve reads other than by `_id` are created (MEMGATE_SECONDARY_INDEXES).
-   * Default: yes, except on the embedded FerretDB on SQLite, whose backend reads by `_id` only.
+   * Default: yes on a database given by URI (MongoDB), no on the embedded FerretDB, which reads
+   * through none of them on either backend (src/store/database.ts, connectDatabase).
    */
   readonly secondaryIndexes: boolean;
   /** How long a write's Idempotency-Key answers its first outcome (MEMGATE_IDEMPOTENCY_WINDOW_S, default 86400). */
@@ -174,16 +175,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The development key pair is for the embedded database only: a real deployment names its issuer's key.
     throw new ConfigError("MONGODB_URI is set, so JWT_PUBLIC_KEY or JWT_JWKS_URL must be set too");
   }
-  const ferretdbPostgresUrl = optional(env, "MEMGATE_FERRETDB_POSTGRESQL_URL");
   return Object.freeze({
     port: integer(env, "PORT", 4000, 0, 65535),
     host: env.HOST ?? "127.0.0.1",
     dataDir: path.resolve(env.MEMGATE_DATA_DIR ?? path.join(projectRoot, "data")),
     mongodbUri,
     dbName: env.MEMGATE_DB_NAME ?? "memgate",
-    ferretdbPostgresUrl,
+    ferretdbPostgresUrl: optional(env, "MEMGATE_FERRETDB_POSTGRESQL_URL"),
     ferretdbBinary: path.resolve(env.MEMGATE_FERRETDB_BIN ?? path.join(projectRoot, ".tools", "bin", "ferretdb")),
-    secondaryIndexes: flag(env, "MEMGATE_SECONDARY_INDEXES", Boolean(mongodbUri || ferretdbPostgresUrl)),
+    secondaryIndexes: flag(env, "MEMGATE_SECONDARY_INDEXES", Boolean(mongodbUri)),
     idempotencyWindowS: integer(env, "MEMGATE_IDEMPOTENCY_WINDOW_S", 86_400, 1, 30 * 86_400),
     ferretdbRestart: Object.freeze({
       backoffMs: integer(env, "MEMGATE_FERRETDB_RESTART_BACKOFF_MS", 250, 10, 60_000),

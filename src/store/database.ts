@@ -41,10 +41,12 @@ const idOnly = new WeakSet<Db>();
 
 /**
  * `secondaryIndexes: false` for a database that never reads through an index other than
- * `_id`: FerretDB's SQLite backend pushes down only `_id` filters (and, patched, `_id: {$in}`)
- * and filters everything else in Go, so there a secondary index is work on every write for
- * no read. Nothing relies on them for uniqueness: every unique index repeats what the
- * deterministic `_id` already enforces (src/store/ids.ts).
+ * `_id`, as FerretDB 1.24 on either backend: on SQLite it pushes down only `_id` filters (and,
+ * patched, `_id: {$in}`) and filters everything else in Go; on PostgreSQL it pushes field
+ * equality down as `_jsonb->$1 @> $2`, which no btree index serves (pg_stat_user_indexes
+ * counts no scan of them). There a secondary index is work on every write for no read.
+ * Nothing relies on them for uniqueness: every unique index repeats what the deterministic
+ * `_id` already enforces (src/store/ids.ts).
  */
 export async function connectDatabase(uri: string, dbName: string, options: { secondaryIndexes?: boolean } = {}): Promise<{ client: MongoClient; db: Db }> {
   // 20 s: a database busy with a burst (FerretDB on SQLite under a full test run) still counts as there.

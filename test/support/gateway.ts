@@ -67,8 +67,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     PORT: "0",
     LOG_LEVEL: process.env.MEMGATE_TEST_LOG_LEVEL ?? "silent",
     MEMGATE_CHECKPOINT_PRIVATE_KEY: TEST_LOG_PRIVATE_KEY_PEM,
-    // As `npm start` configures its embedded FerretDB on that backend (the suite hands it over by URI).
-    MEMGATE_SECONDARY_INDEXES: String(Boolean(process.env.MEMGATE_FERRETDB_POSTGRESQL_URL)),
+    // As `npm start` configures its embedded FerretDB (the suite hands the database over by URI).
+    MEMGATE_SECONDARY_INDEXES: "false",
     ...options.env,
   });
   const gateway = await Gateway.start({
