@@ -294,17 +294,7 @@ export class LinguisticAnalysis {
   }
 }
 
-/** The last texts read (at most RECENT_MAX): the lexicon detector reads one text for each of its passes over a field. */
-const recent = new Map<string, LinguisticAnalysis>();
-const RECENT_MAX = 64;
-
 /** Reads a text (case kept, for the tagger) once; cheap to skip when no sense is in play. */
 export function analyse(text: string): LinguisticAnalysis {
-  let analysis = recent.get(text);
-  if (!analysis) {
-    analysis = new LinguisticAnalysis(text);
-    if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
-    recent.set(text, analysis);
-  }
-  return analysis;
+  return new LinguisticAnalysis(text);
 }
