@@ -392,6 +392,13 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
       const c = await startTestGateway({ clock, env: QUIET, dbName: a.dbName });
       try {
         expect(await agentEvents(orphan)).toHaveLength(1);
+        // The chain-head document is a hint written after the batch: B reads before it moves on.
+        await c.gateway.services.kernel.events.settled();
+        const [repaired] = await agentEvents(orphan);
+        const before = await a.gateway.services.kernel.events.get(AGENT_TENANT, repaired.seq - 1);
+        await a.gateway.db
+          .collection<{ _id: string; seq: number; hash: string }>("chain_heads")
+          .updateOne({ _id: AGENT_TENANT }, { $set: { seq: before!.seq, hash: before!.hash } });
         expect(await found(b)).toContain(orphan);
         expect(await found(c)).toContain(orphan);
       } finally {

@@ -18,9 +18,9 @@ interface TenantEntry {
 /**
  * One in-process index per tenant. Built once from the database (one scan of the tenant's
  * live agent memories, each checked against its integrity hash), then kept fresh from the
- * hash-chained event log: before each read, the tenant's chain head is read and events
- * between the watermark and the head are fetched by `_id` (primary-key reads), and the
- * memories they name are reloaded. An `erase` event of an agent object (SPEC D1) takes the
+ * hash-chained event log: before each read, the events after the watermark are fetched by
+ * `_id` (primary-key reads) up to the first seq not in the log yet, and the memories they name
+ * are reloaded. An `erase` event of an agent object (SPEC D1) takes the
  * memory out (or reloads it without the erased update's words), so several gateway
  * processes sharing one database stop serving erased text once they see the event. This
  * process's own writes and erasures are in its index before their answer is sent.
@@ -112,16 +112,15 @@ export class AgentIndexCache {
     return { index, watermark: head.seq, applied: new Set(), catchingUp: null };
   }
 
+  /**
+   * Forward from the watermark by `_id` to the first seq not in the log yet (one lookup when
+   * nothing is new), not to the chain-head document: that hint is written after the batch and
+   * lags it, so a read right after another gateway's append would have missed the event.
+   */
   private async catchUp(tenantId: string, entry: TenantEntry): Promise<void> {
-    const head = (await this.events.storedHead(tenantId))?.seq ?? 0;
-    while (entry.watermark < head) {
-      const next = entry.watermark + 1;
-      if (!entry.applied.delete(next)) {
-        const event = await this.events.get(tenantId, next);
-        if (!event) return; // not visible yet: the next read picks it up
-        await this.apply(tenantId, entry, event);
-      }
-      entry.watermark = next;
+    for await (const event of this.events.eventsAfter(tenantId, entry.watermark)) {
+      if (!entry.applied.delete(event.seq)) await this.apply(tenantId, entry, event);
+      entry.watermark = event.seq;
     }
   }
 
