@@ -51,6 +51,8 @@ interface Increment extends CountDelta {
   subjectId: string;
   seq: number;
   staleWindows: string[];
+  /** Its write was acknowledged (kept while a read of its subject that may predate it is in flight). */
+  written?: boolean;
 }
 
 const part = (value: string): string => encodeURIComponent(value);
@@ -63,7 +65,10 @@ const windowKey = (start: number): string => `w${start}`;
  * group-committed with concurrent writes. Until an increment of this process is in the
  * document, reads of this process add it (exact for one process; across processes the
  * window is the group commit's few milliseconds, as it was the increment's before). A
- * retried increment is applied once: `applied.<process>` says which are in already.
+ * retried increment is applied once: `applied.<process>` says which are in already, which is
+ * also how a read tells the increments its document holds from those it must add: a read may
+ * be answered from before a write and arrive after the write's acknowledgement, so a written
+ * increment is kept until no read of its subject that started before that is in flight.
  */
 export class CounterStore {
   private readonly counters: Collection<CounterDoc>;
@@ -72,6 +77,8 @@ export class CounterStore {
   private readonly process = `p${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;
   /** This process's increments not yet known to be in the document, by subject key. */
   private readonly pending = new Map<string, Increment[]>();
+  /** Reads in flight per subject key. */
+  private readonly readers = new Map<string, number>();
   private readonly commits: GroupCommit<Increment>;
   private seq = 0;
 
@@ -93,7 +100,16 @@ export class CounterStore {
   /** One `_id` lookup, plus this process's increments that are not in the document yet. */
   async read(tenantId: string, subjectId: string, windowStart: number): Promise<SubjectCounts> {
     const key = CounterStore.docId(tenantId, subjectId);
-    const doc = await this.lookups.get(key);
+    this.readers.set(key, (this.readers.get(key) ?? 0) + 1);
+    try {
+      return this.counted(key, await this.lookups.get(key), windowStart);
+    } finally {
+      this.doneReading(key);
+    }
+  }
+
+  /** The document's counts plus this process's increments it does not hold yet. */
+  private counted(key: string, doc: CounterDoc | null, windowStart: number): SubjectCounts {
     const applied = doc?.applied?.[this.process] ?? 0;
     let items = doc?.items ?? 0;
     let writes = doc?.windows?.[windowKey(windowStart)] ?? 0;
@@ -116,7 +132,27 @@ export class CounterStore {
     const list = this.pending.get(key) ?? [];
     list.push(increment);
     this.pending.set(key, list);
-    return this.commits.add(increment).finally(() => this.forget(increment));
+    return this.commits.add(increment).then(
+      () => {
+        increment.written = true;
+        if (!this.readers.has(key)) this.forget(increment);
+      },
+      (error: unknown) => {
+        this.forget(increment);
+        throw error;
+      },
+    );
+  }
+
+  /** The last read of a subject in flight is done: every read from now on is answered after the written increments. */
+  private doneReading(key: string): void {
+    const left = (this.readers.get(key) ?? 1) - 1;
+    if (left > 0) {
+      this.readers.set(key, left);
+      return;
+    }
+    this.readers.delete(key);
+    for (const increment of this.pending.get(key) ?? []) if (increment.written) this.forget(increment);
   }
 
   /** Back-pressure for writers: see GroupCommit.room. */
