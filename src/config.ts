@@ -15,7 +15,7 @@ export interface Config {
   /**
    * Whether the indexes that serve reads other than by `_id` are created (MEMGATE_SECONDARY_INDEXES).
    * Default: yes on a database given by URI (MongoDB), no on the embedded FerretDB, which reads
-   * through none of them on either backend (src/store/database.ts, connectDatabase).
+   * through none of them on either backend (src/store/database.ts, INDEXES).
    */
   readonly secondaryIndexes: boolean;
   /** How long a write's Idempotency-Key answers its first outcome (MEMGATE_IDEMPOTENCY_WINDOW_S, default 86400). */

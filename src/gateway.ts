@@ -100,9 +100,10 @@ export class Gateway {
     let startedClient: DatabaseClient | undefined;
     let startedAudit: AuditSystem | undefined;
     try {
-      const { client, db } = await connectDatabase(databaseUri, config.dbName, { secondaryIndexes: config.secondaryIndexes });
+      const { client, db } = await connectDatabase(databaseUri, config.dbName);
       startedClient = client;
-      await ensureIndexes(db);
+      // Only where the database reads through them (INDEXES in src/store/database.ts says why).
+      if (config.secondaryIndexes) await ensureIndexes(db);
 
       const policy = new PolicyEngine(config.policyBundlePath, logger, bundleTrust(config.policyPublicKeysPem));
       await policy.reload();
@@ -151,7 +152,7 @@ export class Gateway {
       });
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
       for (const contract of Object.values(contracts) as ContractModule[]) rejudgeTargets.push(...(contract.rejudge ?? []));
-      for (const store of stores) await store.ensureIndexes();
+      if (config.secondaryIndexes) for (const store of stores) await store.ensureIndexes();
       // Start-up duties over every store: policy version check, repair, chain verification, timers.
       await auditSystem.start();
       // Issue 13 item 5: every bundle that comes into force re-judges stored memory in the background.

@@ -36,28 +36,22 @@ export async function pingDatabase(db: Database, timeoutMs = 2_000): Promise<boo
     .catch(() => false);
 }
 
-/** Databases connected with `secondaryIndexes: false`: ensureIndexes leaves them with their `_id` index only. */
-const idOnly = new WeakSet<Db>();
-
-/**
- * `secondaryIndexes: false` for a database that never reads through an index other than
- * `_id`, as FerretDB 1.24 on either backend: on SQLite it pushes down only `_id` filters (and,
- * patched, `_id: {$in}`) and filters everything else in Go; on PostgreSQL it pushes field
- * equality down as `_jsonb->$1 @> $2`, which no btree index serves (pg_stat_user_indexes
- * counts no scan of them). There a secondary index is work on every write for no read.
- * Nothing relies on them for uniqueness: every unique index repeats what the deterministic
- * `_id` already enforces (src/store/ids.ts).
- */
-export async function connectDatabase(uri: string, dbName: string, options: { secondaryIndexes?: boolean } = {}): Promise<{ client: MongoClient; db: Db }> {
+export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
   // 20 s: a database busy with a burst (FerretDB on SQLite under a full test run) still counts as there.
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 20_000, maxPoolSize: 50 });
   await client.connect();
-  const db = client.db(dbName);
-  if (options.secondaryIndexes === false) idOnly.add(db);
-  return { client, db };
+  return { client, db: client.db(dbName) };
 }
 
-/** The event log's read indexes (each contract's store declares its own: ContractStore.ensureIndexes). */
+/**
+ * The event log's read indexes (each contract's store declares its own: ContractStore.ensureIndexes).
+ * Only worth creating where the database reads through them, as MongoDB does. FerretDB 1.24 does
+ * not on either backend: on SQLite it pushes down only `_id` filters (and, patched, `_id: {$in}`)
+ * and filters everything else in Go; on PostgreSQL it pushes field equality down as
+ * `_jsonb->$1 @> $2`, which no btree index serves (pg_stat_user_indexes counts no scan of them).
+ * Nothing relies on them for uniqueness: every unique index repeats what the deterministic `_id`
+ * already enforces (src/store/ids.ts). The composition root decides (config.secondaryIndexes).
+ */
 export const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
   [COLLECTIONS.events]: [
     { key: { tenant_id: 1, seq: 1 }, name: "tenant_seq", unique: true },
@@ -68,11 +62,9 @@ export const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
 /**
  * Creates the indexes that are missing; run at every start, by every process. Only missing
  * ones are created, one per call: FerretDB 1.24 drops the connection when createIndexes
- * names indexes that exist already (a restart, a second process). None on a database
- * connected without secondary indexes (connectDatabase).
+ * names indexes that exist already (a restart, a second process).
  */
 export async function ensureIndexes(db: Db, indexes: Readonly<Record<string, readonly IndexDescription[]>> = INDEXES): Promise<void> {
-  if (idOnly.has(db)) return;
   for (const [name, wanted] of Object.entries(indexes)) {
     const collection = db.collection(name);
     const existing = new Set(

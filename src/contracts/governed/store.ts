@@ -84,7 +84,7 @@ export interface ListQuery {
   after?: { createdAt: Date; id: string };
 }
 
-/** The indexes the store's reads need besides `_id` (on MongoDB they carry the list reads; see connectDatabase). */
+/** The indexes the store's reads need besides `_id` (on MongoDB they carry the list reads; see INDEXES in src/store/database.ts). */
 const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
   [COLLECTIONS.memories]: [
     { key: { tenant_id: 1, subject_id: 1, memory_id: 1 }, name: "tenant_subject_memory", unique: true },
