@@ -15,6 +15,7 @@ import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
 import { agentRouter } from "./http/agent-route";
+import { developmentJwk, developmentJwksRouter } from "./http/development-jwks";
 import { healthRouter } from "./http/health";
 import { ledgerPageRouter } from "./http/ledger-page";
 import { Metrics } from "./kernel/metrics";
@@ -109,7 +110,8 @@ export class Gateway {
       await policy.reload();
       policy.watch();
 
-      const publicKeyPem = config.jwt.publicKeyPem ?? (config.jwt.jwksUrl ? undefined : (await ensureDevKeyPair(config.dataDir, "jwt")).publicKeyPem);
+      const developmentKeyPem = config.jwt.publicKeyPem || config.jwt.jwksUrl ? undefined : (await ensureDevKeyPair(config.dataDir, "jwt")).publicKeyPem;
+      const publicKeyPem = config.jwt.publicKeyPem ?? developmentKeyPem;
       const verifier = TokenVerifier.create({
         ...config.jwt,
         publicKeyPem,
@@ -181,6 +183,7 @@ export class Gateway {
           agentRouter(verifier, kernel, contracts.agent.operations, logger, { door: config.door, rateLimiter }),
           mcpRouter({ config, verifier, services, logger, rateLimiter }),
           openApiRouter(),
+          ...(developmentKeyPem ? [developmentJwksRouter(await developmentJwk(developmentKeyPem))] : []),
         ],
       });
       await new Promise<void>((resolve, reject) => {
