@@ -1,6 +1,6 @@
 // A LangGraph graph that remembers across threads through memgate (no LLM: the node is plain code).
 // Run from the repository root against a running gateway:
-//   MEMGATE_URL=http://localhost:4000/graphql MEMGATE_TOKEN=$(npm run -s token -- --tenant acme --subject alice --role agent) \
+//   MEMGATE_GRAPHQL_URL=http://localhost:4000/graphql MEMGATE_TOKEN=$(npm run -s token -- --tenant acme --subject alice --role agent) \
 //     npx tsx examples/langgraph/remember-across-threads.ts
 import { Annotation, MemorySaver, START, StateGraph, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { createMemgateClient } from "../../clients/typescript/src";
@@ -26,7 +26,7 @@ async function assistant(state: typeof State.State, config: LangGraphRunnableCon
 }
 
 const store = new MemgateStore({
-  client: createMemgateClient({ url: process.env.MEMGATE_URL!, token: process.env.MEMGATE_TOKEN! }),
+  client: createMemgateClient({ url: process.env.MEMGATE_GRAPHQL_URL!, token: process.env.MEMGATE_TOKEN! }),
   governed: { category: "PREFERENCE", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: { explicit: true } },
 });
 const graph = new StateGraph(State).addNode("assistant", assistant).addEdge(START, "assistant").compile({ checkpointer: new MemorySaver(), store });

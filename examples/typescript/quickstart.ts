@@ -1,6 +1,6 @@
 // Store a memory, update it, and read it back through Apollo Client's normalised cache.
 // Run from the repository root against a running gateway:
-//   MEMGATE_URL=http://localhost:4000/graphql MEMGATE_TOKEN=$(npm run -s token -- --tenant acme --subject alice --role agent) \
+//   MEMGATE_GRAPHQL_URL=http://localhost:4000/graphql MEMGATE_TOKEN=$(npm run -s token -- --tenant acme --subject alice --role agent) \
 //     npx tsx examples/typescript/quickstart.ts
 import {
   MemoryDocument,
@@ -14,7 +14,7 @@ import {
 } from "../../clients/typescript/src";
 
 async function main() {
-  const client = createMemgateClient({ url: process.env.MEMGATE_URL!, token: process.env.MEMGATE_TOKEN! });
+  const client = createMemgateClient({ url: process.env.MEMGATE_GRAPHQL_URL!, token: process.env.MEMGATE_TOKEN! });
   const item = { category: "PREFERENCE", key: "tone", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: { explicit: true } };
 
   // expectSuccess returns the decision, or throws MemgateRefusalError carrying the stop reason.

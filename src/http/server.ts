@@ -89,6 +89,22 @@ function formatOutsideApollo(error: GraphQLError, hideSuggestions: boolean): Gra
 }
 
 /** CORS for the configured origins only; with none configured, no CORS header is ever sent (browsers keep cross-origin pages out). */
+/**
+ * What a browser client may send and read: GraphQL and seed-001 bodies, retries with an
+ * Idempotency-Key, MCP's session and protocol headers, SSE resumption (docs/CLIENT.md "CORS").
+ */
+const CORS_ALLOWED_HEADERS = [
+  "authorization",
+  "content-type",
+  "x-request-id",
+  "apollo-require-preflight",
+  "idempotency-key",
+  "mcp-protocol-version",
+  "mcp-session-id",
+  "last-event-id",
+].join(", ");
+const CORS_EXPOSED_HEADERS = ["retry-after", "x-request-id", "mcp-session-id"].join(", ");
+
 function corsFor(origins: readonly string[]): RequestHandler {
   const allowed = new Set(origins);
   return (req, res, next) => {
@@ -97,9 +113,10 @@ function corsFor(origins: readonly string[]): RequestHandler {
     const origin = req.headers.origin;
     if (!origin || !allowed.has(origin)) return next();
     res.setHeader("Access-Control-Allow-Origin", origin);
+    res.setHeader("Access-Control-Expose-Headers", CORS_EXPOSED_HEADERS);
     if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
-      res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-      res.setHeader("Access-Control-Allow-Headers", "authorization, content-type, x-request-id, apollo-require-preflight");
+      res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
+      res.setHeader("Access-Control-Allow-Headers", CORS_ALLOWED_HEADERS);
       res.setHeader("Access-Control-Max-Age", "600");
       res.status(204).end();
       return;

@@ -27,7 +27,7 @@ describe("README recipes run against a real gateway", () => {
   let gw: TestGateway;
   const run = async (file: string, subject: string) => {
     const token = await gw.token({ tenant: "acme", subjects: [subject], roles: ["agent"] });
-    const env = { ...process.env, MEMGATE_URL: `${gw.url}/graphql`, MEMGATE_TOKEN: token, MEMGATE_SUBJECT: subject };
+    const env = { ...process.env, MEMGATE_GRAPHQL_URL: `${gw.url}/graphql`, MEMGATE_TOKEN: token, MEMGATE_SUBJECT: subject };
     const { stdout } = await promisify(execFile)(process.execPath, [TSX, file], { cwd: root, env });
     return { stdout, token };
   };

@@ -84,6 +84,21 @@ describe("production mode (issue 12 item 4)", () => {
       expect(answer.headers.get("access-control-allow-origin")).toBeNull();
     });
 
+    it("a browser client may send the headers memgate's clients use and read Retry-After", async () => {
+      const preflight = await fetch(`${gw.url}/v1/memory`, {
+        method: "OPTIONS",
+        headers: { origin: ALLOWED, "access-control-request-method": "POST", "access-control-request-headers": "idempotency-key, mcp-protocol-version" },
+      });
+      const allowedHeaders = (preflight.headers.get("access-control-allow-headers") ?? "").split(/,\s*/);
+      expect(allowedHeaders).toEqual(expect.arrayContaining(["idempotency-key", "mcp-protocol-version", "mcp-session-id", "last-event-id"]));
+      const answer = await fetch(`${gw.url}/graphql`, {
+        method: "POST",
+        headers: { origin: ALLOWED, "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: "{ contract { version } }" }),
+      });
+      expect((answer.headers.get("access-control-expose-headers") ?? "").split(/,\s*/)).toEqual(expect.arrayContaining(["retry-after", "x-request-id"]));
+    });
+
     it("a page from a foreign origin cannot open a socket (CORS does not cover WebSockets)", async () => {
       const WebSocket = (await import("ws")).default;
       const code = await new Promise<number>((resolve) => {
