@@ -21,8 +21,7 @@ const LINK = /\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:"([^"\n]*)"|'([^'\n]*)'|
 const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?/;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 const HEX_RUN = /(?<![A-Za-z0-9])(?:\\x|0x)?(?:[0-9A-Fa-f]{2}(?:\\x|\s)?){8,}(?![A-Za-z0-9])/g;
-const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/_=-])/g;
-const BASE32_RUN = /(?<![A-Za-z0-9])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])/g;
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,6}(?![A-Za-z0-9+/_=-])/g;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -94,10 +93,9 @@ function openOnce(text: string, budget: { left: number; runs: number }): string 
   out = out.replace(HEX_RUN, (run) => spend(asText(Buffer.from(run.replace(/\\x|0x|\s/g, ""), "hex"))) ?? run);
   out = out.replace(BASE64_RUN, (run) => {
     if (/^[0-9A-Fa-f]+$/.test(run) || !/[A-Za-z]/.test(run)) return run;
-    const decoded = spend(asText(Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64")));
+    const decoded = /={3,}$/.test(run) ? undefined : spend(asText(Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64")));
     if (decoded !== undefined) return ` ${decoded} `;
     if (/^[A-Z2-7]+=*$/.test(run)) {
-      BASE32_RUN.lastIndex = 0;
       const bytes = fromBase32(run);
       const text32 = bytes ? spend(asText(bytes)) : undefined;
       if (text32 !== undefined) return ` ${text32} `;

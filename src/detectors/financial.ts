@@ -1,5 +1,6 @@
 import { countrySpecs, isValidIBAN } from "ibantools";
 import type { Detector, Finding } from "./detector";
+import { QUANTITY } from "./government-id";
 
 /** Luhn (ISO/IEC 7812) over a string of digits. */
 export function luhnValid(digits: string): boolean {
@@ -50,6 +51,7 @@ const CARD_WORD =
 
 function cardIn(text: string): boolean {
   for (const match of text.matchAll(DIGIT_RUN)) {
+    if (QUANTITY.test(match[0])) continue;
     const groups = match[0].split(SEPARATOR);
     const total = groups.reduce((n, g) => n + g.length, 0);
     if (total < 13) continue;

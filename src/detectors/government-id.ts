@@ -38,12 +38,13 @@ const v =
   (value) =>
     fn.validate(value);
 
+// The first id a number validates as names it; a nine-digit number may be several (SSN has no checksum: last).
 const DIGIT_IDS: DigitId[] = [
-  { label: "us_ssn", length: 9, validate: v(stdnum.US.ssn), strong: false, groupings: [[3, 2, 4]] },
-  { label: "ca_sin", length: 9, validate: v(stdnum.CA.sin), strong: false, groupings: [[3, 3, 3]] },
-  { label: "au_tfn", length: 9, validate: v(stdnum.AU.tfn), strong: false, groupings: [[3, 3, 3]] },
   { label: "nl_bsn", length: 9, validate: v(stdnum.NL.bsn), strong: false, groupings: [[4, 2, 3]] },
   { label: "pt_nif", length: 9, validate: v(stdnum.PT.nif), strong: false, groupings: [] },
+  { label: "ca_sin", length: 9, validate: v(stdnum.CA.sin), strong: false, groupings: [[3, 3, 3]] },
+  { label: "au_tfn", length: 9, validate: v(stdnum.AU.tfn), strong: false, groupings: [[3, 3, 3]] },
+  { label: "us_ssn", length: 9, validate: v(stdnum.US.ssn), strong: false, groupings: [[3, 2, 4]] },
   { label: "gb_utr", length: 10, validate: v(stdnum.GB.utr), strong: false, groupings: [] },
   { label: "de_idnr", length: 11, validate: v(stdnum.DE.idnr), strong: true, groupings: [[2, 3, 3, 3]] },
   { label: "pl_pesel", length: 11, validate: v(stdnum.PL.pesel), strong: true, groupings: [] },
@@ -87,6 +88,9 @@ const SEPARATOR = /[ .\-/\u00A0\u202F]/;
 const TECHNICAL_LABEL =
   /\b(?:id|uuid|trace|span|request|order|invoice|ticket|issue|pr|build|run|job|commit|version|seed|nonce|epoch|timestamp|ts|port|pid|tracking|shipment|sku|isbn|ean|upc|phone|tel|fax|mobile|offset|checksum|hash|count|total|size|bytes|ms)\b[\s:=#._-]*(?:no\.?|number|nr\.?)?[\s:=#]*$/i;
 
+/** A quantity with thousands separators ("1.000.000.000", "12,345,678"), not an identifier. */
+export const QUANTITY = /^\d{1,3}([.,])\d{3}(?:\1\d{3})+$/;
+
 const sameGrouping = (groups: string[], grouping: number[]) => groups.length === grouping.length && groups.every((g, i) => g.length === grouping[i]);
 
 /** The labels of the national ids found in `text`. */
@@ -94,6 +98,7 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
   const found = new Set<string>();
   if (/\d{2}/.test(text)) {
     for (const match of text.matchAll(DIGIT_RUN)) {
+      if (QUANTITY.test(match[0])) continue;
       const groups = match[0].split(SEPARATOR);
       const total = groups.reduce((n, g) => n + g.length, 0);
       if (total < 9) continue;
@@ -102,7 +107,7 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
         for (let to = from; to < groups.length && digits.length < 15; to++) {
           digits += groups[to];
           const ids = DIGIT_IDS.filter((id) => id.length === digits.length);
-          if (ids.length === 0) continue;
+          if (ids.length === 0 || /^(\d)\1+$/.test(digits)) continue;
           const span = groups.slice(from, to + 1);
           const bare = span.length === 1;
           for (const id of ids) {

@@ -6,6 +6,7 @@ import type { LexiconSource } from "./lexicon";
 export interface IdentifierData {
   id_words?: Record<string, string[]>;
   secret_statements?: Record<string, { words?: string[]; pin_words?: string[]; links?: string[]; not_values?: string[] }>;
+  technical_before?: string[];
 }
 
 interface Statement {
@@ -20,6 +21,8 @@ interface Compiled {
   /** Any secret word of any language: the cheap test before the per-language patterns. */
   anySecretWord: RegExp | undefined;
   statements: Statement[];
+  /** A word that makes the PIN word after it a hardware or software pin. */
+  technicalBefore: RegExp | undefined;
 }
 
 const escape = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/[ -]/g, "[ -]?");
@@ -52,12 +55,18 @@ function compile(data: IdentifierData | undefined): Compiled {
       // word, up to four more words of the same clause ("for the wifi"), a link, then the value.
       const source = `${wordsPattern(words)}(?:[ \\t]+[^\\s:=.,;!?]+){0,4}?(?:${link})(["'«“‘\`]?)([^\\s"'»”’\`]{3,64})(\\1)`;
       statements.push({ lang, kind, pattern: new RegExp(source, "giu"), notValues });
+      // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
+      if (kind === "pin") {
+        const direct = `${wordsPattern(words)}[ \\t:#-]*(?:no\\.?|nr\\.?|n°|number|nummer|número|numero|numer)?[ \\t:#]*()(\\d{4,8})()(?![\\d.,]\\d)`;
+        statements.push({ lang, kind, pattern: new RegExp(direct, "giu"), notValues });
+      }
     }
   }
   return {
     idWords: idWords.length > 0 ? new RegExp(wordsPattern(idWords), "giu") : undefined,
     anySecretWord: secretWords.length > 0 ? new RegExp(wordsPattern(secretWords), "iu") : undefined,
     statements,
+    technicalBefore: data?.technical_before?.length ? new RegExp(`${wordsPattern(data.technical_before)}[\\s\\S]{0,12}$`, "iu") : undefined,
   };
 }
 
@@ -93,7 +102,7 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
   return {
     name: "identifiers",
     detect(field: string, text: string): Finding[] {
-      const { idWords, anySecretWord, statements } = current();
+      const { idWords, anySecretWord, statements, technicalBefore } = current();
       const findings: Finding[] = [];
       if (idWords && /\d/.test(text)) {
         const words: { start: number; end: number }[] = [];
@@ -108,11 +117,15 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
         }
       }
       if (anySecretWord?.test(text)) {
+        const kinds = new Set<string>();
         for (const statement of statements) {
+          if (kinds.has(statement.kind)) continue; // one finding per kind: "pin" is a word of several languages
           statement.pattern.lastIndex = 0;
           for (const m of text.matchAll(statement.pattern)) {
+            if (statement.kind === "pin" && technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
             if (secretValue(statement, m[2], m[1] !== "", text.slice(m.index + m[0].length))) {
               findings.push({ field, class: "credentials", label: `${statement.kind}_statement:${statement.lang}` });
+              kinds.add(statement.kind);
               break;
             }
           }
