@@ -1,6 +1,6 @@
 import { countrySpecs, isValidIBAN } from "ibantools";
 import type { Detector, Finding } from "./detector";
-import { QUANTITY } from "./government-id";
+import { digitCount, QUANTITY } from "./government-id";
 
 /** Luhn (ISO/IEC 7812) over a string of digits. */
 export function luhnValid(digits: string): boolean {
@@ -106,8 +106,9 @@ export const financialDetector: Detector = {
   name: "financial",
   detect(field: string, text: string): Finding[] {
     const findings: Finding[] = [];
-    if ((text.match(/\d/g)?.length ?? 0) >= 13 && cardIn(text)) findings.push({ field, class: "biometrics_ids", label: "card_number_luhn" });
-    if (ibanIn(text)) findings.push({ field, class: "biometrics_ids", label: "iban_checksum" });
+    const digits = digitCount(text);
+    if (digits >= 13 && cardIn(text)) findings.push({ field, class: "biometrics_ids", label: "card_number_luhn" });
+    if (digits >= 2 && ibanIn(text)) findings.push({ field, class: "biometrics_ids", label: "iban_checksum" });
     return findings;
   },
 };

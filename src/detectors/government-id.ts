@@ -64,22 +64,24 @@ const DIGIT_IDS: DigitId[] = [
 ];
 
 /** Shapes with letters in fixed places: distinctive without a keyword; stdnum checks the rest. */
-const SHAPED_IDS: { label: string; shape: RegExp; validate: Validate }[] = [
-  { label: "es_dni", shape: /(?<![\p{L}\p{N}])\d{8}[ -]?[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.ES.dni) },
-  { label: "es_nie", shape: /(?<![\p{L}\p{N}])[XYZ][ -]?\d{7}[ -]?[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.ES.nie) },
+const SHAPED_IDS: { label: string; digits: number; shape: RegExp; validate: Validate }[] = [
+  { label: "es_dni", digits: 8, shape: /(?<![\p{L}\p{N}])\d{8}[ -]?[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.ES.dni) },
+  { label: "es_nie", digits: 7, shape: /(?<![\p{L}\p{N}])[XYZ][ -]?\d{7}[ -]?[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.ES.nie) },
   {
     label: "it_codice_fiscale",
+    digits: 7,
     shape: /(?<![\p{L}\p{N}])[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPR-T][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z](?![\p{L}\p{N}])/giu,
     validate: (s) => stdnum.IT.codicefiscale.validate(s.toUpperCase()),
   },
   {
     label: "gb_nino",
+    digits: 6,
     shape: /(?<![\p{L}\p{N}])(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\p{L}\p{N}])/giu,
     validate: (s) => stdnum.GB.nino.validate(s.toUpperCase()),
   },
-  { label: "in_pan", shape: /(?<![\p{L}\p{N}])[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.IN.pan) },
-  { label: "de_svnr", shape: /(?<![\p{L}\p{N}])\d{2} ?\d{6} ?[A-Z] ?\d{3}(?![\p{L}\p{N}])/gu, validate: v(stdnum.DE.svnr) },
-  { label: "pt_cc", shape: /(?<![\p{L}\p{N}])\d{8} ?\d ?[A-Z]{2}\d(?![\p{L}\p{N}])/gu, validate: v(stdnum.PT.cc) },
+  { label: "in_pan", digits: 4, shape: /(?<![\p{L}\p{N}])[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.IN.pan) },
+  { label: "de_svnr", digits: 11, shape: /(?<![\p{L}\p{N}])\d{2} ?\d{6} ?[A-Z] ?\d{3}(?![\p{L}\p{N}])/gu, validate: v(stdnum.DE.svnr) },
+  { label: "pt_cc", digits: 9, shape: /(?<![\p{L}\p{N}])\d{8} ?\d ?[A-Z]{2}\d(?![\p{L}\p{N}])/gu, validate: v(stdnum.PT.cc) },
 ];
 
 // Groups of digits separated by one space, dot, dash or slash; not inside a word or a decimal number.
@@ -94,9 +96,21 @@ export const QUANTITY = /^\d{1,3}([.,])\d{3}(?:\1\d{3})+$/;
 const sameGrouping = (groups: string[], grouping: number[]) => groups.length === grouping.length && groups.every((g, i) => g.length === grouping[i]);
 
 /** The labels of the national ids found in `text`. */
+/** How many ASCII digits a text holds: every id needs a few, most texts have none or few. */
+export function digitCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
 export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
   const found = new Set<string>();
-  if (/\d{2}/.test(text)) {
+  const digits = digitCount(text);
+  if (digits < 4) return [];
+  if (digits >= 9) {
     for (const match of text.matchAll(DIGIT_RUN)) {
       if (QUANTITY.test(match[0])) continue;
       const groups = match[0].split(SEPARATOR);
@@ -125,6 +139,7 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
     }
   }
   for (const id of SHAPED_IDS) {
+    if (digits < id.digits) continue;
     for (const match of text.matchAll(id.shape)) {
       if (id.validate(match[0].replace(/[ -]/g, "")).isValid) {
         found.add(id.label);

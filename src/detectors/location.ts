@@ -80,6 +80,8 @@ export const locationDetector: Detector = {
   name: "location",
   detect(field: string, text: string): Finding[] {
     const findings: Finding[] = [];
+    // Every coordinate, house number and postcode has a digit; most texts have none.
+    if (!/\d/.test(text)) return findings;
     if (coordinatePair(text) || DMS.test(text) || NAMED.test(text) || PLUS_CODE.test(text)) {
       findings.push({ field, class: "location", label: "coordinates" });
     }

@@ -26,9 +26,41 @@ export interface TextViews {
 
 /** Plain printable ASCII with tabs and newlines: nothing for NFKC, digits or confusables to do. */
 const PLAIN_ASCII = /^[\t\n\r\x20-\x7E]*$/;
-/** What might be a carrier (carriers.ts decides): comments, links, entities, %XX, long base64/hex/base32-looking runs. */
-const CARRIER_HINT = /<!--|\]\(|\]:\s*[<#]|&#?[A-Za-z0-9]{2,8};|%[0-9A-Fa-f]{2}|[A-Za-z0-9+/_=-]{16,}/;
+const ENTITY_HINT = /&#?[A-Za-z0-9]{2,8};/;
+const PERCENT_HINT = /%[0-9A-Fa-f]{2}/;
+
+/** Whether a character may be part of a base64/base32/hex run (A-Z a-z 0-9 + / _ = -). */
+function runChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 43 ||
+    code === 47 ||
+    code === 95 ||
+    code === 61 ||
+    code === 45
+  );
+}
+
+/**
+ * What might be a carrier (carriers.ts decides): comments, links, entities, %XX, or a run of 16
+ * or more base64-alphabet characters. Plain substring tests and one loop: this runs on every text.
+ */
+export function mayCarry(text: string): boolean {
+  if (text.includes("<!--") || text.includes("](") || text.includes("]:")) return true;
+  if (text.includes("&") && ENTITY_HINT.test(text)) return true;
+  if (text.includes("%") && PERCENT_HINT.test(text)) return true;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (runChar(text.charCodeAt(i))) {
+      if (++run >= 16) return true;
+    } else run = 0;
+  }
+  return false;
+}
 /** Four or more single letters or digits, each separated by one separator: "p a s s", "4.1.1.1", "i|g|n|o". */
+const LETTER_SPACED_ASCII = /(?<![A-Za-z0-9])[A-Za-z0-9](?:[ .\-_*|/][A-Za-z0-9]){3,}(?![A-Za-z0-9])/;
 const LETTER_SPACED = /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:[ .\-_*|·•/][\p{L}\p{N}]){3,}(?![\p{L}\p{N}])/gu;
 /** A separator that splits a word: "ig*nore", "pass|word", "ins·truc·tions". */
 const WORD_SPLIT = /(?<=\p{L})[*|·•](?=\p{L})/gu;
@@ -109,14 +141,14 @@ export function joinSplitTokens(text: string): string | undefined {
 /** The distinct views of `text` other than itself (see the module comment). */
 export function viewsOf(text: string): string[] {
   const plain = PLAIN_ASCII.test(text);
-  if (plain && !CARRIER_HINT.test(text) && !hasSplitTokens(text)) return [];
+  if (plain && !mayCarry(text) && !(text.includes("*") || text.includes("|")) && !LETTER_SPACED_ASCII.test(text)) return [];
   const views: string[] = [];
   const add = (view: string | undefined) => {
     if (view !== undefined && view !== text && !views.includes(view)) views.push(view);
   };
   const normalised = normaliseText(text);
   add(normalised);
-  const decoded = CARRIER_HINT.test(normalised) ? openCarriers(normalised, normaliseText) : normalised;
+  const decoded = mayCarry(normalised) ? openCarriers(normalised, normaliseText) : normalised;
   add(decoded);
   add(joinSplitTokens(decoded));
   return views;
