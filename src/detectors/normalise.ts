@@ -153,9 +153,3 @@ export function viewsOf(text: string): string[] {
   add(joinSplitTokens(decoded));
   return views;
 }
-
-function hasSplitTokens(text: string): boolean {
-  LETTER_SPACED.lastIndex = 0;
-  WORD_SPLIT.lastIndex = 0;
-  return LETTER_SPACED.test(text) || WORD_SPLIT.test(text);
-}
