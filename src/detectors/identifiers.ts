@@ -5,7 +5,7 @@ import type { LexiconSource } from "./lexicon";
 /** data.memgate.identifiers of the bundle (policies/memgate/identifiers/data.json). */
 export interface IdentifierData {
   id_words?: Record<string, string[]>;
-  secret_statements?: Record<string, { words?: string[]; pin_words?: string[]; links?: string[]; not_values?: string[] }>;
+  secret_statements?: Record<string, { words?: string[]; pin_words?: string[]; of_words?: string[]; links?: string[]; not_values?: string[] }>;
   technical_before?: string[];
 }
 
@@ -52,8 +52,10 @@ function compile(data: IdentifierData | undefined): Compiled {
     ] as const) {
       if (words.length === 0) continue;
       secretWords.push(...words);
-      // word, up to four more words of the same clause ("for the wifi"), a link, then the value.
-      const source = `${wordsPattern(words)}(?:[ \\t]+[^\\s:=.,;!?]+){0,4}?(?:${link})(["'«“‘\`]?)([^\\s"'»”’\`]{3,64})(\\1)`;
+      // word, a phrase opened by an of-word ("for the wifi", "für das WLAN"), a link, then the value;
+      // never a noun right after the word ("password hashing: argon2id" is about hashing).
+      const of = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,3}?)?` : "";
+      const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)([^\\s"'»”’\`]{3,64})(\\1)`;
       statements.push({ lang, kind, pattern: new RegExp(source, "giu"), notValues });
       // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
       if (kind === "pin") {

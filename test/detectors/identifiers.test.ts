@@ -6,6 +6,7 @@ import { governmentIdDetector } from "../../src/detectors/government-id";
 import { createIdentifierDetector } from "../../src/detectors/identifiers";
 import type { LexiconSource } from "../../src/detectors/lexicon";
 import { locationDetector } from "../../src/detectors/location";
+import { secretsDetector } from "../../src/detectors/secrets";
 import { createDetectorSuite } from "../../src/detectors";
 
 /**
@@ -129,5 +130,26 @@ describe("identifiers by structure and checksum (C19-FORBID §4.7, issue 21 item
     expect(all.length).toBeGreaterThanOrEqual(4);
     const serialised = JSON.stringify(all);
     for (const secret of ["4111", "DE89", "Sommer2024", "Hauptstraße"]) expect(serialised).not.toContain(secret);
+  });
+});
+
+describe("secrets by entropy, no keyword (C19-FORBID §4.6, issue 21 item 2)", () => {
+  // A made-up key of no vendor's format: secretlint does not know it, its randomness does.
+  const KEY = "q7Rt2mXk9LbP4vZc8NwY3hJd6FsA1gUe";
+
+  it("C19-FORBID: a random token of upper, lower and digits is a credentials finding, named by rule only", async () => {
+    const findings = await secretsDetector.detect("value", `deploy with ${KEY} tonight`);
+    expect(findings.map((f) => f.label)).toContain("high_entropy_token");
+    expect(JSON.stringify(findings)).not.toContain(KEY);
+  });
+
+  it.each([
+    ["an npm integrity hash", "integrity sha512-Q2xhc3NpY0F1dGhvcml0eTEyMzQ1Njc4OTBhYmNkZWY="],
+    ["a git commit", "fixed in 4f2a9c1e0b7d3a5f6e8c9b0a1d2e3f4a5b6c7d8e"],
+    ["a UUID", "request 123e4567-e89b-12d3-a456-426614174000 failed"],
+    ["a camelCase name", "call getUserProfileSettingsForAccount2 first"],
+    ["a path", "see src/components/UserProfile2Settings.tsx"],
+  ])("C19-FORBID: %s is not a secret", async (_what, text) => {
+    expect((await secretsDetector.detect("value", text)).map((f) => f.label)).not.toContain("high_entropy_token");
   });
 });
