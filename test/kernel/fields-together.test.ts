@@ -58,7 +58,11 @@ describe("fields judged together: an identifier split across fields is refused (
   });
 
   it("POST /v1/memory: a note whose fields hold unrelated numbers is stored (no false joint finding)", async () => {
-    const answer = await postMemory(gw, repoAgent, agentWrite(REPO, { text: "Port 8080 is taken by the dev server", rationale: "seen in build 4521 on 2026-05-30" }));
+    const answer = await postMemory(
+      gw,
+      repoAgent,
+      agentWrite(REPO, { text: "Port 8080 is taken by the dev server", rationale: "seen in build 4521 on 2026-05-30" }),
+    );
     expect(answer.stopReason).toBe("SUCCESS_STORED");
   });
 });
