@@ -1,5 +1,5 @@
 import type { Detector, Finding } from "./detector";
-import { nationalIdsIn } from "./government-id";
+import { digitCount, nationalIdsIn } from "./government-id";
 import type { LexiconSource } from "./lexicon";
 
 /** data.memgate.identifiers of the bundle (policies/memgate/identifiers/data.json). */
@@ -82,7 +82,10 @@ function secretValue(statement: Statement, value: string, quoted: boolean, after
   return bare.length >= 4 && (bare !== value || /^\s*(?:$|[\n.,;!?)])/.test(after));
 }
 
+// After an id word: a number of 5+ digits ("passport no. 123456789"), or a document number of capitals
+// and digits with at least three digits ("Reisepass C01X00T47", "licence MORGA657054SM9IJ").
 const ID_SHAPE = /^[^\n\d]{0,25}?[A-Z]{0,3}\d[\d -]{4,18}/;
+const DOCUMENT_NUMBER = /^[^\n]{0,25}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
 
 /**
  * Identifiers that need policy data (policies/memgate/identifiers/data.json): national ids
@@ -106,14 +109,15 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
     detect(field: string, text: string): Finding[] {
       const { idWords, anySecretWord, statements, technicalBefore } = current();
       const findings: Finding[] = [];
-      if (idWords && /\d/.test(text)) {
+      if (idWords && digitCount(text) >= 3) {
         const words: { start: number; end: number }[] = [];
         idWords.lastIndex = 0;
         for (const m of text.matchAll(idWords)) words.push({ start: m.index, end: m.index + m[0].length });
         if (words.length > 0) {
           const keywordNear = (_: string, at: number) => words.some((w) => w.end <= at && at - w.end <= 48);
           for (const label of nationalIdsIn(text, { keywordNear })) findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
-          if (words.some((w) => (ID_SHAPE.exec(text.slice(w.end, w.end + 48))?.[0].replace(/\D/g, "").length ?? 0) >= 5)) {
+          const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
+          if (words.some((w) => named(text.slice(w.end, w.end + 48)))) {
             findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
           }
         }

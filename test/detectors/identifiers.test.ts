@@ -153,3 +153,22 @@ describe("secrets by entropy, no keyword (C19-FORBID §4.6, issue 21 item 2)", (
     expect((await secretsDetector.detect("value", text)).map((f) => f.label)).not.toContain("high_entropy_token");
   });
 });
+
+describe("document numbers named by an id word in any covered language (C19-FORBID §4.7)", () => {
+  it.each([
+    ["de, compound word, letters and digits", "Reisepassnummer C01X00T47"],
+    ["en, driving licence", "my driving licence is MORGA657054SM9IJ"],
+    ["fr", "numéro de passeport 12AB34567"],
+    ["nl", "mijn paspoortnummer is NW5K8RT31"],
+  ])("C19-FORBID: %s", async (_how, text) => {
+    expect((await findings(text)).map((f) => f.label)).toContain("named_id_number");
+  });
+
+  it.each([
+    ["an office", "the passport office on Main St is closed"],
+    ["guidelines", "passport photo guidelines v2 updated"],
+    ["an expiry date", "mein Personalausweis ist abgelaufen, Termin am 12.03.2026"],
+  ])("C19-FORBID: an id word without a document number is not one (%s)", async (_how, text) => {
+    expect((await findings(text)).map((f) => f.label)).not.toContain("named_id_number");
+  });
+});
