@@ -41,8 +41,8 @@ const TOGETHER_SEPARATOR = " ";
  * (src/detectors/normalise.ts: NFKC, look-alikes, invisible characters, carriers opened,
  * split tokens joined), so every detector judges undisguised text without knowing how.
  * A view identical to its text is never run. When an operation has several text fields,
- * the detectors that do not read fields together themselves (`detectTogether`) also read
- * their concatenation; a finding seen only there names the fields it spans ("key+value").
+ * the detectors that do not read fields together themselves (`detectTogether`) nor scan all
+ * fields in one pass (`detectEach`) also read their concatenation; a finding seen only there names the fields it spans ("key+value").
  * Findings are deduplicated by (field, class, label, term, facts). A detector that throws
  * fails the operation closed.
  */
@@ -81,7 +81,9 @@ export class DetectorSuite {
    */
   private async readTogether(names: string[], present: Record<string, string>, single: Finding[]): Promise<Finding[]> {
     const seen = new Set(single.map((f) => `${f.class}\u0000${f.label}`));
-    const readers = this.detectors.filter((d) => !d.detectTogether);
+    // Detectors that read fields together themselves are left out, and so are those that scan every field of
+    // a request in one pass (`detectEach`: secretlint, whose setup costs as much as its matching).
+    const readers = this.detectors.filter((d) => !d.detectTogether && !d.detectEach);
     const found = await this.readSpan(readers, names, present);
     const fresh = found.filter((f) => !seen.has(`${f.class}\u0000${f.label}`));
     if (fresh.length === 0) return [];
