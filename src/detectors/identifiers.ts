@@ -66,7 +66,8 @@ function compile(data: IdentifierData | undefined): Compiled {
   }
   return {
     idWords: idWords.length > 0 ? new RegExp(wordsPattern(idWords), "giu") : undefined,
-    anySecretWord: secretWords.length > 0 ? new RegExp(wordsPattern(secretWords), "iu") : undefined,
+    // A prefilter only (the per-language patterns decide): no word boundaries, no Unicode mode, so it stays cheap.
+    anySecretWord: secretWords.length > 0 ? new RegExp(alternation(secretWords), "i") : undefined,
     statements,
     technicalBefore: data?.technical_before?.length ? new RegExp(`${wordsPattern(data.technical_before)}[\\s\\S]{0,12}$`, "iu") : undefined,
   };
