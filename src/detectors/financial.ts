@@ -1,5 +1,6 @@
-import { electronicFormatIBAN, isValidIBAN } from "ibantools";
+import { countrySpecs, isValidIBAN } from "ibantools";
 import type { Detector, Finding } from "./detector";
+import { digitCount, QUANTITY } from "./government-id";
 
 /** Luhn (ISO/IEC 7812) over a string of digits. */
 export function luhnValid(digits: string): boolean {
@@ -15,37 +16,99 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-// 13-19 digits, optionally grouped by single spaces or dashes (4-4-4-4, 4-6-5, ...).
-const CARD = /(?<![\d.])(?:\d[ -]?){12,18}\d(?![\d.])/g;
-// Issuer prefixes of the card networks (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro).
-const ISSUER = /^(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5|4[4-9]|2)|35|30[0-5]|36|38|39|5[06-9]|6[37])/;
-// Country code, check digits, then 11-30 alphanumerics, optionally in groups of four.
-const IBAN = /\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}\b/gi;
+/** Issuer ranges (IIN) of the card networks and the lengths each issues. */
+const NETWORKS: { prefix: RegExp; lengths: readonly number[] }[] = [
+  { prefix: /^4/, lengths: [13, 16, 19] }, // Visa
+  { prefix: /^(?:5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/, lengths: [16] }, // Mastercard
+  { prefix: /^3[47]/, lengths: [15] }, // American Express
+  { prefix: /^(?:6011|64[4-9]|65)/, lengths: [16, 17, 18, 19] }, // Discover
+  { prefix: /^35(?:2[89]|[3-8]\d)/, lengths: [16, 17, 18, 19] }, // JCB
+  { prefix: /^3(?:0[0-5]|[689])/, lengths: [14, 15, 16, 17, 18, 19] }, // Diners Club
+  { prefix: /^62/, lengths: [16, 17, 18, 19] }, // UnionPay
+  { prefix: /^(?:50|5[6-9]|6[0-9])/, lengths: [13, 14, 15, 16, 17, 18, 19] }, // Maestro
+];
+
+/** Whether a digit string is a payment card number: an issuer's range and length, and the Luhn check. */
+export function isCardNumber(digits: string): boolean {
+  if (digits.length < 13 || digits.length > 19 || /^(\d)\1+$/.test(digits)) return false;
+  if (!NETWORKS.some((n) => n.lengths.includes(digits.length) && n.prefix.test(digits))) return false;
+  return luhnValid(digits);
+}
+
+// Groups of digits, each separated by one space, dot, dash or no-break space ("4111.1111.1111.1111",
+// "3782 822463 10005", "4111111111111111"); not inside a word or a decimal number.
+const DIGIT_RUN = /(?<![\p{L}\p{N}_]|\d[.,])\d+(?:[ .\-\u00A0\u202F]\d+)*(?![\p{L}_]|[.,]\d)/gu;
+const SEPARATOR = /[ .\-\u00A0\u202F]/;
+/**
+ * An ungrouped run labelled as something technical just before it ("order 4111…", "trace id:",
+ * "build #", "timestamp"): such a run is an identifier of a system, not a card, unless a card
+ * word is near. A grouped run ("4111 1111 1111 1111") is written as a card and always counts.
+ */
+const TECHNICAL_LABEL =
+  /\b(?:id|uuid|guid|trace|span|request|req|order|invoice|ticket|issue|pr|build|run|job|commit|version|seed|nonce|epoch|timestamp|ts|port|pid|tracking|shipment|sku|isbn|ean|upc|gtin|phone|tel|fax|snowflake|offset|checksum|hash)\b[\s:=#._-]*(?:no\.?|number|nr\.?)?[\s:=#]*$/i;
+const CARD_WORD =
+  /\b(?:card|cards|visa|mastercard|master card|amex|american express|discover|maestro|jcb|diners|unionpay|cc|pan|karte|kreditkarte|bankkarte|tarjeta|carta|carte|cartão|cartao|kaart|creditcard|karta|kartę|kartu)\b/i;
+
+function cardIn(text: string): boolean {
+  for (const match of text.matchAll(DIGIT_RUN)) {
+    if (QUANTITY.test(match[0])) continue;
+    const groups = match[0].split(SEPARATOR);
+    const total = groups.reduce((n, g) => n + g.length, 0);
+    if (total < 13) continue;
+    // Every run of whole adjacent groups of 13-19 digits: "order 12 4111 1111 1111 1111" holds the card.
+    for (let from = 0; from < groups.length; from++) {
+      let digits = "";
+      for (let to = from; to < groups.length && digits.length < 19; to++) {
+        digits += groups[to];
+        if (digits.length < 13 || digits.length > 19 || !isCardNumber(digits)) continue;
+        if (from === to && technicalLabel(text, match.index)) continue;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+function technicalLabel(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 40), at);
+  return TECHNICAL_LABEL.test(before) && !CARD_WORD.test(before);
+}
+
+// Where an IBAN may start: a country code and two check digits, not inside a word.
+const IBAN_START = /(?<![\p{L}\p{N}])([A-Za-z]{2})[ .-]?(\d{2})/gu;
+const IBAN_CHAR = /[A-Za-z0-9]/;
+const IBAN_SEPARATOR = /[ .\-\u00A0]/;
+
+/** An IBAN in any spacing and case: the country's length (ibantools' registry) and the mod-97 check. */
+function ibanIn(text: string): boolean {
+  for (const match of text.matchAll(IBAN_START)) {
+    const country = match[1].toUpperCase();
+    const length = countrySpecs[country]?.chars;
+    if (!length) continue;
+    let iban = country + match[2];
+    for (let i = match.index + match[0].length; i < text.length && iban.length < length; i++) {
+      const ch = text[i];
+      if (IBAN_CHAR.test(ch)) iban += ch.toUpperCase();
+      else if (!(IBAN_SEPARATOR.test(ch) && IBAN_CHAR.test(text[i + 1] ?? ""))) break;
+    }
+    if (iban.length === length && isValidIBAN(iban)) return true;
+  }
+  return false;
+}
 
 /**
- * seed 000 §4.7 financial account numbers: payment card numbers (issuer prefix and Luhn
- * check, so version strings and ids rarely pass) and IBANs (ISO 13616 mod-97 checksum).
+ * seed 000 §4.7 financial account numbers, by what they are rather than by a keyword:
+ * payment card numbers (issuer range, network length and Luhn, in any grouping) and IBANs
+ * (ISO 13616 country length and mod-97, in any spacing). The detector reads each view of
+ * the text (normalise.ts), so full-width or letter-spaced digits are read as digits.
  */
 export const financialDetector: Detector = {
   name: "financial",
   detect(field: string, text: string): Finding[] {
     const findings: Finding[] = [];
-    for (const match of text.matchAll(CARD)) {
-      const digits = match[0].replace(/[ -]/g, "");
-      const grouped = /[ -]/.test(match[0]);
-      // Ungrouped digit runs must look like a card; grouped ones (1234 5678 ...) are cards by form.
-      if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && (ISSUER.test(digits) || grouped) && !/^(\d)\1+$/.test(digits)) {
-        findings.push({ field, class: "biometrics_ids", label: "card_number_luhn" });
-        break;
-      }
-    }
-    for (const match of text.matchAll(IBAN)) {
-      const iban = electronicFormatIBAN(match[0]);
-      if (iban && isValidIBAN(iban)) {
-        findings.push({ field, class: "biometrics_ids", label: "iban_checksum" });
-        break;
-      }
-    }
+    const digits = digitCount(text);
+    if (digits >= 13 && cardIn(text)) findings.push({ field, class: "biometrics_ids", label: "card_number_luhn" });
+    if (digits >= 2 && ibanIn(text)) findings.push({ field, class: "biometrics_ids", label: "iban_checksum" });
     return findings;
   },
 };

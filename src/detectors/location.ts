@@ -24,8 +24,8 @@ const SUFFIX =
 // 221B Baker Street; 1600 Pennsylvania Ave NW; 10 Downing St, London.
 const SUFFIXES = `${SUFFIX}|${SUFFIX.replace(/(^|\|)(\p{L})/gu, (_m, bar: string, c: string) => bar + c.toUpperCase())}`;
 const STREET = new RegExp(`\\b\\d{1,5}[A-Za-z]?,?\\s+(?:[A-Z][\\p{L}'.-]*\\s+){1,4}(?:${SUFFIXES})\\b\\.?`, "u");
-// Rue de Rivoli 12; Hauptstraße 5; Calle Mayor 10.
-const STREET_FIRST = new RegExp(`\\b(?:[A-Z][\\p{L}'.-]*(?:${SUFFIX})|(?:rue|calle|via|avenida|avenue) [\\p{L}' -]{2,30})\\s+\\d{1,5}[a-z]?\\b`, "u");
+// Hauptstraße 5, Bakerstreet 12 (street word first: STREET_WORD_FIRST below).
+const STREET_FIRST = new RegExp(`\\b[A-Z][\\p{L}'.-]*(?:${SUFFIX})\\s+\\d{1,5}[a-z]?\\b`, "u");
 // 14 Rue Lepic; 10 Calle Mayor: number first, then a street word that comes before the name.
 const NUMBER_FIRST = /\b\d{1,5},?\s+(?:rue|calle|via|avenida|avenue|boulevard|place|allée|chemin|strada|rua|ulica|carrer|piazza|plaza)\s+[\p{L}'-]{2,}/iu;
 // UK postcodes and US ZIP+4 (a bare five-digit number is too often something else).
@@ -34,14 +34,54 @@ const ZIP4 = /\b\d{5}-\d{4}\b/;
 // "apartment 4B", "apt. 12", "flat 3" followed by a street or building word.
 const UNIT = /\b(?:apt\.?|apartment|flat|unit|suite)\s*#?\s*\d+[A-Za-z]?\b/i;
 
+/*
+ * Street addresses by each country's own shape (issue 21 item 2): a street word, a name and a
+ * house number in the order the country writes them, or a postcode precise enough to name a
+ * street (UK, NL, PT, PL, US ZIP+4) beside a place name. A city, a region or a time zone alone
+ * is not precise location (SPEC §4.5 names addresses, coordinates and commutes): nothing here
+ * matches "lives in Denver" or "Mountain Time".
+ */
+const NAME = "(?:\\p{Lu}[\\p{L}'’.-]*|d[eiu]|de la|del|della|dos|das|do|da|van|von|der|den|am|an|im|la|le|les|du|des)";
+const NAMES = `${NAME}(?:\\s+${NAME}){0,4}`;
+/** Street words as written at a sentence's start or inside it ("Calle", "calle", "CALLE"); names stay case-sensitive. */
+const streetWords = (words: string): string =>
+  words
+    .split("|")
+    .map((w) => `(?:${w}|${w.charAt(0).toUpperCase()}${w.slice(1)}|${w.toUpperCase()})`)
+    .join("|");
+// de, nl: the street word is the end of the name ("Hauptstraße 5", "Keizersgracht 123", "Lindenallee 7a").
+const COMPOUND_STREET = new RegExp(
+  `(?<![\\p{L}])\\p{Lu}[\\p{L}-]*(?:straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|straat|laan|gracht|plein|kade|dijk|singel|steeg)\\s+\\d{1,4}(?:\\s?[a-zA-Z])?(?![\\p{L}\\d])`,
+  "u",
+);
+// fr, es, it, pt, pl, de (two words): a street word before the name, the number after ("Calle Mayor 10",
+// "Via Roma, 12", "ul. Marszałkowska 10/4", "Rua Augusta, n.º 100", "Avenida da Liberdade 45").
+const STREET_WORD_FIRST = new RegExp(
+  `(?<![\\p{L}])(?:${streetWords("calle|c/|avenida|avda\\.?|av\\.|paseo|plaza|carrer|camino|ronda|travesía|via|viale|piazza|piazzale|corso|largo|vicolo|rua|travessa|praça|praca|estrada|alameda|ul\\.|ulica|al\\.|aleja|os\\.|osiedle|rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai|cours")})\\s+${NAMES},?\\s+(?:n\\.?\\s?[º°o]\\.?\\s*|nr\\.?\\s*|no\\.?\\s*)?\\d{1,4}(?:\\s?[a-zA-Z])?(?:/\\d{1,4})?(?![\\p{L}\\d])(?=\\s*(?:$|[,.;:)\\n]|\\d))`,
+  "u",
+);
+// fr, en: the number first ("12 rue de Rivoli", "10 Downing Street" is STREET above).
+const NUMBER_WORD_FIRST = new RegExp(
+  `(?<![\\p{L}\\d])\\d{1,4}(?:\\s?(?:bis|ter|[a-zA-Z]))?,?\\s+(?:${streetWords("rue|avenue|av\\.|boulevard|bd|place|allée|chemin|impasse|quai|cours|route|calle|via|avenida|rua|ulica|carrer|piazza|plaza")})\\s+${NAMES}`,
+  "u",
+);
+// Postcodes that name a street or a few: NL 1234 AB, PT 1234-567, PL 12-345, BR 12345-678, followed by a place name.
+const STREET_POSTCODE = /(?<![\p{L}\d-])(?:\d{4}\s?[A-Z]{2}|\d{4}-\d{3}|\d{2}-\d{3}|\d{5}-\d{3})\s+\p{Lu}\p{Ll}{2,}/u;
+// A street with its five-digit postcode and town ("…, 28013 Madrid", "…, 10115 Berlin"): with a street word or a number before it.
+const US_STATE_ZIP =
+  /\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|V[AT]|W[AIVY]),?\s+\d{5}(?:-\d{4})?\b/;
+
 /**
  * seed 000 §4.5 precise location: coordinates (decimal pairs, DMS, named lat/lng, plus
- * codes) and postal addresses (house number + street name + street type, postcodes).
+ * codes) and postal addresses (house number + street name + street type in each covered
+ * country's order, and postcodes precise enough to name a street).
  */
 export const locationDetector: Detector = {
   name: "location",
   detect(field: string, text: string): Finding[] {
     const findings: Finding[] = [];
+    // Every coordinate, house number and postcode has a digit; most texts have none.
+    if (!/\d/.test(text)) return findings;
     if (coordinatePair(text) || DMS.test(text) || NAMED.test(text) || PLUS_CODE.test(text)) {
       findings.push({ field, class: "location", label: "coordinates" });
     }
@@ -49,11 +89,15 @@ export const locationDetector: Detector = {
       STREET.test(text) ||
       STREET_FIRST.test(text) ||
       NUMBER_FIRST.test(text) ||
+      COMPOUND_STREET.test(text) ||
+      STREET_WORD_FIRST.test(text) ||
+      NUMBER_WORD_FIRST.test(text) ||
       (UNIT.test(text) && /\b(?:street|st|road|rd|avenue|ave|lane|drive|floor)\b/i.test(text))
     ) {
       findings.push({ field, class: "location", label: "street_address" });
     }
-    if (UK_POSTCODE.test(text) || ZIP4.test(text)) findings.push({ field, class: "location", label: "postcode" });
+    if (UK_POSTCODE.test(text) || ZIP4.test(text) || STREET_POSTCODE.test(text) || US_STATE_ZIP.test(text))
+      findings.push({ field, class: "location", label: "postcode" });
     return findings;
   },
 };

@@ -55,9 +55,14 @@ _near_miss(f) if {
 
 _context(field, class) if {
 	some g in content.findings
-	g.field == field
+	g.field in _parts(field)
 	g.class == class
 }
+
+# A finding over fields read together ("key+value": an identifier split across them) has
+# the contexts of each field it spans, so a test card number split over key and value is
+# judged as it would be in one field (issue 22 item 5).
+_parts(field) := {field} | {part | some part in split(field, "+")}
 
 # A topic word of a forbidden class in a statement about a person (the user, "I", "my",
 # "she", a name) that is not about software: "user's parents live in Dublin",

@@ -103,3 +103,25 @@ test_c19_forbid_senses_are_well_formed_data if {
 		count(sense.innocent) > 0
 	}
 }
+
+# Issue 22 item 5: an identifier split across fields is found on their concatenation and
+# named by the fields it spans; it maps to the same stop reason as in one field.
+test_c19_forbid_across_fields_same_stop_reason if {
+	v := forbidden.violations with input as _write([_f("key+value", "biometrics_ids")], {})
+	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-FORBID", "detail": "biometrics_ids_in_key+value"}}
+}
+
+test_c19_forbid_across_fields_takes_the_contexts_of_its_fields if {
+	findings := [_f("key+value", "biometrics_ids"), _f("key", "context:test_data")]
+	count(forbidden.violations) == 0 with input as _write(findings, {})
+}
+
+test_c19_forbid_across_fields_a_person_in_either_field_still_counts if {
+	findings := [_f("key+value", "biometrics_ids"), _f("key", "context:test_data"), _f("value", "context:personal")]
+	count(forbidden.violations) == 1 with input as _write(findings, {})
+}
+
+test_c19_forbid_contexts_of_one_field_do_not_clear_another if {
+	findings := [_f("value", "biometrics_ids"), _f("key", "context:test_data")]
+	count(forbidden.violations) == 1 with input as _write(findings, {})
+}

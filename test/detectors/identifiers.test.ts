@@ -1,0 +1,174 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Detector, Finding } from "../../src/detectors/detector";
+import { financialDetector } from "../../src/detectors/financial";
+import { governmentIdDetector } from "../../src/detectors/government-id";
+import { createIdentifierDetector } from "../../src/detectors/identifiers";
+import type { LexiconSource } from "../../src/detectors/lexicon";
+import { locationDetector } from "../../src/detectors/location";
+import { secretsDetector } from "../../src/detectors/secrets";
+import { createDetectorSuite } from "../../src/detectors";
+
+/**
+ * Issue 21 item 2: identifiers by structure and checksum, without keywords (C19-FORBID,
+ * seed 000 §4.5-§4.7). The identifier words are the policy data itself
+ * (policies/memgate/identifiers/data.json), read as the bundle would hand them over.
+ * Test numbers are public specimen numbers (Visa 4111…, the IBAN registry's DE89…, stdnum's
+ * documented examples); every sentence is written here.
+ */
+const DATA = JSON.parse(readFileSync(path.resolve(__dirname, "../../policies/memgate/identifiers/data.json"), "utf8")) as unknown;
+const source: LexiconSource = { hash: "identifiers-test", data: <T>(name: string) => (name === "identifiers" ? DATA : undefined) as T };
+const DETECTORS: Detector[] = [financialDetector, governmentIdDetector, locationDetector, createIdentifierDetector(source)];
+const suite = createDetectorSuite(DETECTORS);
+
+async function findings(text: string): Promise<Finding[]> {
+  return (await suite.run({ value: text })).findings;
+}
+const classes = async (text: string): Promise<string[]> => [...new Set((await findings(text)).map((f) => f.class))].sort();
+
+describe("identifiers by structure and checksum (C19-FORBID §4.7, issue 21 item 2)", () => {
+  it.each([
+    ["spaces", "4111 1111 1111 1111"],
+    ["dots", "card 4111.1111.1111.1111 for the trip"],
+    ["dashes", "5555-5555-5555-4444"],
+    ["no separators, no keyword", "use 4012888888881881 next time"],
+    ["Amex 4-6-5", "3782 822463 10005"],
+    ["full-width digits", "４１１１ １１１１ １１１１ １１１１"],
+    ["letter-spaced", "4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"],
+    ["Arabic-Indic digits", "٤١١١١١١١١١١١١١١١"],
+    ["in German", "Meine Kreditkarte: 4111 1111 1111 1111"],
+  ])("C19-FORBID: a payment card number by IIN and Luhn, %s", async (_how, text) => {
+    expect((await findings(text)).map((f) => f.label)).toContain("card_number_luhn");
+  });
+
+  it.each([
+    ["grouped", "DE89 3704 0044 0532 0130 00"],
+    ["ungrouped, lower case, no keyword", "send it to de89370400440532013000 please"],
+    ["dashes", "GB82-WEST-1234-5698-7654-32"],
+    ["French", "mon RIB: FR14 2004 1010 0505 0001 3M02 606"],
+  ])("C19-FORBID: an IBAN by country length and mod-97, %s", async (_how, text) => {
+    expect((await findings(text)).map((f) => f.label)).toContain("iban_checksum");
+  });
+
+  it.each([
+    ["US SSN, 3-2-4", "her number is 536-90-4399", "us_ssn"],
+    ["UK NINO", "NI number AB 12 34 56 C", "gb_nino"],
+    ["CA SIN, 3-3-3", "SIN 046 454 286", "ca_sin"],
+    ["DE IdNr, long German word", "Meine Steuer-Identifikationsnummer ist 36574261809", "de_idnr"],
+    ["DE IdNr, no keyword", "36574261809", "de_idnr"],
+    ["FR NIR, grouped", "2 95 10 99 126 111 93", "fr_nir"],
+    ["ES DNI, no keyword", "Mi documento es 54362315K", "es_dni"],
+    ["ES NIE", "X2482300W", "es_nie"],
+    ["IT codice fiscale", "il mio è RCCMNL83S18D969H", "it_codice_fiscale"],
+    ["NL BSN with its word", "mijn BSN is 111222333", "nl_bsn"],
+    ["PL PESEL, no keyword", "44051401359", "pl_pesel"],
+    ["PT NIF with its word", "o meu NIF é 501964843", "pt_nif"],
+    ["BR CPF, grouped", "390.533.447-05", "br_cpf"],
+    ["IN Aadhaar, 4-4-4", "2341 2341 2346", "in_aadhaar"],
+    ["IN PAN", "PAN ABCPD1234E", "in_pan"],
+    ["AU TFN with its word (also a valid BSN: the first id it validates as names it)", "my tax file number is 123 456 782", "nl_bsn"],
+  ])("C19-FORBID: a national id with its check digits (stdnum), %s", async (_how, text, label) => {
+    const labels = (await findings(text)).filter((f) => f.class === "biometrics_ids").map((f) => f.label);
+    expect(labels).toContain(`national_id:${label}`);
+  });
+
+  it.each([
+    ["en", "the wifi password is Sunflower42"],
+    ["en, plain word ending the sentence", "the wifi password is sunflower."],
+    ["de", "das Passwort lautet Sommer2024!"],
+    ["fr", "le mot de passe est soleil123"],
+    ["es", "la contraseña es girasol."],
+    ["it", "la password è girasole"],
+    ["pt", "a senha é girassol"],
+    ["nl", "het wachtwoord is zonnebloem"],
+    ["pl", "hasło to Kwiatek7"],
+    ["en, PIN right before its digits", "Remember my laptop PIN 839201"],
+    ["es PIN", "mi PIN es 4921"],
+    ["de PIN", "Die Geheimzahl ist 4921"],
+  ])("C19-FORBID: a password or PIN stated in a sentence (%s)", async (_how, text) => {
+    expect(await classes(text)).toContain("credentials");
+  });
+
+  it.each([
+    ["en-US", "1600 Pennsylvania Ave NW, Washington, DC 20500"],
+    ["en-UK", "10 Downing Street, London SW1A 2AA"],
+    ["de", "Hauptstraße 5, 10115 Berlin"],
+    ["fr", "12 rue de Rivoli, 75001 Paris"],
+    ["es", "Calle Mayor 10, 28013 Madrid"],
+    ["it", "Via Roma 12, 00184 Roma"],
+    ["nl", "Keizersgracht 123, 1015 CJ Amsterdam"],
+    ["pl", "ul. Marszałkowska 10/4, 00-001 Warszawa"],
+    ["pt", "Rua Augusta 100, 1100-053 Lisboa"],
+  ])("C19-FORBID §4.5: a street address in its country's shape (%s)", async (_how, text) => {
+    expect(await classes(text)).toContain("location");
+  });
+
+  it.each([
+    ["a city and a time zone", "User lives in Denver, so show Mountain Time"],
+    ["a city", "The team meets in Lisbon every spring"],
+    ["a version number", "upgrade to 4.11.1111.1111 next sprint"],
+    ["an IP and a port", "the proxy listens on 10.0.0.12:8080"],
+    ["a timestamp", "deployed at 2026-11-27T13:30:41Z, build 20261127133041"],
+    ["a labelled order number, valid Luhn", "order 4111111111111111 shipped on Monday"],
+    ["a card-shaped number failing Luhn", "4111 1111 1111 1112"],
+    ["an IBAN failing mod-97", "DE89 3704 0044 0532 0130 01"],
+    ["a DNI with the wrong letter", "54362315A"],
+    ["a nine-digit number without its word", "Run 123456782 took 3 s"],
+    ["a quantity with thousands separators", "the 1.000.000.000.000th bit"],
+    ["a password sentence about policy", "the password is stored in the vault"],
+    ["a password sentence that goes on", "Das Passwort ist abgelaufen."],
+    ["a hardware pin", "GPIO pin 1234 is wired to the LED"],
+    ["a tool sent via a service", "sent via Slack 3 times"],
+    ["a phone number", "call the office on +49 30 1234567"],
+  ])("C19-FORBID: no identifier in %s", async (_how, text) => {
+    expect(await classes(text)).toEqual([]);
+  });
+
+  it("C19-FORBID: a finding names the rule, never the matched text", async () => {
+    const text = "card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, Passwort: Sommer2024!, Hauptstraße 5";
+    const all = await findings(text);
+    expect(all.length).toBeGreaterThanOrEqual(4);
+    const serialised = JSON.stringify(all);
+    for (const secret of ["4111", "DE89", "Sommer2024", "Hauptstraße"]) expect(serialised).not.toContain(secret);
+  });
+});
+
+describe("secrets by entropy, no keyword (C19-FORBID §4.6, issue 21 item 2)", () => {
+  // A made-up key of no vendor's format: secretlint does not know it, its randomness does.
+  const KEY = "q7Rt2mXk9LbP4vZc8NwY3hJd6FsA1gUe";
+
+  it("C19-FORBID: a random token of upper, lower and digits is a credentials finding, named by rule only", async () => {
+    const findings = await secretsDetector.detect("value", `deploy with ${KEY} tonight`);
+    expect(findings.map((f) => f.label)).toContain("high_entropy_token");
+    expect(JSON.stringify(findings)).not.toContain(KEY);
+  });
+
+  it.each([
+    ["an npm integrity hash", "integrity sha512-Q2xhc3NpY0F1dGhvcml0eTEyMzQ1Njc4OTBhYmNkZWY="],
+    ["a git commit", "fixed in 4f2a9c1e0b7d3a5f6e8c9b0a1d2e3f4a5b6c7d8e"],
+    ["a UUID", "request 123e4567-e89b-12d3-a456-426614174000 failed"],
+    ["a camelCase name", "call getUserProfileSettingsForAccount2 first"],
+    ["a path", "see src/components/UserProfile2Settings.tsx"],
+  ])("C19-FORBID: %s is not a secret", async (_what, text) => {
+    expect((await secretsDetector.detect("value", text)).map((f) => f.label)).not.toContain("high_entropy_token");
+  });
+});
+
+describe("document numbers named by an id word in any covered language (C19-FORBID §4.7)", () => {
+  it.each([
+    ["de, compound word, letters and digits", "Reisepassnummer C01X00T47"],
+    ["en, driving licence", "my driving licence is MORGA657054SM9IJ"],
+    ["fr", "numéro de passeport 12AB34567"],
+    ["nl", "mijn paspoortnummer is NW5K8RT31"],
+  ])("C19-FORBID: %s", async (_how, text) => {
+    expect((await findings(text)).map((f) => f.label)).toContain("named_id_number");
+  });
+
+  it.each([
+    ["an office", "the passport office on Main St is closed"],
+    ["guidelines", "passport photo guidelines v2 updated"],
+    ["an expiry date", "mein Personalausweis ist abgelaufen, Termin am 12.03.2026"],
+  ])("C19-FORBID: an id word without a document number is not one (%s)", async (_how, text) => {
+    expect((await findings(text)).map((f) => f.label)).not.toContain("named_id_number");
+  });
+});
