@@ -86,7 +86,14 @@ async function main(): Promise<void> {
     const rows: Measured[] = [];
     for (const inflight of [1, 16, 64, 256]) rows.push(await measure(log, `1 tenant, ${inflight} in flight`, [`t-one-${inflight}`], inflight));
     for (const tenants of [4, 16]) {
-      rows.push(await measure(log, `${tenants} tenants, 16 in flight each`, Array.from({ length: tenants }, (_, i) => `t-many-${tenants}-${i}`), 16));
+      rows.push(
+        await measure(
+          log,
+          `${tenants} tenants, 16 in flight each`,
+          Array.from({ length: tenants }, (_, i) => `t-many-${tenants}-${i}`),
+          16,
+        ),
+      );
     }
 
     const patches = process.env.MEMGATE_FERRETDB_PATCHES === "none" ? "upstream, no patches" : "memgate's patches";
@@ -94,7 +101,9 @@ async function main(): Promise<void> {
     out.push(`\nMeasured: the event log's group-commit appends on FerretDB 1.24 / SQLite (${patches}), ${os.cpus().length} cores, ${SECONDS} s each`);
     out.push(`${"load".padEnd(34)}${"appends/s".padStart(11)}${"per tenant".padStart(12)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}`);
     for (const m of rows) {
-      out.push(`${m.label.padEnd(34)}${fmt(rate(m)).padStart(11)}${fmt(rate(m) / m.tenants).padStart(12)}${m.p50.toFixed(1).padStart(9)}${m.p99.toFixed(1).padStart(9)}`);
+      out.push(
+        `${m.label.padEnd(34)}${fmt(rate(m)).padStart(11)}${fmt(rate(m) / m.tenants).padStart(12)}${m.p50.toFixed(1).padStart(9)}${m.p99.toFixed(1).padStart(9)}`,
+      );
     }
 
     const single = Math.max(...rows.filter((m) => m.tenants === 1).map(rate));
