@@ -12,7 +12,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { MongoClient } from "mongodb";
 import { ManualClock } from "../src/clock";
 import { createLogger } from "../src/logger";
-import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
+import { EmbeddedFerretDb, ferretdbBinaryPath } from "../src/store/embedded-ferretdb";
 import { EventLog, type EventDraft } from "../src/store/event-log";
 import { eventDocId } from "../src/store/ids";
 import { ChainAuditor } from "../src/store/log/chain-auditor";
@@ -50,7 +50,7 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 
 async function main(): Promise<void> {
   const ferret = await EmbeddedFerretDb.start({
-    binary: path.resolve(__dirname, "..", ".tools", "bin", "ferretdb"),
+    binary: ferretdbBinaryPath(path.resolve(__dirname, "..")),
     dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-verify-")),
   });
   const client = await MongoClient.connect(ferret.uri);

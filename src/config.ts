@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { ferretdbBinaryPath } from "./store/embedded-ferretdb";
 
 /** Everything memgate reads from its environment, read once at boot (STYLE §2). */
 export interface Config {
@@ -170,6 +171,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (publicKeyPem && jwksUrl) {
     throw new ConfigError("set JWT_PUBLIC_KEY or JWT_JWKS_URL, not both");
   }
+  const ferretdbPatches = env.MEMGATE_FERRETDB_PATCHES;
+  if (ferretdbPatches !== undefined && ferretdbPatches !== "" && ferretdbPatches !== "memgate" && ferretdbPatches !== "none") {
+    throw new ConfigError(`MEMGATE_FERRETDB_PATCHES must be memgate or none, got "${ferretdbPatches}"`);
+  }
   const mongodbUri = optional(env, "MONGODB_URI");
   if (mongodbUri && !publicKeyPem && !jwksUrl) {
     // The development key pair is for the embedded database only: a real deployment names its issuer's key.
@@ -182,7 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri,
     dbName: env.MEMGATE_DB_NAME ?? "memgate",
     ferretdbPostgresUrl: optional(env, "MEMGATE_FERRETDB_POSTGRESQL_URL"),
-    ferretdbBinary: path.resolve(env.MEMGATE_FERRETDB_BIN ?? path.join(projectRoot, ".tools", "bin", "ferretdb")),
+    ferretdbBinary: ferretdbBinaryPath(projectRoot, env), // MEMGATE_FERRETDB_BIN, MEMGATE_FERRETDB_PATCHES
     secondaryIndexes: flag(env, "MEMGATE_SECONDARY_INDEXES", Boolean(mongodbUri)),
     idempotencyWindowS: integer(env, "MEMGATE_IDEMPOTENCY_WINDOW_S", 86_400, 1, 30 * 86_400),
     ferretdbRestart: Object.freeze({

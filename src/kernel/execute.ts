@@ -6,6 +6,7 @@ import type { Logger } from "../logger";
 import type { PolicyEngine } from "../policy/policy-engine";
 import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
 import { IntegrityError } from "../store/provenance";
+import { writeOutcomeUnknown } from "../store/write-outcome";
 import { isOutcome, isPointedError, type Decision, type GateDecision } from "./decision";
 import { parseFields, wellFormed, type FieldFact } from "./fields";
 import type { Metrics } from "./metrics";
@@ -375,6 +376,14 @@ export class Kernel {
     try {
       appended = await this.append(writes.events, decision, op, principal, subjectId, call);
     } catch (error) {
+      if (writeOutcomeUnknown(error)) {
+        // The events may be in the log although the answer was lost (the database died mid-append):
+        // undoing the objects then would leave events that claim objects not there (INV-8). They
+        // stay unsettled (their due marks are in), so no read serves them until a read or the
+        // repair finds their events, or, once stale, the repair appends them.
+        this.deps.logger.warn({ err: error }, "event append's outcome unknown; its objects stay unsettled for the repair");
+        throw error;
+      }
       await writes.undo((undoError) => this.deps.logger.error({ err: undoError }, "undo failed; the repair pass will settle the object"));
       throw error;
     }

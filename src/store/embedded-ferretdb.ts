@@ -54,6 +54,20 @@ export class EmbeddedDatabaseLockedError extends Error {
   }
 }
 
+/**
+ * The FerretDB binary the embedded database runs. memgate's patches to FerretDB
+ * (scripts/ferretdb-patches) are optimisations, never a dependency: MEMGATE_FERRETDB_PATCHES=none
+ * runs upstream FerretDB, which `bash scripts/bootstrap.sh --unpatched` builds (the bootstrap
+ * does it by itself when the variable is set). MEMGATE_FERRETDB_BIN names any other binary.
+ */
+export function ferretdbBinaryPath(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MEMGATE_FERRETDB_BIN) return path.resolve(env.MEMGATE_FERRETDB_BIN);
+  const patches = env.MEMGATE_FERRETDB_PATCHES ?? "memgate";
+  if (patches === "none") return path.join(projectRoot, ".tools", "ferretdb-unpatched", "ferretdb");
+  if (patches === "memgate" || patches === "") return path.join(projectRoot, ".tools", "bin", "ferretdb");
+  throw new EmbeddedDatabaseError(`MEMGATE_FERRETDB_PATCHES is "memgate" (the default) or "none", not ${JSON.stringify(patches)}`);
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -194,7 +208,8 @@ export class EmbeddedFerretDb extends EventEmitter {
 
   static async start(options: EmbeddedFerretDbOptions): Promise<EmbeddedFerretDb> {
     if (!existsSync(options.binary)) {
-      throw new EmbeddedDatabaseError(`ferretdb is not installed at ${options.binary}: run "bash scripts/bootstrap.sh" (npm start and npm test do)`);
+      const bootstrap = options.binary.includes("ferretdb-unpatched") ? "bash scripts/bootstrap.sh --unpatched" : "bash scripts/bootstrap.sh";
+      throw new EmbeddedDatabaseError(`ferretdb is not installed at ${options.binary}: run "${bootstrap}" (npm start and npm test do)`);
     }
     const dataDir = path.resolve(options.dataDir);
     await mkdir(dataDir, { recursive: true });

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Db } from "mongodb";
 import type { Detector } from "../../src/detectors/detector";
-import { EmbeddedFerretDb, freePort } from "../../src/store/embedded-ferretdb";
+import { EmbeddedFerretDb, ferretdbBinaryPath, freePort } from "../../src/store/embedded-ferretdb";
 import { POLICY_BUNDLE, startTestGateway, type TestGateway } from "../support/gateway";
 import { preference as item } from "../support/governed";
 
@@ -52,7 +52,7 @@ async function everyOperationFailsClosed(gw: TestGateway, token: string, id: str
 describe("C19-FAIL INV-8: a broken dependency answers INTERNAL_INCONSISTENCY and leaves no partial state", () => {
   it("C19-FAIL: the database process stopped mid-run — every operation fails closed; after a restart nothing is half-written and the gateway works again", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "memgate-failclosed-db-"));
-    const binary = path.resolve(__dirname, "..", "..", ".tools", "bin", "ferretdb");
+    const binary = ferretdbBinaryPath(path.resolve(__dirname, "..", ".."));
     const port = await freePort();
     let db = await EmbeddedFerretDb.start({ binary, dataDir, port });
     const gw = await startTestGateway({ mongodbUri: db.uri });

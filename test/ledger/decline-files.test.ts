@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../src/config";
 import { Gateway } from "../../src/gateway";
+import { ferretdbBinaryPath } from "../../src/store/embedded-ferretdb";
 import { TEST_AUDIENCE, TEST_ISSUER, TEST_PUBLIC_KEY_PEM, signToken } from "../support/tokens";
 import { DECLINE, PROPOSE, proposal } from "./helpers";
 
@@ -31,7 +32,7 @@ describe("P54-D declined text in the embedded database's files", () => {
     const config = loadConfig({
       MEMGATE_DATA_DIR: dataDir,
       MEMGATE_POLICY_BUNDLE: path.resolve(__dirname, "..", "..", "build", "policy", "bundle.tar.gz"),
-      MEMGATE_FERRETDB_BIN: path.resolve(__dirname, "..", "..", ".tools", "bin", "ferretdb"),
+      MEMGATE_FERRETDB_BIN: ferretdbBinaryPath(path.resolve(__dirname, "..", "..")),
       JWT_PUBLIC_KEY: TEST_PUBLIC_KEY_PEM,
       JWT_ISSUER: TEST_ISSUER,
       JWT_AUDIENCE: TEST_AUDIENCE,

@@ -94,10 +94,12 @@ describe("the memory_events chain", () => {
     // The embedded FerretDB, as scripts/bootstrap.sh patches it (memgate.3), pushes `_id` and `_id $in` down to its index.
     const explain = async (filter: Record<string, unknown>) =>
       ((await db.command({ explain: { find: "memory_events", filter } })) as { filterPushdown?: boolean }).filterPushdown;
+    // Upstream FerretDB (MEMGATE_FERRETDB_PATCHES=none) pushes down only a lone `_id`: same answers, by scans.
+    const patched = process.env.MEMGATE_FERRETDB_PATCHES !== "none";
     const ids = [eventDocId("batch", 1), eventDocId("batch", 2)];
     expect(await explain({ _id: ids[0] })).toBe(true);
-    expect(await explain({ _id: { $in: ids } })).toBe(true);
-    expect(await explain({ _id: { $in: ids }, tenant_id: "batch" })).toBe(true);
+    expect(await explain({ _id: { $in: ids } })).toBe(patched);
+    expect(await explain({ _id: { $in: ids }, tenant_id: "batch" })).toBe(patched);
     expect(await explain({ _id: { $gte: ids[0], $lte: ids[1] } })).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { EmbeddedFerretDb } from "../../src/store/embedded-ferretdb";
+import { EmbeddedFerretDb, ferretdbBinaryPath } from "../../src/store/embedded-ferretdb";
 
 /**
  * One real FerretDB for the whole run (each test file gets its own database in it), started
@@ -10,7 +10,7 @@ import { EmbeddedFerretDb } from "../../src/store/embedded-ferretdb";
 export default async function globalSetup(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "memgate-test-db-"));
   const db = await EmbeddedFerretDb.start({
-    binary: path.resolve(__dirname, "..", "..", ".tools", "bin", "ferretdb"),
+    binary: ferretdbBinaryPath(path.resolve(__dirname, "..", "..")),
     dataDir,
     postgresqlUrl: process.env.MEMGATE_FERRETDB_POSTGRESQL_URL || undefined,
   });
