@@ -1,4 +1,5 @@
 import type { Detector, Finding } from "./detector";
+import { compileLanguageLexicons, matchLanguageLexicons, type CompiledLanguageLexicons, type LanguageLexicon, type LanguagePolicy } from "./language-lexicon";
 import { analyse, type LinguisticAnalysis } from "./linguistic";
 
 /** A lexicon entry in policy data: a regex, or a regex with an `unless` regex for known innocent readings. */
@@ -16,6 +17,11 @@ export interface ForbiddenLexicon {
   category_bans?: Record<string, { patterns: Record<string, Entry[]> }>;
   /** Words with an innocent and a guilty reading; the policy weighs the facts (see Sense). */
   senses?: Record<string, Sense>;
+  /** Per-language word lexicons (policies/memgate/forbidden/languages/<lang>/), see language-lexicon.ts. */
+  languages?: Record<string, LanguageLexicon>;
+  /** Words the same in every language (medication names). */
+  universal?: LanguageLexicon;
+  language_policy?: LanguagePolicy;
 }
 
 /**
@@ -254,11 +260,15 @@ export function createLexiconDetector(source: LexiconSource): Detector {
   let compiled: Compiled[] = [];
   let scoped: ScopedRule[] = [];
   let senses: CompiledSense[] = [];
+  let languages: CompiledLanguageLexicons | undefined;
   const current = (): Compiled[] => {
     if (source.hash !== compiledFor || compiledFor === undefined) {
       compiled = compileAll(source);
       scoped = compileContractLexicons(source);
-      senses = compileSenses(source.data<ForbiddenLexicon | undefined>("forbidden")?.senses);
+      const forbidden = source.data<ForbiddenLexicon | undefined>("forbidden");
+      senses = compileSenses(forbidden?.senses);
+      languages =
+        forbidden?.languages || forbidden?.universal ? compileLanguageLexicons(forbidden.languages, forbidden.universal, forbidden.language_policy) : undefined;
       compiledFor = source.hash;
     }
     return compiled;
@@ -292,6 +302,8 @@ export function createLexiconDetector(source: LexiconSource): Detector {
       if (found.some((f) => f.term === undefined)) settled.add(c.cls);
       findings.push(...found);
     }
+    // The per-language lexicons: the text's language, then its words by stem.
+    if (languages) findings.push(...matchLanguageLexicons(field, normalized, languages));
     return findings;
   };
   return {
