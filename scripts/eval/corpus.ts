@@ -40,11 +40,15 @@ export interface LabelledLine {
 
 function rows(file: string): { cells: string[]; line: number }[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .map((raw, i) => ({ raw: raw.replace(/\r$/, ""), line: i + 1 }))
-    .filter(({ raw }) => raw.trim() !== "" && !raw.startsWith("#"))
-    .map(({ raw, line }) => ({ cells: raw.split("\t"), line }));
+  return (
+    readFileSync(file, "utf8")
+      .split("\n")
+      .map((raw, i) => ({ raw: raw.replace(/\r$/, ""), line: i + 1 }))
+      .filter(({ raw }) => raw.trim() !== "" && !raw.startsWith("#"))
+      .map(({ raw, line }) => ({ cells: raw.split("\t"), line }))
+      // A header row naming the columns, if a file has one.
+      .filter(({ cells }) => !["lang", "frame"].includes(cells[0]))
+  );
 }
 
 /** The rest of a line from column `from` on (a text may itself hold a tab). */

@@ -106,6 +106,19 @@ function normalizeKeepingCase(text: string): string {
 }
 
 /**
+ * Latin letters with diacritics folded to their base letter, one character for one (offsets
+ * stay): what the English patterns of the forbidden classes read. Their `\b` is ASCII-only, so
+ * without this "\bunions\b" would match inside French "réunions" and "\bmedic\w*" inside
+ * a word of any language; "naïve" and "fiancé" are written with their ASCII twins.
+ */
+export function foldLatin(text: string): string {
+  return text.replace(/[\u00C0-\u024F]/g, (c) => {
+    const base = c.normalize("NFD")[0];
+    return /[A-Za-z]/.test(base) ? base : c;
+  });
+}
+
+/**
  * The form a contract lexicon's patterns are written against: lower case, typographic
  * apostrophes and the en dash folded; nothing else changes (patterns match runs of \s, `_`
  * and `{}` themselves).
@@ -289,13 +302,16 @@ export function createLexiconDetector(source: LexiconSource): Detector {
   };
   const scan = (field: string, text: string, together = false): Finding[] => {
     const normalized = normalize(text);
-    const analysis = analysisFor(normalizeKeepingCase(text), normalized);
+    // The forbidden classes' English patterns read Latin letters folded; injection patterns
+    // (which may spell other languages' accents) and the per-language lexicons read the text.
+    const latin = foldLatin(normalized);
+    const analysis = analysisFor(foldLatin(normalizeKeepingCase(text)), latin);
     // A class with a plain finding is settled; one with only sense readings so far is not.
     const settled = new Set<string>();
     const findings: Finding[] = [];
     for (const c of current()) {
       if (together && c.field) continue;
-      const subject = c.raw ? text : normalized;
+      const subject = c.raw ? text : c.cls === "injection" ? normalized : latin;
       if (settled.has(c.cls) || !c.match.test(subject)) continue;
       if (c.unless?.test(subject)) continue;
       const found = findingsOfMatches(field, c, subject, c.raw ? [] : senses, analysis);
