@@ -120,7 +120,7 @@ function scored(judge: EvalRow["judge"], split: EvalSplit, lang: string, cls: st
     cls,
     count: positives.length + negatives.length,
     recall: positives.length ? hit / positives.length : undefined,
-    precision: hit + wrong.length > 0 ? hit / (hit + wrong.length) : undefined,
+    precision: positives.length && hit + wrong.length > 0 ? hit / (hit + wrong.length) : undefined,
     falsePositiveRate: negatives.length ? wrong.length / negatives.length : undefined,
     other: {
       ...(positives.length ? { positives: positives.length, missed: positives.length - hit } : {}),

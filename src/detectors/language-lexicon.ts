@@ -13,7 +13,7 @@ import { stemmerFor } from "./stemming";
  *   "gewerkschaft*"    matches any word that starts so ("Gewerkschaftsmitglied")
  *   "*krebs"           matches any word that ends so ("Brustkrebs")
  *   "zeuge jehovas"    matches the words in a row, each by its stem
- *   "=er"              matches the word exactly (function words, no stemming)
+ *   "=er"              matches the word exactly (function words, no stemming; every context word is matched so)
  * Accents are folded on both sides ("depresion" matches "depresión").
  *
  * The facts, as findings the policy reads (checks/forbidden/forbidden.rego):
@@ -99,7 +99,10 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
           .trim()
           .toLowerCase()
           .replace(/^=(?=.*\*$)/, "");
-        if (word.startsWith("=")) push(out.exact, fold(word.slice(1)), hit);
+        // Context words are function words and short nouns: matched as written, never by stem
+        // (German "seite" and "seit" share a stem).
+        if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
+        else if (word.startsWith("=")) push(out.exact, fold(word.slice(1)), hit);
         else if (word.includes("*")) {
           const core = escape(fold(word.replace(/^\*|\*$/g, "")))
             .replace(/\\\*/g, "[\\p{L}\\p{N}]*")
