@@ -31,7 +31,7 @@ function eld(): Eld {
 }
 
 /** The language read from this many characters at most: enough for eld, and bounded in cost. */
-const SAMPLE = 240;
+const SAMPLE = 120;
 
 export interface LanguageGuess {
   /** ISO 639-1 code of the most likely language, or "und" when eld cannot tell. */

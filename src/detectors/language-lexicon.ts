@@ -60,17 +60,23 @@ interface CompiledLanguage {
   stems: Map<string, Hit[]>;
   exact: Map<string, Hit[]>;
   phrases: Phrase[];
-  /** Prefix, suffix and infix words, one regex per kind and class over the folded text. */
-  affixes: { hit: Hit; pattern: RegExp }[];
+  /** Prefix, suffix and infix words: one regex tried on each folded word, one capturing group per kind and class. */
+  wordAffixes?: { hits: Hit[]; pattern: RegExp };
+  /** Affix words of several words ("stwardnieni* rozsiane*"): one regex over the folded text. */
+  textAffixes?: { hits: Hit[]; pattern: RegExp };
 }
 
+const NON_ASCII = /[^ -~\t\n\r]/;
+/** Accents and ł/ß folded, quotes straightened; plain ASCII (most words) is returned as it is. */
 export const fold = (text: string): string =>
-  text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .replace(/ł/g, "l")
-    .replace(/ß/g, "ss")
-    .replace(/[\u2018\u2019]/g, "'");
+  !NON_ASCII.test(text)
+    ? text
+    : text
+        .normalize("NFD")
+        .replace(/\p{M}/gu, "")
+        .replace(/ł/g, "l")
+        .replace(/ß/g, "ss")
+        .replace(/[\u2018\u2019]/g, "'");
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -83,7 +89,9 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
 function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLanguage {
   const stem = stemmerFor(lang);
   const stemOf = (word: string): string => fold(stem(word.toLowerCase()));
-  const out: CompiledLanguage = { lang, stem: stemOf, stems: new Map(), exact: new Map(), phrases: [], affixes: [] };
+  const out: CompiledLanguage = { lang, stem: stemOf, stems: new Map(), exact: new Map(), phrases: [] };
+  const wordGroups: { hit: Hit; source: string }[] = [];
+  const textGroups: { hit: Hit; source: string }[] = [];
   const groups: [Kind, Record<string, string[]> | undefined][] = [
     ["term", lexicon.terms],
     ["topic", lexicon.topics],
@@ -92,7 +100,8 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
   for (const [kind, byClass] of groups) {
     for (const [cls, words] of Object.entries(byClass ?? {})) {
       const hit = { kind, cls };
-      const affix: string[] = [];
+      const wordAffix: string[] = [];
+      const textAffix: string[] = [];
       for (const raw of words) {
         // "=word*" is a prefix like "word*": the "=" only matters for a whole word.
         const word = raw
@@ -104,18 +113,25 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
         if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
         else if (word.startsWith("=")) push(out.exact, fold(word.slice(1)), hit);
         else if (word.includes("*")) {
-          const core = escape(fold(word.replace(/^\*|\*$/g, "")))
-            .replace(/\\\*/g, "[\\p{L}\\p{N}]*")
-            .replace(/ /g, "\\s+");
-          const before = word.startsWith("*") ? "" : "(?<![\\p{L}\\p{N}])";
-          const after = word.endsWith("*") ? "" : "(?![\\p{L}\\p{N}])";
-          affix.push(`${before}${core}${after}`);
+          const inner = word.replace(/^\*|\*$/g, "");
+          const core = escape(fold(inner));
+          if (/[*\s-]/.test(inner)) {
+            // Several words, or a star inside: matched over the text, at word boundaries.
+            const before = word.startsWith("*") ? "" : "(?<![\\p{L}\\p{N}])";
+            const after = word.endsWith("*") ? "" : "(?![\\p{L}\\p{N}])";
+            textAffix.push(`${before}${core.replace(/\\\*/g, "[\\p{L}\\p{N}]*").replace(/ /g, "\\s+")}${after}`);
+          } else wordAffix.push(`${word.startsWith("*") ? "" : "^"}${core}${word.endsWith("*") ? "" : "$"}`);
         } else if (/[\s-]/.test(word)) out.phrases.push({ ...hit, stems: (word.match(WORD) ?? []).map(stemOf) });
         else push(out.stems, stemOf(word), hit);
       }
-      if (affix.length) out.affixes.push({ hit, pattern: new RegExp(affix.join("|"), "u") });
+      if (wordAffix.length) wordGroups.push({ hit, source: wordAffix.join("|") });
+      if (textAffix.length) textGroups.push({ hit, source: textAffix.join("|") });
     }
   }
+  const combined = (list: { hit: Hit; source: string }[], flags: string) =>
+    list.length ? { hits: list.map((g) => g.hit), pattern: new RegExp(list.map((g) => `(${g.source})`).join("|"), flags) } : undefined;
+  out.wordAffixes = combined(wordGroups, "");
+  out.textAffixes = combined(textGroups, "gu");
   return out;
 }
 
@@ -141,7 +157,7 @@ function findingOf(field: string, lang: string, hit: Hit): Finding {
   return { field, class: `context:${hit.cls}`, label: `context:${lang}:${hit.cls}` };
 }
 
-function matchLanguage(field: string, language: CompiledLanguage, words: string[], folded: string, out: Map<string, Finding>): void {
+function matchLanguage(field: string, language: CompiledLanguage, words: string[], folded: string, foldedWords: string[], out: Map<string, Finding>): void {
   const add = (hit: Hit): void => {
     const f = findingOf(field, language.lang, hit);
     out.set(`${f.class} ${f.label}`, f);
@@ -159,7 +175,44 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
       }
     }
   }
-  for (const { hit, pattern } of language.affixes) if (pattern.test(folded)) add(hit);
+  // One regex per word for every one-word affix of the language; the group says which kind and class.
+  const groupOf = (m: RegExpMatchArray | RegExpExecArray | null): number => (m ? m.findIndex((group, index) => index > 0 && group !== undefined) : -1);
+  if (language.wordAffixes) {
+    for (const word of foldedWords) {
+      const k = groupOf(language.wordAffixes.pattern.exec(word));
+      if (k > 0) add(language.wordAffixes.hits[k - 1]);
+    }
+  }
+  if (language.textAffixes) {
+    for (const m of folded.matchAll(language.textAffixes.pattern)) {
+      const k = groupOf(m);
+      if (k > 0) add(language.textAffixes.hits[k - 1]);
+    }
+  }
+}
+
+/** Fewer words than this are not worth identifying (a key, an id): eld cannot tell; "und". */
+const MIN_WORDS = 3;
+const UNDETERMINED = { lang: "und", candidates: [], reliable: false };
+/**
+ * The last texts' languages: a request's fields are read alone and then together ("key: value"),
+ * and the text read together is judged in the language of its longest field.
+ */
+const recent = new Map<string, ReturnType<typeof identifyLanguage>>();
+function guessOf(text: string, words: number, near: number): ReturnType<typeof identifyLanguage> {
+  if (words < MIN_WORDS) return UNDETERMINED;
+  const known = recent.get(text);
+  if (known) return known;
+  const guess = identifyLanguage(text, near);
+  if (recent.size >= 16) recent.delete(recent.keys().next().value as string);
+  recent.set(text, guess);
+  return guess;
+}
+
+/** The language of the longest of several texts already read alone (for the text read together). */
+export function languageOfLongest(texts: string[]): ReturnType<typeof identifyLanguage> | undefined {
+  const longest = texts.reduce((a, b) => (b.length > a.length ? b : a), "");
+  return recent.get(longest);
 }
 
 /**
@@ -167,20 +220,21 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
  * the lexicon detector): its language, and the terms, topics and context words of the lexicons
  * of that language (or of every language, for an uncovered one when the policy says so).
  */
-export function matchLanguageLexicons(field: string, text: string, lexicons: CompiledLanguageLexicons): Finding[] {
+export function matchLanguageLexicons(field: string, text: string, lexicons: CompiledLanguageLexicons, known?: ReturnType<typeof identifyLanguage>): Finding[] {
   const words = text.match(WORD) ?? [];
   if (words.length === 0) return [];
-  const guess = identifyLanguage(text, lexicons.policy.near ?? 0.9);
+  const guess = known ?? guessOf(text, words.length, lexicons.policy.near ?? 0.9);
   const out = new Map<string, Finding>();
   const lang = guess.lang;
   out.set("language", { field, class: `language:${lang}`, label: "language-id" });
   const folded = fold(text);
+  const foldedWords = folded.match(WORD) ?? [];
   const judged = new Set(guess.candidates.filter((c) => lexicons.languages.has(c)).slice(0, 2));
   const covered = lang === "en" || lexicons.languages.has(lang);
   if (!covered && (lexicons.policy.uncovered ?? "judge_with_all_lexicons") === "judge_with_all_lexicons") {
     for (const l of lexicons.languages.keys()) judged.add(l);
   }
-  for (const l of judged) matchLanguage(field, lexicons.languages.get(l)!, words, folded, out);
-  if (lexicons.universal) matchLanguage(field, lexicons.universal, words, folded, out);
+  for (const l of judged) matchLanguage(field, lexicons.languages.get(l)!, words, folded, foldedWords, out);
+  if (lexicons.universal) matchLanguage(field, lexicons.universal, words, folded, foldedWords, out);
   return [...out.values()];
 }

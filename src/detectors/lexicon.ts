@@ -1,5 +1,12 @@
 import type { Detector, Finding } from "./detector";
-import { compileLanguageLexicons, matchLanguageLexicons, type CompiledLanguageLexicons, type LanguageLexicon, type LanguagePolicy } from "./language-lexicon";
+import {
+  compileLanguageLexicons,
+  languageOfLongest,
+  matchLanguageLexicons,
+  type CompiledLanguageLexicons,
+  type LanguageLexicon,
+  type LanguagePolicy,
+} from "./language-lexicon";
 import { analyse, type LinguisticAnalysis } from "./linguistic";
 
 /** A lexicon entry in policy data: a regex, or a regex with an `unless` regex for known innocent readings. */
@@ -300,7 +307,7 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     }
     return findings;
   };
-  const scan = (field: string, text: string, together = false): Finding[] => {
+  const scan = (field: string, text: string, together = false, language?: ReturnType<typeof languageOfLongest>): Finding[] => {
     const normalized = normalize(text);
     // The forbidden classes' English patterns read Latin letters folded; injection patterns
     // (which may spell other languages' accents) and the per-language lexicons read the text.
@@ -319,7 +326,7 @@ export function createLexiconDetector(source: LexiconSource): Detector {
       findings.push(...found);
     }
     // The per-language lexicons: the text's language, then its words by stem.
-    if (languages) findings.push(...matchLanguageLexicons(field, normalized, languages));
+    if (languages) findings.push(...matchLanguageLexicons(field, normalized, languages, language));
     return findings;
   };
   return {
@@ -330,7 +337,8 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     },
     detectTogether(fields: Record<string, string>): Finding[] {
       const texts = Object.values(fields).filter(Boolean);
-      return texts.length > 1 ? scan("entry", texts.join(": "), true) : [];
+      // Read together, the texts are in the language of the longest one (already identified alone).
+      return texts.length > 1 ? scan("entry", texts.join(": "), true, languageOfLongest(texts.map(normalize))) : [];
     },
   };
 }
