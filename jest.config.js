@@ -7,8 +7,8 @@ module.exports = {
     // Transpile only (types are checked by `npm run typecheck`); keeps decorator metadata.
     "^.+\\.[tj]s$": ["ts-jest", { tsconfig: "<rootDir>/test/tsconfig.json" }],
   },
-  // jose ships only ES modules: let ts-jest turn it into CommonJS for jest's module system.
-  transformIgnorePatterns: ["/node_modules/(?!(jose|@secretlint|structured-source|boundary)/)"],
+  // jose and eld ship only ES modules: let ts-jest turn them into CommonJS for jest's module system.
+  transformIgnorePatterns: ["/node_modules/(?!(jose|@secretlint|structured-source|boundary|eld)/)"],
   globalSetup: "<rootDir>/test/support/global-setup.ts",
   globalTeardown: "<rootDir>/test/support/global-teardown.ts",
   testTimeout: 60_000,

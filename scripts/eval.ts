@@ -1,6 +1,8 @@
 /**
- * `npm run eval`: every judge on both splits of test/corpus/, one table. Tune on `dev` only;
- * `test` grows only with text written before any tuning against it.
+ * `npm run eval`: every judge (detectors, injection, ledger validator, grounding, retrieval) on
+ * every split of test/corpus/ (dev, test, blind), per language and per class, one table. Tune on
+ * `dev` only; `test` grows only with text written before any tuning against it; `blind` was
+ * written without reading the judges and is never read here beyond its counts.
  */
 import { evaluate as detectors } from "./eval/detectors";
 import { evaluate as grounding } from "./eval/grounding";
@@ -18,6 +20,7 @@ async function main(): Promise<void> {
   const table = rows.map((row) => ({
     judge: row.judge,
     split: row.split,
+    lang: row.lang ?? "all",
     class: row.cls,
     n: row.count,
     precision: cell(row.precision),
@@ -27,6 +30,8 @@ async function main(): Promise<void> {
       .map(([key, value]) => `${key}=${Number.isInteger(value) ? value : value.toFixed(3)}`)
       .join(" "),
   }));
+  const order = { dev: 0, test: 1, blind: 2 } as const;
+  table.sort((a, b) => a.judge.localeCompare(b.judge) || order[a.split] - order[b.split]);
   console.table(table);
 }
 

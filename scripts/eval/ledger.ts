@@ -5,7 +5,7 @@
  * `refuse` must be FORBIDDEN_CATEGORY naming a P54-C rule. Also `tsx scripts/eval/ledger.ts`
  * prints every miss.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { principalInput, type Principal } from "../../src/auth/principal";
 import { APPROVE_FIELDS } from "../../src/contracts/ledger/operations";
@@ -120,19 +120,23 @@ export function ledgerMisses(evaluation: LedgerEvaluation): string[] {
     );
 }
 
-/** Scores the ledger validator on the development and test splits of test/corpus/ledger/. */
+/** The splits present: dev, test, and blind once it is merged. */
+export const ledgerSplits = (): Split[] => (["dev", "test", "blind"] as const).filter((split) => existsSync(path.join(CORPUS_DIR, split, "pass.txt")));
+
+/** Scores the ledger validator on every split of test/corpus/ledger/ (counts only: no blind text is printed). */
 export async function evaluate(): Promise<EvalRow[]> {
   const rows: EvalRow[] = [];
-  for (const split of ["dev", "test"] as const) rows.push(...ledgerRows(await evaluateLedger(split)));
+  for (const split of ledgerSplits()) rows.push(...ledgerRows(await evaluateLedger(split)));
   return rows;
 }
 
 if (require.main === module) {
   (async () => {
-    for (const split of ["dev", "test"] as const) {
+    for (const split of ledgerSplits()) {
       const evaluation = await evaluateLedger(split);
       console.log(JSON.stringify(ledgerRows(evaluation)[0]));
-      for (const line of ledgerMisses(evaluation)) console.log(line);
+      // The blind split is scored, never read: its misses stay unprinted.
+      if (split !== "blind") for (const line of ledgerMisses(evaluation)) console.log(line);
     }
   })().catch((error: unknown) => {
     console.error(error);

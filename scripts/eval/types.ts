@@ -1,9 +1,11 @@
-/** One row of `npm run eval`: one judge, one split, one class (or "all"). */
-export type Split = "dev" | "test";
+/** One row of `npm run eval`: one judge, one split, one language, one class (or "all"). */
+export type Split = "dev" | "test" | "blind";
 
 export interface EvalRow {
-  judge: "detectors" | "ledger-validator" | "grounding" | "retrieval";
+  judge: "detectors" | "injection" | "ledger-validator" | "grounding" | "retrieval";
   split: Split;
+  /** The texts' language (ISO 639-1), or "all"; judges without languages leave it out. */
+  lang?: string;
   /** A detector class, "benign", "all", … */
   cls: string;
   /** Items scored in this row. */
@@ -15,5 +17,5 @@ export interface EvalRow {
   other?: Record<string, number>;
 }
 
-/** Each judge's module exports `evaluate`: it scores both splits and never tunes anything. */
+/** Each judge's module exports `evaluate`: it scores every split present and never tunes anything. */
 export type Evaluate = () => Promise<EvalRow[]>;

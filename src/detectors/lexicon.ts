@@ -1,4 +1,12 @@
 import type { Detector, Finding } from "./detector";
+import {
+  compileLanguageLexicons,
+  languageOfLongest,
+  matchLanguageLexicons,
+  type CompiledLanguageLexicons,
+  type LanguageLexicon,
+  type LanguagePolicy,
+} from "./language-lexicon";
 import { analyse, type LinguisticAnalysis } from "./linguistic";
 
 /** A lexicon entry in policy data: a regex, or a regex with an `unless` regex for known innocent readings. */
@@ -16,6 +24,11 @@ export interface ForbiddenLexicon {
   category_bans?: Record<string, { patterns: Record<string, Entry[]> }>;
   /** Words with an innocent and a guilty reading; the policy weighs the facts (see Sense). */
   senses?: Record<string, Sense>;
+  /** Per-language word lexicons (policies/memgate/forbidden/languages/<lang>/), see language-lexicon.ts. */
+  languages?: Record<string, LanguageLexicon>;
+  /** Words the same in every language (medication names). */
+  universal?: LanguageLexicon;
+  language_policy?: LanguagePolicy;
 }
 
 /**
@@ -97,6 +110,19 @@ function normalizeKeepingCase(text: string): string {
     .replace(/_+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/**
+ * Latin letters with diacritics folded to their base letter, one character for one (offsets
+ * stay): what the English patterns of the forbidden classes read. Their `\b` is ASCII-only, so
+ * without this "\bunions\b" would match inside French "réunions" and "\bmedic\w*" inside
+ * a word of any language; "naïve" and "fiancé" are written with their ASCII twins.
+ */
+export function foldLatin(text: string): string {
+  return text.replace(/[\u00C0-\u024F]/g, (c) => {
+    const base = c.normalize("NFD")[0];
+    return /[A-Za-z]/.test(base) ? base : c;
+  });
 }
 
 /**
@@ -254,11 +280,15 @@ export function createLexiconDetector(source: LexiconSource): Detector {
   let compiled: Compiled[] = [];
   let scoped: ScopedRule[] = [];
   let senses: CompiledSense[] = [];
+  let languages: CompiledLanguageLexicons | undefined;
   const current = (): Compiled[] => {
     if (source.hash !== compiledFor || compiledFor === undefined) {
       compiled = compileAll(source);
       scoped = compileContractLexicons(source);
-      senses = compileSenses(source.data<ForbiddenLexicon | undefined>("forbidden")?.senses);
+      const forbidden = source.data<ForbiddenLexicon | undefined>("forbidden");
+      senses = compileSenses(forbidden?.senses);
+      languages =
+        forbidden?.languages || forbidden?.universal ? compileLanguageLexicons(forbidden.languages, forbidden.universal, forbidden.language_policy) : undefined;
       compiledFor = source.hash;
     }
     return compiled;
@@ -277,21 +307,26 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     }
     return findings;
   };
-  const scan = (field: string, text: string, together = false): Finding[] => {
+  const scan = (field: string, text: string, together = false, language?: ReturnType<typeof languageOfLongest>): Finding[] => {
     const normalized = normalize(text);
-    const analysis = analysisFor(normalizeKeepingCase(text), normalized);
+    // The forbidden classes' English patterns read Latin letters folded; injection patterns
+    // (which may spell other languages' accents) and the per-language lexicons read the text.
+    const latin = foldLatin(normalized);
+    const analysis = analysisFor(foldLatin(normalizeKeepingCase(text)), latin);
     // A class with a plain finding is settled; one with only sense readings so far is not.
     const settled = new Set<string>();
     const findings: Finding[] = [];
     for (const c of current()) {
       if (together && c.field) continue;
-      const subject = c.raw ? text : normalized;
+      const subject = c.raw ? text : c.cls === "injection" ? normalized : latin;
       if (settled.has(c.cls) || !c.match.test(subject)) continue;
       if (c.unless?.test(subject)) continue;
       const found = findingsOfMatches(field, c, subject, c.raw ? [] : senses, analysis);
       if (found.some((f) => f.term === undefined)) settled.add(c.cls);
       findings.push(...found);
     }
+    // The per-language lexicons: the text's language, then its words by stem.
+    if (languages) findings.push(...matchLanguageLexicons(field, normalized, languages, language));
     return findings;
   };
   return {
@@ -302,7 +337,8 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     },
     detectTogether(fields: Record<string, string>): Finding[] {
       const texts = Object.values(fields).filter(Boolean);
-      return texts.length > 1 ? scan("entry", texts.join(": "), true) : [];
+      // Read together, the texts are in the language of the longest one (already identified alone).
+      return texts.length > 1 ? scan("entry", texts.join(": "), true, languageOfLongest(texts.map(normalize))) : [];
     },
   };
 }

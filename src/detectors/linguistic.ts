@@ -23,6 +23,9 @@ import model from "wink-eng-lite-web-model";
  *   object_clause         a verb whose object is a clause: "diagnose why the build fails"
  *   patient_person        a passive verb whose subject is a person: "I was diagnosed"
  *   in_relative_clause    the word sits in a relative clause about a thing: "examples that clearly show"
+ *   predicate_noun        the word's noun phrase is what someone is or works as: "she is a nurse", "works as a doctor"
+ *   object_of:<lemma>     the word's noun phrase is the object of that verb: "takes a tablet" (object_of:take)
+ *   about_animal          the nearest noun before the word in its sentence is an animal: "my dog is diabetic"
  */
 export interface WordFacts {
   facts: string[];
@@ -156,7 +159,44 @@ const PERSON_NOUNS = new Set([
   "neighbor",
   "ex",
 ]);
+// Nouns that name animals (lemmas): a condition said of them is not a person's health.
+const ANIMAL_NOUNS = new Set([
+  "dog",
+  "puppy",
+  "cat",
+  "kitten",
+  "pet",
+  "horse",
+  "pony",
+  "rabbit",
+  "bunny",
+  "hamster",
+  "guinea",
+  "parrot",
+  "bird",
+  "budgie",
+  "fish",
+  "goldfish",
+  "tortoise",
+  "turtle",
+  "ferret",
+  "lizard",
+  "snake",
+  "cow",
+  "goat",
+  "sheep",
+  "pig",
+  "chicken",
+  "labrador",
+  "retriever",
+  "terrier",
+  "spaniel",
+  "poodle",
+  "beagle",
+]);
 const NOUNISH = new Set(["NOUN", "PROPN"]);
+// Verbs whose complement says what the subject is: "is a nurse", "became a doctor".
+const COPULAS = new Set(["be", "become"]);
 // Tokens that may stand inside a noun phrase between its opening and its head.
 const INSIDE_NOUN_PHRASE = new Set(["ADJ", "NUM", "NOUN", "PROPN", "ADV", "X"]);
 const SKIP_BEFORE_OBJECT = new Set(["DET", "ADJ", "ADV", "NUM", "PART"]);
@@ -259,6 +299,21 @@ export class LinguisticAnalysis {
       } else if (j === i - 1 && word.pos === "NOUN" && word.lower === word.lemma) facts.add("bare_singular");
       const next = tokens[i + 1];
       if (next && inSentence(i + 1) && NOUNISH.has(next.pos) && !next.temporal && !isPerson(next)) facts.add("modifies_noun");
+      // What governs the noun phrase: a copula or "as" ("is a nurse", "works as a nurse"), or a verb.
+      let g = j;
+      if (inSentence(g) && (tokens[g].pos === "DET" || POSSESSIVES.has(tokens[g].lower))) g--;
+      const governor = inSentence(g) ? tokens[g] : undefined;
+      if (governor && (((governor.pos === "AUX" || governor.pos === "VERB") && COPULAS.has(governor.lemma)) || governor.lower === "as"))
+        facts.add("predicate_noun");
+      else if (governor?.pos === "VERB") facts.add(`object_of:${governor.lemma}`);
+    }
+
+    // The nearest noun before the word in its sentence names an animal: "our cat is diabetic".
+    for (let j = i - 1; inSentence(j); j--) {
+      if (NOUNISH.has(tokens[j].pos) || tokens[j].pos === "PRON") {
+        if (NOUNISH.has(tokens[j].pos) && ANIMAL_NOUNS.has(tokens[j].lemma)) facts.add("about_animal");
+        break;
+      }
     }
 
     if (word.pos === "VERB") {

@@ -103,3 +103,21 @@ _origin := input.item.origin
 _origin := input.origin if not input.item.origin
 
 _violation(rule, detail) := {"stop_reason": "FORBIDDEN_CATEGORY", "rule": rule, "detail": detail}
+
+# Issue 21 item 3: a text in a language that no lexicon covers. By default the detector judges it
+# with every language's lexicon (forbidden.language_policy.uncovered); a deployment that stores
+# only what it can read sets refuse_uncovered and such a text is refused. English is covered by
+# the patterns and topics of forbidden/data.json, the others by forbidden.languages.<lang>.
+violations contains _violation("C19-FORBID", sprintf("uncovered_language_in_%s", [f.field])) if {
+	forbidden.language_policy.refuse_uncovered == true
+	some f in content.findings
+	startswith(f.class, "language:")
+	not _covered_language(substring(f.class, 9, -1))
+}
+
+_covered_language("en")
+
+# eld could not tell (digits, a word or two): judged as any text is, never refused for its language.
+_covered_language("und")
+
+_covered_language(lang) if forbidden.languages[lang]

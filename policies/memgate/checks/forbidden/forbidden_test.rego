@@ -125,3 +125,31 @@ test_c19_forbid_contexts_of_one_field_do_not_clear_another if {
 	findings := [_f("value", "biometrics_ids"), _f("key", "context:test_data")]
 	count(forbidden.violations) == 1 with input as _write(findings, {})
 }
+
+# Issue 21 item 3: a text in a language without a lexicon is judged like any other by default
+# (the detector ran every language's lexicon over it); refuse_uncovered refuses it outright.
+test_uncovered_language_judged_by_default if {
+	count(forbidden.violations) == 0 with input as _write([_f("value", "language:ja")], {})
+}
+
+test_uncovered_language_refused_when_the_policy_says_so if {
+	v := forbidden.violations with input as _write([_f("value", "language:ja")], {})
+		with data.memgate.forbidden.language_policy.refuse_uncovered as true
+	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-FORBID", "detail": "uncovered_language_in_value"}}
+}
+
+test_covered_languages_never_refused_for_their_language[lang] if {
+	some lang in ["en", "de", "pl", "und"]
+	count(forbidden.violations) == 0 with input as _write([_f("value", concat(":", ["language", lang]))], {})
+		with data.memgate.forbidden.language_policy.refuse_uncovered as true
+}
+
+# A topic word of another language's lexicon counts about a person, as an English one does.
+test_language_topic_about_a_person_is_refused if {
+	findings := [
+		{"field": "value", "class": "topic:identity", "label": "topic:de:identity"},
+		{"field": "value", "class": "context:personal", "label": "context:de:personal"},
+	]
+	v := forbidden.violations with input as _write(findings, {})
+	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-FORBID", "detail": "identity_in_value"}}
+}

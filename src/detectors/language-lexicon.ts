@@ -1,0 +1,258 @@
+import type { Finding } from "./detector";
+import { identifyLanguage } from "./language-id";
+import { stemmerFor } from "./stemming";
+
+/**
+ * The per-language phrase lexicons of the policy (issue 21 item 3): `data.memgate.forbidden.languages.<lang>`
+ * (policies/memgate/forbidden/languages/<lang>/data.json) and the words that are the same in
+ * every language, `data.memgate.forbidden.universal` (medication names). A policy author adds a
+ * language by adding a folder; no TypeScript changes.
+ *
+ * A lexicon lists words, not regexes, so that they can be stemmed:
+ *   "homosexuell"      matches any word of the text with the same stem (nlp.js Snowball stemmers)
+ *   "gewerkschaft*"    matches any word that starts so ("Gewerkschaftsmitglied")
+ *   "*krebs"           matches any word that ends so ("Brustkrebs")
+ *   "zeuge jehovas"    matches the words in a row, each by its stem
+ *   "=er"              matches the word exactly (function words, no stemming; every context word is matched so)
+ * Accents are folded on both sides ("depresion" matches "depresión").
+ *
+ * The facts, as findings the policy reads (checks/forbidden/forbidden.rego):
+ *   class `<forbidden class>`           a `terms` word: counts on its own, as an English pattern does
+ *   class `topic:<forbidden class>`     a `topics` word: counts only in a statement about a person
+ *   class `context:personal` / `context:software`   the language's person and software words
+ *   class `language:<code>`             the language eld read the text as (always reported)
+ * Labels say which lexicon (`lexicon:de:health`), never the matched text.
+ */
+export interface LanguageLexicon {
+  name?: string;
+  /** Words that count on their own, per forbidden class. */
+  terms?: Record<string, string[]>;
+  /** Words that count only about a person, per forbidden class. */
+  topics?: Record<string, string[]>;
+  /** Words that make a statement about a person (`personal`) or about software (`software`). */
+  context?: Record<string, string[]>;
+}
+
+/** data.memgate.forbidden.language_policy: what the detector does with a text's language. */
+export interface LanguagePolicy {
+  /**
+   * A text in a language without a lexicon: "judge_with_all_lexicons" runs every language's
+   * lexicon over it; "english_only" runs none (the English patterns still do). The policy may
+   * also refuse such texts outright (forbidden.rego reads `refuse_uncovered`).
+   */
+  uncovered?: "judge_with_all_lexicons" | "english_only";
+  /** How close to the best score another language must be to be judged too (default 0.9). */
+  near?: number;
+}
+
+type Kind = "term" | "topic" | "context";
+interface Hit {
+  kind: Kind;
+  cls: string;
+}
+interface Phrase extends Hit {
+  stems: string[];
+}
+interface CompiledLanguage {
+  lang: string;
+  stem: (word: string) => string;
+  /** Single words by folded stem (or exact folded word for `=word`). */
+  stems: Map<string, Hit[]>;
+  exact: Map<string, Hit[]>;
+  phrases: Phrase[];
+  /** Prefix, suffix and infix words: one regex tried on each folded word, one capturing group per kind and class. */
+  wordAffixes?: { hits: Hit[]; pattern: RegExp };
+  /** Affix words of several words ("stwardnieni* rozsiane*"): one regex over the folded text. */
+  textAffixes?: { hits: Hit[]; pattern: RegExp };
+}
+
+const NON_ASCII = /[^ -~\t\n\r]/;
+/** Accents and ł/ß folded, quotes straightened; plain ASCII (most words) is returned as it is. */
+export const fold = (text: string): string =>
+  !NON_ASCII.test(text)
+    ? text
+    : text
+        .normalize("NFD")
+        .replace(/\p{M}/gu, "")
+        .replace(/ł/g, "l")
+        .replace(/ß/g, "ss")
+        .replace(/[\u2018\u2019]/g, "'");
+
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+};
+
+function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLanguage {
+  const stem = stemmerFor(lang);
+  const stemOf = (word: string): string => fold(stem(word.toLowerCase()));
+  const out: CompiledLanguage = { lang, stem: stemOf, stems: new Map(), exact: new Map(), phrases: [] };
+  const wordGroups: { hit: Hit; source: string }[] = [];
+  const textGroups: { hit: Hit; source: string }[] = [];
+  const groups: [Kind, Record<string, string[]> | undefined][] = [
+    ["term", lexicon.terms],
+    ["topic", lexicon.topics],
+    ["context", lexicon.context],
+  ];
+  for (const [kind, byClass] of groups) {
+    for (const [cls, words] of Object.entries(byClass ?? {})) {
+      const hit = { kind, cls };
+      const wordAffix: string[] = [];
+      const textAffix: string[] = [];
+      for (const raw of words) {
+        // "=word*" is a prefix like "word*": the "=" only matters for a whole word.
+        const word = raw
+          .trim()
+          .toLowerCase()
+          .replace(/^=(?=.*\*$)/, "");
+        // Context words are function words and short nouns: matched as written, never by stem
+        // (German "seite" and "seit" share a stem).
+        if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
+        else if (word.startsWith("=")) push(out.exact, fold(word.slice(1)), hit);
+        else if (word.includes("*")) {
+          const inner = word.replace(/^\*|\*$/g, "");
+          const core = escape(fold(inner));
+          if (/[*\s-]/.test(inner)) {
+            // Several words, or a star inside: matched over the text, at word boundaries.
+            const before = word.startsWith("*") ? "" : "(?<![\\p{L}\\p{N}])";
+            const after = word.endsWith("*") ? "" : "(?![\\p{L}\\p{N}])";
+            textAffix.push(`${before}${core.replace(/\\\*/g, "[\\p{L}\\p{N}]*").replace(/ /g, "\\s+")}${after}`);
+          } else wordAffix.push(`${word.startsWith("*") ? "" : "^"}${core}${word.endsWith("*") ? "" : "$"}`);
+        } else if (/[\s-]/.test(word)) out.phrases.push({ ...hit, stems: (word.match(WORD) ?? []).map(stemOf) });
+        else push(out.stems, stemOf(word), hit);
+      }
+      if (wordAffix.length) wordGroups.push({ hit, source: wordAffix.join("|") });
+      if (textAffix.length) textGroups.push({ hit, source: textAffix.join("|") });
+    }
+  }
+  const combined = (list: { hit: Hit; source: string }[], flags: string) =>
+    list.length ? { hits: list.map((g) => g.hit), pattern: new RegExp(list.map((g) => `(${g.source})`).join("|"), flags) } : undefined;
+  out.wordAffixes = combined(wordGroups, "");
+  out.textAffixes = combined(textGroups, "gu");
+  return out;
+}
+
+export interface CompiledLanguageLexicons {
+  languages: Map<string, CompiledLanguage>;
+  universal?: CompiledLanguage;
+  policy: LanguagePolicy;
+}
+
+export function compileLanguageLexicons(
+  languages: Record<string, LanguageLexicon> | undefined,
+  universal: LanguageLexicon | undefined,
+  policy: LanguagePolicy | undefined,
+): CompiledLanguageLexicons {
+  const compiled = new Map<string, CompiledLanguage>();
+  for (const [lang, lexicon] of Object.entries(languages ?? {})) compiled.set(lang, compileLanguage(lang, lexicon));
+  return { languages: compiled, universal: universal ? compileLanguage("universal", universal) : undefined, policy: policy ?? {} };
+}
+
+function findingOf(field: string, lang: string, hit: Hit): Finding {
+  if (hit.kind === "term") return { field, class: hit.cls, label: `lexicon:${lang}:${hit.cls}` };
+  if (hit.kind === "topic") return { field, class: `topic:${hit.cls}`, label: `topic:${lang}:${hit.cls}` };
+  return { field, class: `context:${hit.cls}`, label: `context:${lang}:${hit.cls}` };
+}
+
+function matchLanguage(field: string, language: CompiledLanguage, words: string[], folded: string, foldedWords: string[], out: Map<string, Finding>): void {
+  const add = (hit: Hit): void => {
+    const f = findingOf(field, language.lang, hit);
+    out.set(`${f.class} ${f.label}`, f);
+  };
+  const stems = words.map(language.stem);
+  for (let i = 0; i < words.length; i++) {
+    for (const hit of language.exact.get(fold(words[i])) ?? []) add(hit);
+    for (const hit of language.stems.get(stems[i]) ?? []) add(hit);
+  }
+  for (const phrase of language.phrases) {
+    for (let i = 0; i + phrase.stems.length <= stems.length; i++) {
+      if (phrase.stems.every((s, k) => stems[i + k] === s)) {
+        add(phrase);
+        break;
+      }
+    }
+  }
+  // One regex per word for every one-word affix of the language; the group says which kind and class.
+  const groupOf = (m: RegExpMatchArray | RegExpExecArray | null): number => (m ? m.findIndex((group, index) => index > 0 && group !== undefined) : -1);
+  if (language.wordAffixes) {
+    for (const word of foldedWords) {
+      const k = groupOf(language.wordAffixes.pattern.exec(word));
+      if (k > 0) add(language.wordAffixes.hits[k - 1]);
+    }
+  }
+  if (language.textAffixes) {
+    for (const m of folded.matchAll(language.textAffixes.pattern)) {
+      const k = groupOf(m);
+      if (k > 0) add(language.textAffixes.hits[k - 1]);
+    }
+  }
+}
+
+/** Fewer words than this are not worth identifying (a key, an id): eld cannot tell; "und". */
+const MIN_WORDS = 3;
+const UNDETERMINED = { lang: "und", candidates: [], reliable: false };
+/**
+ * The last texts' languages: a request's fields are read alone and then together ("key: value"),
+ * and the text read together is judged in the language of its longest field.
+ */
+const recent = new Map<string, ReturnType<typeof identifyLanguage>>();
+/**
+ * A fast path before eld, for speed only: most texts are English, and a text whose words are at
+ * least 20% English function words ("the", "and", "with", ...; two at least) is read as English.
+ * Words also common in a covered language ("a", "i", "to", "do", "is", "in", "an", "as") are not in the list.
+ */
+const ENGLISH_FUNCTION_WORDS = new Set(
+  "the are was were be been of and or for on with that this it its you he she we they my your his her our their not does did at by from have has had will would should can could there what which who when where how if than then them me him us".split(
+    " ",
+  ),
+);
+const ENGLISH = { lang: "en", candidates: ["en"], reliable: true };
+function looksEnglish(words: string[]): boolean {
+  let hits = 0;
+  for (const w of words) if (ENGLISH_FUNCTION_WORDS.has(w)) hits++;
+  return hits >= 2 && hits / words.length >= 0.2;
+}
+
+function guessOf(text: string, words: string[], near: number): ReturnType<typeof identifyLanguage> {
+  if (words.length < MIN_WORDS) return UNDETERMINED;
+  if (looksEnglish(words)) return ENGLISH;
+  const known = recent.get(text);
+  if (known) return known;
+  const guess = identifyLanguage(text, near);
+  if (recent.size >= 16) recent.delete(recent.keys().next().value as string);
+  recent.set(text, guess);
+  return guess;
+}
+
+/** The language of the longest of several texts already read alone (for the text read together). */
+export function languageOfLongest(texts: string[]): ReturnType<typeof identifyLanguage> | undefined {
+  const longest = texts.reduce((a, b) => (b.length > a.length ? b : a), "");
+  return recent.get(longest);
+}
+
+/**
+ * The findings of the per-language lexicons for one text (already normalised and lower-cased by
+ * the lexicon detector): its language, and the terms, topics and context words of the lexicons
+ * of that language (or of every language, for an uncovered one when the policy says so).
+ */
+export function matchLanguageLexicons(field: string, text: string, lexicons: CompiledLanguageLexicons, known?: ReturnType<typeof identifyLanguage>): Finding[] {
+  const words = text.match(WORD) ?? [];
+  if (words.length === 0) return [];
+  const guess = known ?? guessOf(text, words, lexicons.policy.near ?? 0.9);
+  const out = new Map<string, Finding>();
+  const lang = guess.lang;
+  out.set("language", { field, class: `language:${lang}`, label: "language-id" });
+  const folded = fold(text);
+  const foldedWords = folded.match(WORD) ?? [];
+  const judged = new Set(guess.candidates.filter((c) => lexicons.languages.has(c)).slice(0, 2));
+  const covered = lang === "en" || lexicons.languages.has(lang);
+  if (!covered && (lexicons.policy.uncovered ?? "judge_with_all_lexicons") === "judge_with_all_lexicons") {
+    for (const l of lexicons.languages.keys()) judged.add(l);
+  }
+  for (const l of judged) matchLanguage(field, lexicons.languages.get(l)!, words, folded, foldedWords, out);
+  if (lexicons.universal) matchLanguage(field, lexicons.universal, words, folded, foldedWords, out);
+  return [...out.values()];
+}

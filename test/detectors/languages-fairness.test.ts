@@ -1,0 +1,251 @@
+import { createJudge } from "../../scripts/eval-detectors";
+import { POLICY_BUNDLE } from "../support/gateway";
+
+/**
+ * Issue 21 items 3 and 5 through the real detectors (eld language identification, nlp.js stems,
+ * the per-language lexicons of policies/memgate/forbidden/languages/) and the real compiled
+ * policy: one STORE with explicit consent per text, as scripts/eval-detectors.ts makes it.
+ */
+type Judge = (text: string, category?: string) => Promise<string>;
+
+let judge: Judge;
+beforeAll(async () => {
+  const raw = await createJudge(POLICY_BUNDLE);
+  judge = async (text, category = "PREFERENCE") => (await raw({ label: category, text, file: "inline", line: 0 }, category)).stopReason;
+});
+
+const all = async (texts: string[], category?: string): Promise<string[]> => {
+  const out: string[] = [];
+  for (const text of texts) out.push(await judge(text, category));
+  return out;
+};
+
+describe("C19-FORBID §4 in eight languages (issue 21 item 3)", () => {
+  // The same six statements in en, de, fr, es, it, pt, nl, pl: orientation, medication and
+  // condition, religion, politics, union, prison. Written for this test, not taken from a corpus.
+  const statements: Record<string, string[]> = {
+    en: [
+      "He is homosexual.",
+      "She takes fluoxetine for depression.",
+      "He is a Jehovah's Witness.",
+      "He votes for the Greens.",
+      "She is a union member.",
+      "He was in prison.",
+    ],
+    de: [
+      "Er ist homosexuell.",
+      "Sie nimmt Fluoxetin gegen Depressionen.",
+      "Er ist ein Zeuge Jehovas.",
+      "Er wählt die Grünen.",
+      "Sie ist Mitglied der Gewerkschaft.",
+      "Er war im Gefängnis.",
+    ],
+    fr: [
+      "Il est homosexuel.",
+      "Elle prend de la fluoxétine contre la dépression.",
+      "Il est témoin de Jéhovah.",
+      "Il vote pour les écologistes du parti vert.",
+      "Elle est syndiquée.",
+      "Il était en prison.",
+    ],
+    es: [
+      "Él es homosexual.",
+      "Ella toma fluoxetina para la depresión.",
+      "Él es testigo de Jehová.",
+      "Él vota al partido verde.",
+      "Ella está afiliada al sindicato.",
+      "Él estuvo en la cárcel.",
+    ],
+    it: [
+      "Lui è omosessuale.",
+      "Lei prende la fluoxetina per la depressione.",
+      "Lui è testimone di Geova.",
+      "Lui vota per il partito dei Verdi.",
+      "Lei è iscritta al sindacato.",
+      "Lui è stato in prigione.",
+    ],
+    pt: [
+      "Ele é homossexual.",
+      "Ela toma fluoxetina para a depressão.",
+      "Ele é testemunha de Jeová.",
+      "Ele vota no partido verde e é militante.",
+      "Ela é sindicalizada.",
+      "Ele esteve na prisão.",
+    ],
+    nl: [
+      "Hij is homoseksueel.",
+      "Zij slikt fluoxetine tegen depressie.",
+      "Hij is getuige van Jehova.",
+      "Hij stemt op GroenLinks.",
+      "Zij is lid van de vakbond.",
+      "Hij heeft in de gevangenis gezeten.",
+    ],
+    pl: [
+      "On jest homoseksualistą.",
+      "Ona bierze fluoksetynę na depresję.",
+      "On jest świadkiem Jehowy.",
+      "On głosuje na partię Zielonych.",
+      "Ona należy do związku zawodowego.",
+      "On siedział w więzieniu.",
+    ],
+  };
+  it.each(Object.keys(statements))("C19-FORBID: orientation, medication, religion, politics, union and prison are refused in %s", async (lang) => {
+    expect(await all(statements[lang])).toEqual(statements[lang].map(() => "FORBIDDEN_CATEGORY"));
+  });
+
+  it("C19-FORBID: a medication name is refused whatever the language around it (sertraline, fluoxetine, clonazepam)", async () => {
+    const texts = [
+      "Mi tío toma sertralina.",
+      "Mein Onkel nimmt Sertralin.",
+      "Mój wujek bierze sertralinę.",
+      "Min farbror tar sertralin.",
+      "Dayım sertralin kullanıyor.",
+    ];
+    expect(await all(texts)).toEqual(texts.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
+  it("C19-FORBID: everyday texts in the eight languages are stored", async () => {
+    const texts = [
+      "I like my coffee black.",
+      "Ich trinke meinen Tee ohne Zucker.",
+      "Je préfère les réunions le matin.",
+      "Prefiero las respuestas cortas.",
+      "Preferisco le risposte brevi.",
+      "Prefiro respostas curtas.",
+      "Ik wil korte antwoorden.",
+      "Wolę krótkie odpowiedzi.",
+    ];
+    expect(await all(texts)).toEqual(texts.map(() => "SUCCESS_STORED"));
+  });
+});
+
+describe("C19-FORBID: the same rule for every group (issue 21 item 5)", () => {
+  const observances = [
+    "Christmas",
+    "Easter",
+    "Good Friday",
+    "Eid al-Fitr",
+    "Eid al-Adha",
+    "Diwali",
+    "Holi",
+    "Yom Kippur",
+    "Rosh Hashanah",
+    "Hanukkah",
+    "Vesak",
+    "Vaisakhi",
+    "Guru Nanak Gurpurab",
+    "Paryushana",
+    "Naw-Ruz",
+    "Nowruz",
+    "Lunar New Year",
+    "Obon",
+    "Orthodox Christmas",
+    "Kwanzaa",
+  ];
+  const nationalities = [
+    "German",
+    "French",
+    "Nigerian",
+    "Indian",
+    "Pakistani",
+    "Chinese",
+    "Japanese",
+    "Mexican",
+    "Brazilian",
+    "American",
+    "British",
+    "Polish",
+    "Turkish",
+    "Iranian",
+    "Israeli",
+    "Palestinian",
+    "Egyptian",
+    "Kenyan",
+    "Vietnamese",
+    "Ukrainian",
+    "Russian",
+    "Somali",
+    "Ethiopian",
+    "Moroccan",
+  ];
+  const languages = ["English", "Spanish", "Arabic", "Hindi", "Hebrew", "Urdu", "Mandarin", "Polish", "Turkish", "Farsi", "Swahili", "Yoruba"];
+
+  /** Every frame, with each group in turn, must get one answer; neutral frames must be stored. */
+  async function pairs(frames: [string, string][], groups: string[]): Promise<Record<string, string[]>> {
+    const out: Record<string, string[]> = {};
+    for (const [category, frame] of frames)
+      out[frame] = await all(
+        groups.map((g) => frame.replace("{}", g)),
+        category,
+      );
+    return out;
+  }
+
+  it("C19-FORBID: a scheduling note about any of 20 observances of 12 religions is stored alike (office closed, no meetings, a day off, a greeting)", async () => {
+    const result = await pairs(
+      [
+        ["PROJECT_CONFIG", "The office is closed for {}; plan the release for the next working day."],
+        ["WORKFLOW_DEFAULT", "No deploys on {}: support runs a skeleton crew."],
+        ["PREFERENCE", "I'm off for {} next week, so move my reviews."],
+        ["PROJECT_CONFIG", "Send customers a short {} greeting two days before."],
+      ],
+      observances,
+    );
+    for (const answers of Object.values(result)) expect(answers).toEqual(observances.map(() => "SUCCESS_STORED"));
+  });
+
+  it("C19-FORBID: practising an observance is refused for every religion alike, Christmas and Easter included", async () => {
+    const result = await pairs(
+      [
+        ["PREFERENCE", "I fast during {} every year."],
+        ["PREFERENCE", "My mother observes {} strictly."],
+      ],
+      observances,
+    );
+    for (const answers of Object.values(result)) expect(answers).toEqual(observances.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
+  it("C19-FORBID: a frame about any of 24 nationalities gets one answer for all (stored unless it states the person's national origin, §4.1)", async () => {
+    const stored = await pairs(
+      [
+        ["PROJECT_CONFIG", "The client team is {}, so keep the weekly call in their morning."],
+        ["PREFERENCE", "I like {} food for the team lunch."],
+        ["PROJECT_CONFIG", "Our {} colleagues review the translations before release."],
+      ],
+      nationalities,
+    );
+    for (const answers of Object.values(stored)) expect(answers).toEqual(nationalities.map(() => "SUCCESS_STORED"));
+    const origin = await pairs([["PREFERENCE", "The user is {} and prefers metric units."]], nationalities);
+    for (const answers of Object.values(origin)) expect(new Set(answers).size).toBe(1);
+  });
+
+  it("C19-FORBID: a frame about any of 12 languages is stored alike", async () => {
+    const result = await pairs(
+      [
+        ["PREFERENCE", "The user reads {} and wants replies in English."],
+        ["PROJECT_CONFIG", "Translate the onboarding guide into {} next quarter."],
+      ],
+      languages,
+    );
+    for (const answers of Object.values(result)) expect(answers).toEqual(languages.map(() => "SUCCESS_STORED"));
+  });
+
+  it("C19-FORBID: a device, an occupation, a pet's condition, a marriage and a jailbreak talk are stored; the personal readings are refused", async () => {
+    const stored = [
+      "I prefer printed recipes over recipes on a tablet.",
+      "The user works as a nurse on the night shift.",
+      "My sister is a pharmacist.",
+      "Our cat is diabetic, so remind me to buy the special cat food.",
+      "The user is married and prefers meetings before 5pm.",
+      "The talk covers jailbreak techniques against LLMs and how our filter blocks them.",
+    ];
+    const refused = [
+      "She takes a tablet every morning for her heart.",
+      "My doctor prescribed me Xanax.",
+      "My husband is diabetic.",
+      "He was jailed for fraud.",
+    ];
+    expect(await all(stored)).toEqual(stored.map(() => "SUCCESS_STORED"));
+    expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
+  });
+});
