@@ -230,6 +230,17 @@ describe("C19-FORBID: the same rule for every group (issue 21 item 5)", () => {
     for (const answers of Object.values(result)) expect(answers).toEqual(languages.map(() => "SUCCESS_STORED"));
   });
 
+  it("C19-FORBID §4.5: a city or a time zone is not precise location; an address, a commute and whereabouts are", async () => {
+    const stored = [
+      "User lives in Denver, so show Mountain Time.",
+      "The user is based in Lyon; schedule calls in CET.",
+      "I live in Toronto and prefer metric units.",
+    ];
+    const refused = ["The user lives at 42 Elm Street.", "He commutes by train every morning at 7:40.", "The user is currently in Bali until Friday."];
+    expect(await all(stored)).toEqual(stored.map(() => "SUCCESS_STORED"));
+    expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
   it("C19-FORBID: a device, an occupation, a pet's condition, a marriage and a jailbreak talk are stored; the personal readings are refused", async () => {
     const stored = [
       "I prefer printed recipes over recipes on a tablet.",
