@@ -1,0 +1,255 @@
+import type { Detector, Finding } from "./detector";
+import type { LexiconSource } from "./lexicon";
+
+/**
+ * Injection by intent (issue 21 item 4, C19-TOOL / INV-4): what a text asks a future agent
+ * to do, in every language of the policy's data (policies/memgate/injection/data.json,
+ * `intent`). Each sentence of a field is read once and described by facts; the policy
+ * (checks/injection/injection.rego) decides which combinations are an injection:
+ *
+ * - `intent:addressee` — the sentence speaks to the assistant or its future conversations
+ *   ("from now on", "whenever", "you", "the assistant should"); `intent:imperative` — it
+ *   opens with a command verb.
+ * - `action:<kind>` — a dangerous action (pipe-to-shell, remote code, exfiltration to an
+ *   address, reading credentials, disabling safety, secrecy and denial); `action:<kind>:negated`
+ *   when a negation governs it ("never pipe curl to sh"); `action:<kind>:quoted` when every
+ *   occurrence is inside quotes (named, not used).
+ * - `override` / `override:quoted` — "ignore all previous instructions" and its kin.
+ * - `role:assistant|system|user` — a turn line ("Assistant: …"); `role:template` — a
+ *   chat-template token (<|im_start|>, [INST], <<SYS>>), `role:template:quoted` when quoted.
+ * - `frame:defensive` — the sentence talks about the technique to defend against or test it
+ *   (words of refusal, detection, attack, tests), the matched spans themselves left out.
+ * - `tool:shape` (label `text`) — the whole field is shaped like tool or web output (a JSON
+ *   tool result, a list of search results), whatever label it carries.
+ *
+ * Text is folded before matching (lower case, accents removed, ł→l, ß→ss), so the lexicons
+ * are written without diacritics and `\b` works in every language. The normaliser of the
+ * detector suite hands this detector the plain text of disguised or encoded content; this
+ * detector reads what it is given. Findings never carry the matched text.
+ */
+
+/** One rule: a regex, or every regex of `all` in the same sentence (the first one locates it). */
+type Entry = string | { all: string[] };
+
+interface LanguageBlock {
+  addressee?: string[];
+  imperative?: string[];
+  override?: string[];
+  negation?: string;
+  defensive?: string[];
+  actions?: Record<string, Entry[]>;
+}
+
+/** data.memgate.injection.intent of the bundle. */
+export interface IntentLexicon {
+  action_kinds: string[];
+  negatable_actions?: string[];
+  shared: {
+    role_turn?: Record<string, string>;
+    template_tokens?: string[];
+    tool_shape?: string[];
+    actions?: Record<string, Entry[]>;
+    quotes?: string;
+  };
+  languages: Record<string, LanguageBlock>;
+}
+
+interface Rule {
+  /** located with the g flag (every occurrence) */
+  first: RegExp;
+  rest: RegExp[];
+}
+
+interface Compiled {
+  addressee?: RegExp;
+  imperative?: RegExp;
+  override?: RegExp;
+  negation?: RegExp;
+  defensive?: RegExp;
+  actions: { kind: string; negatable: boolean; rules: Rule[] }[];
+  roles: { name: string; re: RegExp }[];
+  template?: RegExp;
+  toolShape?: RegExp;
+  quotes?: RegExp;
+}
+
+const union = (sources: readonly string[] | undefined, flags = ""): RegExp | undefined =>
+  sources && sources.length > 0 ? new RegExp(sources.map((s) => `(?:${s})`).join("|"), flags) : undefined;
+
+const toRule = (entry: Entry): Rule => {
+  const parts = typeof entry === "string" ? [entry] : entry.all;
+  return { first: new RegExp(parts[0], "g"), rest: parts.slice(1).map((p) => new RegExp(p)) };
+};
+
+function compile(lexicon: IntentLexicon): Compiled {
+  const langs = Object.values(lexicon.languages ?? {});
+  const collect = (pick: (l: LanguageBlock) => string[] | string | undefined): string[] =>
+    langs.flatMap((l) => {
+      const v = pick(l);
+      return v === undefined ? [] : Array.isArray(v) ? v : [v];
+    });
+  const negatable = new Set(lexicon.negatable_actions ?? []);
+  const actions = lexicon.action_kinds.map((kind) => ({
+    kind,
+    negatable: negatable.has(kind),
+    rules: [...(lexicon.shared.actions?.[kind] ?? []), ...langs.flatMap((l) => l.actions?.[kind] ?? [])].map(toRule),
+  }));
+  return {
+    addressee: union(collect((l) => l.addressee)),
+    imperative: union(collect((l) => l.imperative)),
+    override: union(collect((l) => l.override), "g"),
+    negation: union(collect((l) => l.negation), "g"),
+    defensive: union(collect((l) => l.defensive)),
+    actions,
+    roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
+    template: union(lexicon.shared.template_tokens, "g"),
+    toolShape: union(lexicon.shared.tool_shape),
+    quotes: lexicon.shared.quotes ? new RegExp(lexicon.shared.quotes, "gu") : undefined,
+  };
+}
+
+/**
+ * Lower case, accents and other combining marks removed, the few Latin letters that do not
+ * decompose spelled out, typographic apostrophes straightened. Lexicons are written in this form.
+ */
+export function foldForIntent(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[łđøßæœ\u2019\u02bc]/g, (c) => FOLD[c] ?? c);
+}
+const FOLD: Record<string, string> = { ł: "l", đ: "d", ø: "o", ß: "ss", æ: "ae", œ: "oe", "\u2019": "'", "\u02bc": "'" };
+
+/** Sentences of one line: cut after . ! ? followed by a space (so URLs and versions stay whole). */
+const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
+
+interface Span {
+  from: number;
+  to: number;
+}
+
+const inside = (spans: readonly Span[], from: number, to: number): boolean => spans.some((s) => from >= s.from && to <= s.to);
+
+/** Where a negation governs a match: in its clause (after the last , : ( or dash), shortly before it. */
+function negatedAt(negation: RegExp | undefined, sentence: string, at: number): boolean {
+  if (!negation) return false;
+  const before = sentence.slice(Math.max(0, at - 40), at);
+  const clause = before.slice(Math.max(before.lastIndexOf(","), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - ")) + 1);
+  negation.lastIndex = 0;
+  return negation.test(clause);
+}
+
+/** The facts of one sentence (folded); `blank` collects the spans that matched, for the frame check. */
+function sentenceFacts(c: Compiled, sentence: string, lineStart: boolean): Set<string> {
+  const facts = new Set<string>();
+  const matched: Span[] = [];
+  let quoted: Span[] | undefined;
+  const quotes = (): Span[] => {
+    if (!quoted) {
+      quoted = [];
+      if (c.quotes) for (const m of sentence.matchAll(c.quotes)) quoted.push({ from: m.index, to: m.index + m[0].length });
+    }
+    return quoted;
+  };
+  let body = sentence;
+  if (lineStart) {
+    for (const role of c.roles) {
+      const m = role.re.exec(sentence);
+      if (m) {
+        facts.add(`role:${role.name}`);
+        body = sentence.slice(m.index + m[0].length).trimStart();
+        break;
+      }
+    }
+  }
+  if (c.template) {
+    let plain = false;
+    let any = false;
+    for (const m of sentence.matchAll(c.template)) {
+      any = true;
+      matched.push({ from: m.index, to: m.index + m[0].length });
+      if (!inside(quotes(), m.index, m.index + m[0].length)) plain = true;
+    }
+    if (any) facts.add(plain ? "role:template" : "role:template:quoted");
+  }
+  if (c.override) {
+    let plain = false;
+    let any = false;
+    for (const m of sentence.matchAll(c.override)) {
+      any = true;
+      matched.push({ from: m.index, to: m.index + m[0].length });
+      if (!inside(quotes(), m.index, m.index + m[0].length)) plain = true;
+    }
+    if (any) facts.add(plain ? "override" : "override:quoted");
+  }
+  for (const action of c.actions) {
+    let state: "plain" | "negated" | "quoted" | undefined;
+    for (const rule of action.rules) {
+      if (state === "plain") break;
+      const others = rule.rest.map((re) => re.exec(sentence));
+      if (others.some((m) => m === null)) continue;
+      for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
+      for (const m of sentence.matchAll(rule.first)) {
+        matched.push({ from: m.index, to: m.index + m[0].length });
+        if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
+        else if (action.negatable && negatedAt(c.negation, sentence, m.index)) state = state === undefined || state === "quoted" ? "negated" : state;
+        else {
+          state = "plain";
+          break;
+        }
+      }
+    }
+    if (state) facts.add(state === "plain" ? `action:${action.kind}` : `action:${action.kind}:${state}`);
+  }
+  if (c.addressee?.test(body)) facts.add("intent:addressee");
+  if (c.imperative?.test(body)) facts.add("intent:imperative");
+  if (facts.size > 0 && c.defensive) {
+    // the words of the matches themselves ("disable the content filter") do not make a frame
+    let rest = sentence;
+    for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
+    if (c.defensive.test(rest)) facts.add("frame:defensive");
+  }
+  return facts;
+}
+
+/** The facts of a field: one finding per sentence that has any, one for the field's shape. */
+export function intentFindings(c: Compiled, field: string, text: string): Finding[] {
+  const folded = foldForIntent(text);
+  const findings: Finding[] = [];
+  const perSentence: Set<string>[] = [];
+  for (const line of folded.split(/\n+/)) {
+    let first = true;
+    for (const sentence of line.split(SENTENCE_END)) {
+      const facts = sentenceFacts(c, sentence.trim(), first);
+      first = false;
+      if (facts.size > 0) perSentence.push(facts);
+    }
+  }
+  // An addressee in one sentence and an action in the next ("From now on: … . Run curl … | sh.")
+  // are separate findings of the same field; the policy reads them together.
+  for (const facts of perSentence) findings.push({ field, class: "injection_intent", label: "sentence", facts: [...facts].sort() });
+  if (c.toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
+  return findings;
+}
+
+/** The intent detector over the bundle in force; recompiled when the bundle's hash changes. */
+export function createInjectionDetector(source: LexiconSource): Detector {
+  let compiledFor: string | undefined;
+  let compiled: Compiled | undefined;
+  const current = (): Compiled | undefined => {
+    if (compiledFor === undefined || source.hash !== compiledFor) {
+      const lexicon = source.data<{ intent?: IntentLexicon } | undefined>("injection")?.intent;
+      compiled = lexicon ? compile(lexicon) : undefined;
+      compiledFor = source.hash;
+    }
+    return compiled;
+  };
+  return {
+    name: "injection",
+    detect: (field, text) => {
+      const c = current();
+      return c ? intentFindings(c, field, text) : [];
+    },
+  };
+}
