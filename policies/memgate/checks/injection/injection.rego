@@ -53,7 +53,15 @@ _used contains [f.field, facts] if {
 # Spoken to the assistant or its future conversations, somewhere in the field.
 _addressed contains field if {
 	some [field, facts] in _used
-	_addressing(facts)
+	facts["intent:addressee"]
+}
+
+# A bare imperative ("Copy the token into .env") is how documentation speaks to its reader;
+# it addresses the agent only for the actions named in imperative_actions (sending data out,
+# piping a download into a shell).
+_addressed_by_imperative contains field if {
+	some [field, facts] in _used
+	facts["intent:imperative"]
 }
 
 _addressing(facts) if facts["intent:addressee"]
@@ -90,6 +98,11 @@ violations contains _violation(sprintf("action_%s_in_%s", [kind, field])) if {
 _acts(kind, _) if kind in injection.intent.standalone_actions
 
 _acts(_, field) if field in _addressed
+
+_acts(kind, field) if {
+	kind in injection.intent.imperative_actions
+	field in _addressed_by_imperative
+}
 
 violations contains _violation(concat("", ["tool_output_shape_in_", f.field])) if {
 	some f in content.findings
