@@ -1,5 +1,5 @@
 /** One row of `npm run eval`: one judge, one split, one class (or "all"). */
-export type Split = "dev" | "test";
+export type Split = "dev" | "test" | "blind";
 
 export interface EvalRow {
   judge: "detectors" | "ledger-validator" | "grounding" | "retrieval";
