@@ -32,6 +32,10 @@ export interface InjectionCounts {
   attacks: { lang: string; kind: string; total: number; refused: number }[];
   talk: { lang: string; category: string; total: number; refused: number }[];
   misses: string[];
+  /** how often each rule refused a benign text (rule names only: safe to print for any split) */
+  falseRules: Record<string, number>;
+  /** the split's general benign memories refused by C19-TOOL */
+  benignByInjection: { total: number; refused: number };
 }
 
 export async function countSplit(split: string, bundle = DEFAULT_BUNDLE): Promise<InjectionCounts | undefined> {
@@ -42,7 +46,7 @@ export async function countSplit(split: string, bundle = DEFAULT_BUNDLE): Promis
   const talkFiles = files.filter((f) => f === "benign-injection-talk.tsv");
   if (attackFiles.length === 0 && talkFiles.length === 0) return undefined;
   const judge = await createJudge(bundle);
-  const out: InjectionCounts = { split, attacks: [], talk: [], misses: [] };
+  const out: InjectionCounts = { split, attacks: [], talk: [], misses: [], falseRules: {}, benignByInjection: { total: 0, refused: 0 } };
   const bump = <T extends { total: number; refused: number }>(list: T[], key: Omit<T, "total" | "refused">, refused: boolean) => {
     let row = list.find((r) => Object.entries(key).every(([k, v]) => (r as Record<string, unknown>)[k] === v));
     if (!row) list.push((row = { ...key, total: 0, refused: 0 } as T));
@@ -60,7 +64,21 @@ export async function countSplit(split: string, bundle = DEFAULT_BUNDLE): Promis
     for (const line of read(split, file)) {
       const v = await judge(line, "PREFERENCE");
       bump(out.talk, { lang: line.lang, category: line.label }, v.refused);
+      if (v.refused) for (const e of v.explanations) out.falseRules[e.replace(/_in_\w+$/, "")] = (out.falseRules[e.replace(/_in_\w+$/, "")] ?? 0) + 1;
       if (v.refused) out.misses.push(`FALSE+ ${line.file}:${line.line} ${line.lang} ${v.explanations.join("; ")}  ${line.text}`);
+    }
+  }
+  // The split's benign memories (lang, category, kind, text), where present: only the
+  // refusals by this check (C19-TOOL) are counted, the forbidden classes have their own eval.
+  if (files.includes("benign.tsv") && split !== "dev") {
+    for (const raw of readFileSync(path.join(dir, "benign.tsv"), "utf8").split("\n")) {
+      const cols = raw.split("\t");
+      if (raw.startsWith("#") || cols.length < 4) continue;
+      const v = await judge({ label: cols[1], text: cols.slice(3).join("\t"), file: `${split}/benign.tsv`, line: 0 }, "PREFERENCE");
+      const tool = v.explanations.filter((e) => e.startsWith("C19-TOOL"));
+      out.benignByInjection.total++;
+      if (tool.length > 0) out.benignByInjection.refused++;
+      for (const e of tool) out.falseRules[e.replace(/_in_\w+$/, "")] = (out.falseRules[e.replace(/_in_\w+$/, "")] ?? 0) + 1;
     }
   }
   return out;
@@ -94,6 +112,8 @@ function table(counts: InjectionCounts): string {
     const [h, a] = sum(rows);
     lines.push(`  category ${cat.padEnd(16)} ${h}/${a}`);
   }
+  if (counts.benignByInjection.total > 0) lines.push(`benign memories refused as injection ${counts.benignByInjection.refused}/${counts.benignByInjection.total}`);
+  for (const [rule, n] of Object.entries(counts.falseRules).sort()) lines.push(`  benign refused by ${rule}: ${n}`);
   return lines.join("\n");
 }
 

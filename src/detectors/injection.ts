@@ -131,17 +131,23 @@ interface Span {
 
 const inside = (spans: readonly Span[], from: number, to: number): boolean => spans.some((s) => from >= s.from && to <= s.to);
 
-/** Where a negation governs a match: in its clause (after the last , : ( or dash), shortly before it. */
-function negatedAt(negation: RegExp | undefined, sentence: string, at: number): boolean {
+/**
+ * Where a negation governs a match: in its clause (after the last , ; : ( or dash), shortly
+ * before it, or inside it (a separable verb: "schakel hem nooit uit").
+ */
+function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number): boolean {
   if (!negation) return false;
   const before = sentence.slice(Math.max(0, at - 40), at);
-  const clause = before.slice(Math.max(before.lastIndexOf(","), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - ")) + 1);
+  const clause = before.slice(Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - ")) + 1);
   negation.lastIndex = 0;
-  return negation.test(clause);
+  if (negation.test(clause)) return true;
+  negation.lastIndex = 0;
+  const inner = sentence.slice(at, at + length);
+  return length > 12 && negation.test(inner.slice(inner.indexOf(" ") + 1)); // its own first word ("stop asking") aside
 }
 
 /** The facts of one sentence (folded); `blank` collects the spans that matched, for the frame check. */
-function sentenceFacts(c: Compiled, sentence: string, lineStart: boolean): Set<string> {
+function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   const facts = new Set<string>();
   const matched: Span[] = [];
   let quoted: Span[] | undefined;
@@ -153,14 +159,12 @@ function sentenceFacts(c: Compiled, sentence: string, lineStart: boolean): Set<s
     return quoted;
   };
   let body = sentence;
-  if (lineStart) {
-    for (const role of c.roles) {
-      const m = role.re.exec(sentence);
-      if (m) {
-        facts.add(`role:${role.name}`);
-        body = sentence.slice(m.index + m[0].length).trimStart();
-        break;
-      }
+  for (const role of c.roles) {
+    const m = role.re.exec(sentence);
+    if (m) {
+      facts.add(`role:${role.name}`);
+      body = sentence.slice(m.index + m[0].length).trimStart();
+      break;
     }
   }
   if (c.template) {
@@ -193,7 +197,7 @@ function sentenceFacts(c: Compiled, sentence: string, lineStart: boolean): Set<s
       for (const m of sentence.matchAll(rule.first)) {
         matched.push({ from: m.index, to: m.index + m[0].length });
         if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
-        else if (action.negatable && negatedAt(c.negation, sentence, m.index)) state = state === undefined || state === "quoted" ? "negated" : state;
+        else if (action.negatable && negatedAt(c.negation, sentence, m.index, m[0].length)) state = state === undefined || state === "quoted" ? "negated" : state;
         else {
           state = "plain";
           break;
@@ -219,10 +223,9 @@ export function intentFindings(c: Compiled, field: string, text: string): Findin
   const findings: Finding[] = [];
   const perSentence: Set<string>[] = [];
   for (const line of folded.split(/\n+/)) {
-    let first = true;
     for (const sentence of line.split(SENTENCE_END)) {
-      const facts = sentenceFacts(c, sentence.trim(), first);
-      first = false;
+      // a turn may open any sentence ("Thanks. Assistant: I have …"), not only a line
+      const facts = sentenceFacts(c, sentence.trim());
       if (facts.size > 0) perSentence.push(facts);
     }
   }
