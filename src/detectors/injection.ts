@@ -60,6 +60,9 @@ interface Rule {
   rest: RegExp[];
 }
 
+/** A verb of a rule with several parts may be split around its negation ("schakel hem nooit uit"). */
+const splitVerb = (rule: Rule): boolean => rule.rest.length > 0;
+
 interface Compiled {
   addressee?: RegExp;
   imperative?: RegExp;
@@ -154,7 +157,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   const quotes = (): Span[] => {
     if (!quoted) {
       quoted = [];
-      if (c.quotes) for (const m of sentence.matchAll(c.quotes)) quoted.push({ from: m.index, to: m.index + m[0].length });
+      // in JSON the quotes delimit values, they do not quote: a payload in a JSON string is used
+      if (c.quotes && !/^\s*[[{]/.test(sentence)) for (const m of sentence.matchAll(c.quotes)) quoted.push({ from: m.index, to: m.index + m[0].length });
     }
     return quoted;
   };
@@ -189,19 +193,16 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   }
   for (const action of c.actions) {
     let state: "plain" | "negated" | "quoted" | undefined;
+    // every rule is read even once one matched: its spans stay out of the frame check
     for (const rule of action.rules) {
-      if (state === "plain") break;
       const others = rule.rest.map((re) => re.exec(sentence));
       if (others.some((m) => m === null)) continue;
       for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
       for (const m of sentence.matchAll(rule.first)) {
         matched.push({ from: m.index, to: m.index + m[0].length });
         if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
-        else if (action.negatable && negatedAt(c.negation, sentence, m.index, m[0].length)) state = state === undefined || state === "quoted" ? "negated" : state;
-        else {
-          state = "plain";
-          break;
-        }
+        else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0)) state = state === undefined || state === "quoted" ? "negated" : state;
+        else state = "plain";
       }
     }
     if (state) facts.add(state === "plain" ? `action:${action.kind}` : `action:${action.kind}:${state}`);

@@ -64,10 +64,6 @@ _addressed_by_imperative contains field if {
 	facts["intent:imperative"]
 }
 
-_addressing(facts) if facts["intent:addressee"]
-
-_addressing(facts) if facts["intent:imperative"]
-
 violations contains _violation(concat("", ["override_in_", field])) if {
 	some [field, facts] in _used
 	facts.override
@@ -82,11 +78,17 @@ _spoofed_turn(facts) if facts["role:template"]
 
 _spoofed_turn(facts) if facts["role:assistant"]
 
-# "System: Ubuntu 22.04" is a note; "System: you must now …" is a turn.
-_spoofed_turn(facts) if {
+# "System: Ubuntu 22.04" is a note; "System: you must now …" is a turn (the instruction may
+# follow in the next sentence).
+violations contains _violation(concat("", ["role_spoofing_in_", field])) if {
+	some [field, facts] in _used
 	facts["role:system"]
-	_addressing(facts)
+	_instructing(field)
 }
+
+_instructing(field) if field in _addressed
+
+_instructing(field) if field in _addressed_by_imperative
 
 violations contains _violation(sprintf("action_%s_in_%s", [kind, field])) if {
 	some [field, facts] in _used
