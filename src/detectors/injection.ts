@@ -8,8 +8,10 @@ import type { LexiconSource } from "./lexicon";
  * (checks/injection/injection.rego) decides which combinations are an injection:
  *
  * - `intent:addressee` — the sentence speaks to the assistant or its future conversations
- *   ("from now on", "whenever", "you", "the assistant should"); `intent:imperative` — it
- *   opens with a command verb.
+ *   ("from now on", "whenever", "the assistant should", "in your reply"); `intent:you` — it
+ *   speaks to someone in the second person; `intent:imperative` — it opens with a command
+ *   verb. Documentation speaks to its reader in the last two ways too, so the policy lets
+ *   them address the agent only for the strongest actions.
  * - `action:<kind>` — a dangerous action (pipe-to-shell, remote code, exfiltration to an
  *   address, reading credentials, disabling safety, secrecy and denial); `action:<kind>:negated`
  *   when a negation governs it ("never pipe curl to sh"); `action:<kind>:quoted` when every
@@ -18,7 +20,9 @@ import type { LexiconSource } from "./lexicon";
  * - `role:assistant|system|user` — a turn line ("Assistant: …"); `role:template` — a
  *   chat-template token (<|im_start|>, [INST], <<SYS>>), `role:template:quoted` when quoted.
  * - `frame:defensive` — the sentence talks about the technique to defend against or test it
- *   (words of refusal, detection, attack, tests), the matched spans themselves left out.
+ *   (words of refusal, detection, attack, tests), the matched spans themselves left out;
+ *   `frame:descriptive` — it describes what something can do, as documentation does ("you can
+ *   override …", "this module supports …").
  * - `tool:shape` (label `text`) — the whole field is shaped like tool or web output (a JSON
  *   tool result, a list of search results), whatever label it carries.
  *
@@ -33,10 +37,12 @@ type Entry = string | { all: string[] };
 
 interface LanguageBlock {
   addressee?: string[];
+  you?: string[];
   imperative?: string[];
   override?: string[];
   negation?: string;
   defensive?: string[];
+  descriptive?: string[];
   actions?: Record<string, Entry[]>;
 }
 
@@ -65,10 +71,12 @@ const splitVerb = (rule: Rule): boolean => rule.rest.length > 0;
 
 interface Compiled {
   addressee?: RegExp;
+  you?: RegExp;
   imperative?: RegExp;
   override?: RegExp;
   negation?: RegExp;
   defensive?: RegExp;
+  descriptive?: RegExp;
   actions: { kind: string; negatable: boolean; rules: Rule[] }[];
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
@@ -99,10 +107,12 @@ function compile(lexicon: IntentLexicon): Compiled {
   }));
   return {
     addressee: union(collect((l) => l.addressee)),
+    you: union(collect((l) => l.you)),
     imperative: union(collect((l) => l.imperative)),
     override: union(collect((l) => l.override), "g"),
     negation: union(collect((l) => l.negation), "g"),
     defensive: union(collect((l) => l.defensive)),
+    descriptive: union(collect((l) => l.descriptive)),
     actions,
     roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
     template: union(lexicon.shared.template_tokens, "g"),
@@ -117,11 +127,13 @@ function compile(lexicon: IntentLexicon): Compiled {
  */
 export function foldForIntent(text: string): string {
   return text
+    .replace(INVISIBLE, "") // as the lexicons read text; the hidden characters are a finding of their own
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
     .toLowerCase()
     .replace(/[łđøßæœ\u2019\u02bc]/g, (c) => FOLD[c] ?? c);
 }
+const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 const FOLD: Record<string, string> = { ł: "l", đ: "d", ø: "o", ß: "ss", æ: "ae", œ: "oe", "\u2019": "'", "\u02bc": "'" };
 
 /** Sentences of one line: cut after . ! ? followed by a space (so URLs and versions stay whole). */
@@ -208,12 +220,14 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     if (state) facts.add(state === "plain" ? `action:${action.kind}` : `action:${action.kind}:${state}`);
   }
   if (c.addressee?.test(body)) facts.add("intent:addressee");
+  if (c.you?.test(body)) facts.add("intent:you");
   if (c.imperative?.test(body)) facts.add("intent:imperative");
   if (facts.size > 0 && c.defensive) {
     // the words of the matches themselves ("disable the content filter") do not make a frame
     let rest = sentence;
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
     if (c.defensive.test(rest)) facts.add("frame:defensive");
+    if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
   return facts;
 }

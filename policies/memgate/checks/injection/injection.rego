@@ -41,13 +41,20 @@ violations contains _violation(concat("", ["hidden_characters_in_", field])) if 
 
 # --- injection by intent -------------------------------------------------------------------
 
-# The sentences of a field that use (not mention) what they say: no defensive frame.
+# The sentences of a field that use (not mention) what they say: no defensive frame, and not
+# a description of what something can do unless spoken to the agent's future conversations.
 _used contains [f.field, facts] if {
 	some f in content.findings
 	f.class == "injection_intent"
 	f.label == "sentence"
 	facts := {x | some x in f.facts}
 	not facts["frame:defensive"]
+	not _describes(facts)
+}
+
+_describes(facts) if {
+	facts["frame:descriptive"]
+	not facts["intent:addressee"]
 }
 
 # Spoken to the assistant or its future conversations, somewhere in the field.
@@ -56,13 +63,18 @@ _addressed contains field if {
 	facts["intent:addressee"]
 }
 
-# A bare imperative ("Copy the token into .env") is how documentation speaks to its reader;
-# it addresses the agent only for the actions named in imperative_actions (sending data out,
-# piping a download into a shell).
+# A bare imperative or a second person ("Copy your token into .env") is how documentation
+# speaks to its reader; it addresses the agent only for the actions named in
+# imperative_actions (sending data out, piping a download into a shell, reading a key file,
+# switching off a safety control).
 _addressed_by_imperative contains field if {
 	some [field, facts] in _used
-	facts["intent:imperative"]
+	_you_or_imperative(facts)
 }
+
+_you_or_imperative(facts) if facts["intent:imperative"]
+
+_you_or_imperative(facts) if facts["intent:you"]
 
 violations contains _violation(concat("", ["override_in_", field])) if {
 	some [field, facts] in _used
