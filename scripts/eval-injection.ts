@@ -112,7 +112,8 @@ function table(counts: InjectionCounts): string {
     const [h, a] = sum(rows);
     lines.push(`  category ${cat.padEnd(16)} ${h}/${a}`);
   }
-  if (counts.benignByInjection.total > 0) lines.push(`benign memories refused as injection ${counts.benignByInjection.refused}/${counts.benignByInjection.total}`);
+  if (counts.benignByInjection.total > 0)
+    lines.push(`benign memories refused as injection ${counts.benignByInjection.refused}/${counts.benignByInjection.total}`);
   for (const [rule, n] of Object.entries(counts.falseRules).sort()) lines.push(`  benign refused by ${rule}: ${n}`);
   return lines.join("\n");
 }

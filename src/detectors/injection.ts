@@ -143,7 +143,10 @@ function compile(lexicon: IntentLexicon): Compiled {
     you: union(collect((l) => l.you)),
     imperative: union(collect((l) => l.imperative)),
     override: collect((l) => l.override).map((source) => new RegExp(source, "g")),
-    negation: union(collect((l) => l.negation), "g"),
+    negation: union(
+      collect((l) => l.negation),
+      "g",
+    ),
     defensive: union(collect((l) => l.defensive)),
     descriptive: union(collect((l) => l.descriptive)),
     actions,
@@ -186,7 +189,9 @@ const inside = (spans: readonly Span[], from: number, to: number): boolean => sp
 function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number): boolean {
   if (!negation) return false;
   const before = sentence.slice(Math.max(0, at - 40), at);
-  const clause = before.slice(Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - ")) + 1);
+  const clause = before.slice(
+    Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - ")) + 1,
+  );
   negation.lastIndex = 0;
   if (negation.test(clause)) return true;
   negation.lastIndex = 0;
@@ -252,7 +257,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       for (const m of sentence.matchAll(rule.first)) {
         matched.push({ from: m.index, to: m.index + m[0].length });
         if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
-        else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0)) state = state === undefined || state === "quoted" ? "negated" : state;
+        else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0))
+          state = state === undefined || state === "quoted" ? "negated" : state;
         else state = "plain";
       }
     }
