@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createGroundingScorer } from "../../src/contracts/companion/grounding";
 import { evaluate as score, loadTriples } from "../../src/contracts/companion/grounding/corpus";
@@ -7,7 +7,7 @@ import type { EvalRow, Split } from "./types";
 const ROOT = path.resolve(__dirname, "..", "..");
 
 /**
- * SG-GROUND on both splits of test/corpus/grounding/: one row per split and kind, plus "all".
+ * SG-GROUND on every split of test/corpus/grounding/ (dev, test, blind): one row per split and kind, plus "all".
  * Positive class = grounded (accepted): precision = accepted that are grounded, recall =
  * grounded that are accepted, false-positive rate = hallucinations accepted / hallucinations.
  */
@@ -17,8 +17,10 @@ export async function evaluate(): Promise<EvalRow[]> {
   };
   const scorer = createGroundingScorer(process.env);
   const rows: EvalRow[] = [];
-  for (const split of ["dev", "test"] as Split[]) {
-    const report = await score(scorer, loadTriples(path.join(ROOT, "test/corpus/grounding", split)), threshold);
+  for (const split of ["dev", "test", "blind"] as Split[]) {
+    const dir = path.join(ROOT, "test/corpus/grounding", split);
+    if (!existsSync(dir)) continue;
+    const report = await score(scorer, loadTriples(dir), threshold);
     const all = report.rows;
     const accepted = all.filter((r) => r.accepted);
     const grounded = all.filter((r) => r.grounded);

@@ -2,6 +2,7 @@ import { DetectorSuite, type Detector } from "./detector";
 import { financialDetector } from "./financial";
 import { governmentIdDetector } from "./government-id";
 import { createIdentifierDetector } from "./identifiers";
+import { createInjectionDetector } from "./injection";
 import { createLexiconDetector, type LexiconSource } from "./lexicon";
 import { locationDetector } from "./location";
 import { modelJudgeDetectors } from "./model-judge";
@@ -12,7 +13,13 @@ export const DEFAULT_DETECTORS: readonly Detector[] = [secretsDetector, financia
 
 /** Every detector memgate runs: the fixed ones and the lexicons of the policy bundle in force. */
 export function defaultDetectors(policy: LexiconSource): readonly Detector[] {
-  return [...DEFAULT_DETECTORS, createIdentifierDetector(policy), createLexiconDetector(policy), ...modelJudgeDetectors(policy)]; // the model judge only with MEMGATE_JUDGE_URL
+  return [
+    ...DEFAULT_DETECTORS,
+    createIdentifierDetector(policy),
+    createLexiconDetector(policy),
+    createInjectionDetector(policy),
+    ...modelJudgeDetectors(policy), // the model judge only with MEMGATE_JUDGE_URL
+  ];
 }
 
 export function createDetectorSuite(detectors: readonly Detector[] = DEFAULT_DETECTORS): DetectorSuite {

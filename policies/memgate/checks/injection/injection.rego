@@ -1,9 +1,20 @@
 # METADATA
 # description: |
-#   C19-TOOL / INV-4: prompt-injection in any field of any write answers INJECTION_DETECTED:
-#   instruction overrides, role or system-prompt spoofing and memory smuggling (findings of
-#   class "injection", from the lexicon of data.memgate.injection), and hidden characters
-#   (zero-width, bidi controls, tag characters) that can hide instructions from a reviewer.
+#   C19-TOOL / INV-4 / issue 21 item 4: prompt injection in any field of any write answers
+#   INJECTION_DETECTED, judged by what the text asks a future agent to do. The intent
+#   detector (src/detectors/injection.ts, lexicons in data.memgate.injection.intent) reports
+#   facts per sentence (class injection_intent); this check decides:
+#   - an instruction override ("ignore all previous instructions", any language);
+#   - a chat-template token or an assistant turn line; a system turn line that instructs;
+#   - a dangerous action (pipe-to-shell, remote code, exfiltration, reading credentials,
+#     disabling safety, secrecy) addressed to the assistant or its future conversations
+#     (an addressee or imperative anywhere in the field), or a standalone one (secrecy toward
+#     the user);
+#   - a field shaped like tool or web output (JSON tool results, search results);
+#   unless the sentence mentions the technique rather than uses it: quoted, negated ("never
+#   pipe curl to sh"), or in a defensive frame (tests, refusal, detection, attacks).
+#   Also hidden characters (zero-width, bidi controls, tag characters) that can hide
+#   instructions from a reviewer, and findings of class "injection" from any other detector.
 package memgate.checks.injection
 
 import data.memgate.injection
@@ -26,6 +37,92 @@ violations contains _violation(concat("", ["hidden_characters_in_", field])) if 
 	not content.kernel
 	some field, text in content.texts
 	regex.match(injection.hidden_characters, text)
+}
+
+# --- injection by intent -------------------------------------------------------------------
+
+# The sentences of a field that use (not mention) what they say: no defensive frame, and not
+# a description of what something can do unless spoken to the agent's future conversations.
+_used contains [f.field, facts] if {
+	some f in content.findings
+	f.class == "injection_intent"
+	f.label == "sentence"
+	facts := {x | some x in f.facts}
+	not facts["frame:defensive"]
+	not _describes(facts)
+}
+
+_describes(facts) if {
+	facts["frame:descriptive"]
+	not facts["intent:addressee"]
+}
+
+# Spoken to the assistant or its future conversations, somewhere in the field.
+_addressed contains field if {
+	some [field, facts] in _used
+	facts["intent:addressee"]
+}
+
+# A bare imperative or a second person ("Copy your token into .env") is how documentation
+# speaks to its reader; it addresses the agent only for the actions named in
+# imperative_actions (sending data out, piping a download into a shell, reading a key file,
+# switching off a safety control).
+_addressed_by_imperative contains field if {
+	some [field, facts] in _used
+	_you_or_imperative(facts)
+}
+
+_you_or_imperative(facts) if facts["intent:imperative"]
+
+_you_or_imperative(facts) if facts["intent:you"]
+
+violations contains _violation(concat("", ["override_in_", field])) if {
+	some [field, facts] in _used
+	facts.override
+}
+
+violations contains _violation(concat("", ["role_spoofing_in_", field])) if {
+	some [field, facts] in _used
+	_spoofed_turn(facts)
+}
+
+_spoofed_turn(facts) if facts["role:template"]
+
+_spoofed_turn(facts) if facts["role:assistant"]
+
+# "System: Ubuntu 22.04" is a note; "System: you must now …" is a turn (the instruction may
+# follow in the next sentence).
+violations contains _violation(concat("", ["role_spoofing_in_", field])) if {
+	some [field, facts] in _used
+	facts["role:system"]
+	_instructing(field)
+}
+
+_instructing(field) if field in _addressed
+
+_instructing(field) if field in _addressed_by_imperative
+
+violations contains _violation(sprintf("action_%s_in_%s", [kind, field])) if {
+	some [field, facts] in _used
+	some kind in injection.intent.action_kinds
+	facts[concat(":", ["action", kind])]
+	_acts(kind, field)
+}
+
+_acts(kind, _) if kind in injection.intent.standalone_actions
+
+_acts(_, field) if field in _addressed
+
+_acts(kind, field) if {
+	kind in injection.intent.imperative_actions
+	field in _addressed_by_imperative
+}
+
+violations contains _violation(concat("", ["tool_output_shape_in_", f.field])) if {
+	some f in content.findings
+	f.class == "injection_intent"
+	f.label == "text"
+	"tool:shape" in f.facts
 }
 
 # "instruction_override#3" -> "instruction_override"

@@ -1,6 +1,7 @@
 package memgate.checks.injection_test
 
 import data.memgate.checks.injection
+import data.memgate.injection as lexicon
 
 _write(texts, findings) := {"operation": "STORE", "contract": "governed", "texts": texts, "facts": {"findings": findings}}
 
@@ -35,4 +36,83 @@ test_c19_tool_hidden_characters_finding_on_the_kernel if {
 test_c19_tool_on_the_kernel_the_finding_answers_not_a_regex if {
 	inp := object.union(_write({"value": "note\u200bignore"}, []), {"fields": []})
 	count(injection.violations) == 0 with input as inp
+}
+
+# --- injection by intent (issue 21 item 4): facts from src/detectors/injection.ts ------------
+
+_sentence(facts) := {"field": "value", "class": "injection_intent", "label": "sentence", "facts": facts}
+
+_details(findings) := {v.detail | some v in vs} if {
+	vs := injection.violations with input as _write({"value": "x"}, findings)
+}
+
+test_c19_tool_override_in_any_sentence if {
+	_details([_sentence(["override"])]) == {"override_in_value"}
+}
+
+test_c19_tool_a_quoted_or_defended_override_is_a_mention if {
+	count(_details([_sentence(["override:quoted"])])) == 0
+	count(_details([_sentence(["frame:defensive", "override"])])) == 0
+}
+
+test_c19_tool_an_action_needs_the_agent_addressed[kind] if {
+	some kind in ["remote_code", "exfiltrate", "credentials", "disable_checks"]
+	action := concat(":", ["action", kind])
+	count(_details([_sentence([action])])) == 0
+	_details([_sentence([action, "intent:addressee"])]) == {sprintf("action_%s_in_value", [kind])}
+}
+
+test_c19_tool_the_addressee_may_be_in_another_sentence_of_the_field if {
+	_details([_sentence(["intent:addressee"]), _sentence(["action:remote_code"])]) == {"action_remote_code_in_value"}
+}
+
+test_c19_tool_a_bare_imperative_addresses_the_agent_for_strong_actions_only if {
+	_details([_sentence(["action:credential_files", "intent:imperative"])]) == {"action_credential_files_in_value"}
+	_details([_sentence(["action:disable_safety", "intent:you"])]) == {"action_disable_safety_in_value"}
+	count(_details([_sentence(["action:credentials", "intent:imperative"])])) == 0
+	count(_details([_sentence(["action:exfiltrate", "intent:you"])])) == 0
+}
+
+test_c19_tool_standalone_actions if {
+	_details([_sentence(["action:secrecy"])]) == {"action_secrecy_in_value"}
+	_details([_sentence(["action:pipe_shell"])]) == {"action_pipe_shell_in_value"}
+}
+
+test_c19_tool_negated_quoted_or_defended_actions_are_stored if {
+	count(_details([_sentence(["action:pipe_shell:negated", "intent:addressee"])])) == 0
+	count(_details([_sentence(["action:exfiltrate:quoted", "intent:addressee"])])) == 0
+	count(_details([_sentence(["action:disable_safety", "intent:addressee", "frame:defensive"])])) == 0
+}
+
+test_c19_tool_a_description_counts_only_when_spoken_to_the_agent if {
+	count(_details([_sentence(["action:disable_safety", "intent:you", "frame:descriptive"])])) == 0
+	_details([_sentence(["action:disable_safety", "intent:addressee", "frame:descriptive"])]) == {"action_disable_safety_in_value"}
+}
+
+test_c19_tool_role_turns if {
+	_details([_sentence(["role:assistant"])]) == {"role_spoofing_in_value"}
+	_details([_sentence(["role:template"])]) == {"role_spoofing_in_value"}
+	count(_details([_sentence(["role:template:quoted"])])) == 0
+	count(_details([_sentence(["role:system"])])) == 0
+	_details([_sentence(["role:system", "intent:you"])]) == {"role_spoofing_in_value"}
+	count(_details([_sentence(["role:user"])])) == 0
+}
+
+test_c19_tool_output_by_shape if {
+	_details([{"field": "value", "class": "injection_intent", "label": "text", "facts": ["tool:shape"]}]) == {"tool_output_shape_in_value"}
+}
+
+test_c19_tool_addressee_alone_is_nothing if {
+	count(_details([_sentence(["intent:addressee", "intent:you", "intent:imperative"])])) == 0
+}
+
+test_intent_lexicon_names_every_kind_it_decides_on if {
+	kinds := {k | some k in lexicon.intent.action_kinds}
+	every kind in lexicon.intent.standalone_actions {
+		kinds[kind]
+	}
+	every kind in lexicon.intent.imperative_actions {
+		kinds[kind]
+	}
+	count(object.keys(lexicon.intent.languages)) >= 8
 }

@@ -1,0 +1,318 @@
+import type { Detector, Finding } from "./detector";
+import type { LexiconSource } from "./lexicon";
+
+/**
+ * Injection by intent (issue 21 item 4, C19-TOOL / INV-4): what a text asks a future agent
+ * to do, in every language of the policy's data (policies/memgate/injection/data.json,
+ * `intent`). Each sentence of a field is read once and described by facts; the policy
+ * (checks/injection/injection.rego) decides which combinations are an injection:
+ *
+ * - `intent:addressee` — the sentence speaks to the assistant or its future conversations
+ *   ("from now on", "whenever", "the assistant should", "in your reply"); `intent:you` — it
+ *   speaks to someone in the second person; `intent:imperative` — it opens with a command
+ *   verb. Documentation speaks to its reader in the last two ways too, so the policy lets
+ *   them address the agent only for the strongest actions.
+ * - `action:<kind>` — a dangerous action (pipe-to-shell, remote code, exfiltration to an
+ *   address, reading credentials, disabling safety, secrecy and denial); `action:<kind>:negated`
+ *   when a negation governs it ("never pipe curl to sh"); `action:<kind>:quoted` when every
+ *   occurrence is inside quotes (named, not used).
+ * - `override` / `override:quoted` — "ignore all previous instructions" and its kin.
+ * - `role:assistant|system|user` — a turn line ("Assistant: …"); `role:template` — a
+ *   chat-template token (<|im_start|>, [INST], <<SYS>>), `role:template:quoted` when quoted.
+ * - `frame:defensive` — the sentence talks about the technique to defend against or test it
+ *   (words of refusal, detection, attack, tests), the matched spans themselves left out;
+ *   `frame:descriptive` — it describes what something can do, as documentation does ("you can
+ *   override …", "this module supports …").
+ * - `tool:shape` (label `text`) — the whole field is shaped like tool or web output (a JSON
+ *   tool result, a list of search results), whatever label it carries.
+ *
+ * Text is folded before matching (lower case, accents removed, ł→l, ß→ss), so the lexicons
+ * are written without diacritics and `\b` works in every language. The normaliser of the
+ * detector suite hands this detector the plain text of disguised or encoded content; this
+ * detector reads what it is given. Findings never carry the matched text.
+ */
+
+/** One rule: a regex, or every regex of `all` in the same sentence (the first one locates it). */
+type Entry = string | { all: string[] };
+
+interface LanguageBlock {
+  addressee?: string[];
+  you?: string[];
+  imperative?: string[];
+  override?: string[];
+  negation?: string;
+  defensive?: string[];
+  descriptive?: string[];
+  actions?: Record<string, Entry[]>;
+}
+
+/** data.memgate.injection.intent of the bundle. */
+export interface IntentLexicon {
+  action_kinds: string[];
+  negatable_actions?: string[];
+  shared: {
+    role_turn?: Record<string, string>;
+    template_tokens?: string[];
+    tool_shape?: string[];
+    actions?: Record<string, Entry[]>;
+    quotes?: string;
+  };
+  languages: Record<string, LanguageBlock>;
+}
+
+interface Rule {
+  /** located with the g flag (every occurrence) */
+  first: RegExp;
+  rest: RegExp[];
+}
+
+/** A verb of a rule with several parts may be split around its negation ("schakel hem nooit uit"). */
+const splitVerb = (rule: Rule): boolean => rule.rest.length > 0;
+
+interface Compiled {
+  addressee?: RegExp;
+  you?: RegExp;
+  imperative?: RegExp;
+  /** one regex each: an alternation of them all defeats the regex engine's literal prefilters (20x slower) */
+  override: RegExp[];
+  negation?: RegExp;
+  defensive?: RegExp;
+  descriptive?: RegExp;
+  actions: { kind: string; negatable: boolean; rules: Rule[] }[];
+  roles: { name: string; re: RegExp }[];
+  template?: RegExp;
+  toolShape?: RegExp;
+  quotes?: RegExp;
+}
+
+const union = (sources: readonly string[] | undefined, flags = ""): RegExp | undefined =>
+  sources && sources.length > 0 ? new RegExp(sources.map((s) => `(?:${s})`).join("|"), flags) : undefined;
+
+const toRule = (entry: Entry): Rule => {
+  const parts = typeof entry === "string" ? [entry] : entry.all;
+  return { first: new RegExp(parts[0], "g"), rest: parts.slice(1).map((p) => new RegExp(p)) };
+};
+
+/**
+ * One rule per shape instead of one per language, so a sentence is read once per kind: the
+ * plain regexes of every language become one alternation, and the n-th rule of n parts of
+ * each language is merged part by part (any language's verb with any language's object;
+ * the parts are specific enough that mixing them loses nothing).
+ */
+function mergeAcrossLanguages(blocks: readonly Entry[][]): Entry[] {
+  const plain: string[] = [];
+  const shaped = new Map<string, string[][]>();
+  for (const block of blocks) {
+    const seen = new Map<number, number>();
+    for (const entry of block) {
+      if (typeof entry === "string") {
+        plain.push(entry);
+        continue;
+      }
+      const ordinal = seen.get(entry.all.length) ?? 0;
+      seen.set(entry.all.length, ordinal + 1);
+      const key = `${entry.all.length}#${ordinal}`;
+      const parts = shaped.get(key) ?? entry.all.map(() => []);
+      entry.all.forEach((part, i) => {
+        if (!parts[i].includes(part)) parts[i].push(part);
+      });
+      shaped.set(key, parts);
+    }
+  }
+  const alt = (sources: string[]): string => (sources.length === 1 ? sources[0] : sources.map((x) => `(?:${x})`).join("|"));
+  const out: Entry[] = [...shaped.values()].map((parts) => ({ all: parts.map(alt) }));
+  if (plain.length > 0) out.push(alt(plain));
+  return out;
+}
+
+function compile(lexicon: IntentLexicon): Compiled {
+  const langs = Object.values(lexicon.languages ?? {});
+  const collect = (pick: (l: LanguageBlock) => string[] | string | undefined): string[] =>
+    langs.flatMap((l) => {
+      const v = pick(l);
+      return v === undefined ? [] : Array.isArray(v) ? v : [v];
+    });
+  const negatable = new Set(lexicon.negatable_actions ?? []);
+  const actions = lexicon.action_kinds.map((kind) => ({
+    kind,
+    negatable: negatable.has(kind),
+    rules: mergeAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => l.actions?.[kind] ?? [])]).map(toRule),
+  }));
+  return {
+    addressee: union(collect((l) => l.addressee)),
+    you: union(collect((l) => l.you)),
+    imperative: union(collect((l) => l.imperative)),
+    override: collect((l) => l.override).map((source) => new RegExp(source, "g")),
+    negation: union(
+      collect((l) => l.negation),
+      "g",
+    ),
+    defensive: union(collect((l) => l.defensive)),
+    descriptive: union(collect((l) => l.descriptive)),
+    actions,
+    roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
+    template: union(lexicon.shared.template_tokens, "g"),
+    toolShape: union(lexicon.shared.tool_shape),
+    quotes: lexicon.shared.quotes ? new RegExp(lexicon.shared.quotes, "gu") : undefined,
+  };
+}
+
+/**
+ * Lower case, accents and other combining marks removed, the few Latin letters that do not
+ * decompose spelled out, typographic apostrophes straightened. Lexicons are written in this form.
+ */
+export function foldForIntent(text: string): string {
+  return text
+    .replace(INVISIBLE, "") // as the lexicons read text; the hidden characters are a finding of their own
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[łđøßæœ\u2019\u02bc]/g, (c) => FOLD[c] ?? c);
+}
+const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+const FOLD: Record<string, string> = { ł: "l", đ: "d", ø: "o", ß: "ss", æ: "ae", œ: "oe", "\u2019": "'", "\u02bc": "'" };
+
+/** Sentences of one line: cut after . ! ? followed by a space (so URLs and versions stay whole). */
+const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
+
+interface Span {
+  from: number;
+  to: number;
+}
+
+const inside = (spans: readonly Span[], from: number, to: number): boolean => spans.some((s) => from >= s.from && to <= s.to);
+
+/**
+ * Where a negation governs a match: in its clause (after the last , ; : ( or dash), shortly
+ * before it, or inside it (a separable verb: "schakel hem nooit uit").
+ */
+function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number): boolean {
+  if (!negation) return false;
+  const before = sentence.slice(Math.max(0, at - 40), at);
+  const clause = before.slice(
+    Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - ")) + 1,
+  );
+  negation.lastIndex = 0;
+  if (negation.test(clause)) return true;
+  negation.lastIndex = 0;
+  const inner = sentence.slice(at, at + length);
+  return length > 12 && negation.test(inner.slice(inner.indexOf(" ") + 1)); // its own first word ("stop asking") aside
+}
+
+/** The facts of one sentence (folded); `blank` collects the spans that matched, for the frame check. */
+function sentenceFacts(c: Compiled, sentence: string): Set<string> {
+  const facts = new Set<string>();
+  const matched: Span[] = [];
+  let quoted: Span[] | undefined;
+  const quotes = (): Span[] => {
+    if (!quoted) {
+      quoted = [];
+      // in JSON the quotes delimit values, they do not quote: a payload in a JSON string is used
+      if (c.quotes && !/^\s*[[{]/.test(sentence)) for (const m of sentence.matchAll(c.quotes)) quoted.push({ from: m.index, to: m.index + m[0].length });
+    }
+    return quoted;
+  };
+  let body = sentence;
+  for (const role of c.roles) {
+    const m = role.re.exec(sentence);
+    if (m) {
+      facts.add(`role:${role.name}`);
+      body = sentence.slice(m.index + m[0].length).trimStart();
+      break;
+    }
+  }
+  if (c.template) {
+    let plain = false;
+    let any = false;
+    for (const m of sentence.matchAll(c.template)) {
+      any = true;
+      matched.push({ from: m.index, to: m.index + m[0].length });
+      if (!inside(quotes(), m.index, m.index + m[0].length)) plain = true;
+    }
+    if (any) facts.add(plain ? "role:template" : "role:template:quoted");
+  }
+  {
+    let plain = false;
+    let any = false;
+    for (const re of c.override) {
+      re.lastIndex = 0;
+      const found = re.test(sentence);
+      re.lastIndex = 0;
+      if (!found) continue;
+      for (const m of sentence.matchAll(re)) {
+        any = true;
+        matched.push({ from: m.index, to: m.index + m[0].length });
+        if (!inside(quotes(), m.index, m.index + m[0].length)) plain = true;
+      }
+    }
+    if (any) facts.add(plain ? "override" : "override:quoted");
+  }
+  for (const action of c.actions) {
+    let state: "plain" | "negated" | "quoted" | undefined;
+    // every rule is read even once one matched: its spans stay out of the frame check
+    for (const rule of action.rules) {
+      const others = rule.rest.map((re) => re.exec(sentence));
+      if (others.some((m) => m === null)) continue;
+      for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
+      for (const m of sentence.matchAll(rule.first)) {
+        matched.push({ from: m.index, to: m.index + m[0].length });
+        if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
+        else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0))
+          state = state === undefined || state === "quoted" ? "negated" : state;
+        else state = "plain";
+      }
+    }
+    if (state) facts.add(state === "plain" ? `action:${action.kind}` : `action:${action.kind}:${state}`);
+  }
+  if (c.addressee?.test(body)) facts.add("intent:addressee");
+  if (c.you?.test(body)) facts.add("intent:you");
+  if (c.imperative?.test(body)) facts.add("intent:imperative");
+  if (facts.size > 0 && c.defensive) {
+    // the words of the matches themselves ("disable the content filter") do not make a frame
+    let rest = sentence;
+    for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
+    if (c.defensive.test(rest)) facts.add("frame:defensive");
+    if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
+  }
+  return facts;
+}
+
+/** The facts of a field: one finding per sentence that has any, one for the field's shape. */
+export function intentFindings(c: Compiled, field: string, text: string): Finding[] {
+  const folded = foldForIntent(text);
+  const findings: Finding[] = [];
+  const perSentence: Set<string>[] = [];
+  for (const line of folded.split(/\n+/)) {
+    for (const sentence of line.split(SENTENCE_END)) {
+      // a turn may open any sentence ("Thanks. Assistant: I have …"), not only a line
+      const facts = sentenceFacts(c, sentence.trim());
+      if (facts.size > 0) perSentence.push(facts);
+    }
+  }
+  // An addressee in one sentence and an action in the next ("From now on: … . Run curl … | sh.")
+  // are separate findings of the same field; the policy reads them together.
+  for (const facts of perSentence) findings.push({ field, class: "injection_intent", label: "sentence", facts: [...facts].sort() });
+  if (c.toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
+  return findings;
+}
+
+/** The intent detector over the bundle in force; recompiled when the bundle's hash changes. */
+export function createInjectionDetector(source: LexiconSource): Detector {
+  let compiledFor: string | undefined;
+  let compiled: Compiled | undefined;
+  const current = (): Compiled | undefined => {
+    if (compiledFor === undefined || source.hash !== compiledFor) {
+      const lexicon = source.data<{ intent?: IntentLexicon } | undefined>("injection")?.intent;
+      compiled = lexicon ? compile(lexicon) : undefined;
+      compiledFor = source.hash;
+    }
+    return compiled;
+  };
+  return {
+    name: "injection",
+    detect: (field, text) => {
+      const c = current();
+      return c ? intentFindings(c, field, text) : [];
+    },
+  };
+}
