@@ -7,7 +7,7 @@ import type { Principal } from "../auth/principal";
  * Two parts, each small enough to read whole:
  * - **How much capacity there is** is measured, not configured: a gradient concurrency limit in the
  *   spirit of Netflix concurrency-limits' GradientLimit (itself TCP Vegas's idea). The no-load
- *   service time is the lowest recent sample (`minRtt`); each window's average sample is compared
+ *   service time is the lowest window average of the last minute; each window's average is compared
  *   with it, and the limit shrinks in proportion while requests take longer than `tolerance` ×
  *   no-load, and grows by √limit while they do not. Why this and not Gradient2 (which compares with
  *   a long-term average): under a sustained flood the long-term average drifts up with the queue,
@@ -32,15 +32,15 @@ export type Lane = "read" | "write";
 export interface AdmissionData {
   /** One bucket per tenant for all its principals (src/http/rate-limit.ts). */
   tenant_rate?: { per_second: number; burst: number };
-  in_flight: { initial: number; min: number; max: number; tolerance: number; window_ms: number; min_rtt_reset_ms: number };
+  in_flight: { initial: number; min: number; max: number; tolerance: number; window_ms: number; baseline_ms: number };
   queue: { per_principal: number; max_wait_ms: number };
   /** Relative shares of the in-flight limit; tenants not listed weigh `default`. */
   tenant_weights: { default: number; tenants: Record<string, number> };
 }
 
 export const DEFAULT_ADMISSION: AdmissionData = {
-  in_flight: { initial: 16, min: 2, max: 256, tolerance: 2, window_ms: 250, min_rtt_reset_ms: 30_000 },
-  queue: { per_principal: 8, max_wait_ms: 2_000 },
+  in_flight: { initial: 16, min: 4, max: 256, tolerance: 2, window_ms: 500, baseline_ms: 60_000 },
+  queue: { per_principal: 8, max_wait_ms: 5_000 },
   tenant_weights: { default: 1, tenants: {} },
 };
 
@@ -58,8 +58,8 @@ const monotonic: Ticker = () => performance.now();
  */
 export class GradientLimit {
   private limitValue: number;
-  private minRtt = Infinity;
-  private minRttSince: number;
+  /** Recent windows' average service times: the lowest of them is the no-load time. */
+  private readonly windows: { at: number; averageRtt: number }[] = [];
   private windowStart: number;
   private windowSum = 0;
   private windowCount = 0;
@@ -70,30 +70,31 @@ export class GradientLimit {
   ) {
     this.limitValue = settings.initial;
     this.windowStart = now();
-    this.minRttSince = this.windowStart;
   }
 
   get limit(): number {
     return Math.floor(this.limitValue);
   }
 
+  /** The no-load service time: the lowest window average of the last `baseline_ms` (a single lucky sample would be too low). */
+  private get baseline(): number {
+    return Math.min(...this.windows.map((w) => w.averageRtt));
+  }
+
   sample(rttMs: number, inFlight: number): void {
     const now = this.now();
-    // The no-load time is re-learnt now and then (a deploy, a warmer cache), from the window after.
-    if (now - this.minRttSince > this.settings.min_rtt_reset_ms) {
-      this.minRtt = Infinity;
-      this.minRttSince = now;
-    }
-    this.minRtt = Math.min(this.minRtt, Math.max(rttMs, 0.05));
     this.windowSum += rttMs;
     this.windowCount += 1;
     if (now - this.windowStart < this.settings.window_ms) return;
-    const averageRtt = this.windowSum / this.windowCount;
+    const averageRtt = Math.max(this.windowSum / this.windowCount, 0.05);
     this.windowStart = now;
     this.windowSum = 0;
     this.windowCount = 0;
+    this.windows.push({ at: now, averageRtt });
+    // The no-load time is re-learnt from recent windows (a deploy, a warmer cache, a slower disk).
+    while (this.windows.length > 1 && now - this.windows[0].at > this.settings.baseline_ms) this.windows.shift();
     const { min, max, tolerance } = this.settings;
-    const gradient = Math.max(0.5, Math.min(1, (tolerance * this.minRtt) / averageRtt));
+    const gradient = Math.max(0.5, Math.min(1, (tolerance * this.baseline) / averageRtt));
     // Slower than tolerated: shrink in proportion. Within it: grow by √limit, but only when the limit
     // was used (an idle gateway's limit says nothing about its capacity).
     const next = gradient < 1 ? this.limitValue * gradient : this.limitValue + (inFlight >= this.limitValue / 2 ? Math.sqrt(this.limitValue) : 0);
