@@ -195,7 +195,7 @@ describe("checkpoints, export and erasure", () => {
     expect(after.slice(0, before.length)).toEqual(before); // events kept, with their digests
     expect(after.find((e) => e.event_type === "erase")).toMatchObject({
       memory_id: id,
-      reason: "GDPR art. 17 request by the subject",
+      reason: "art17_1b_consent_withdrawn",
       actor: { id: "alice", kind: "human" },
     });
     expect((await gw.gql(auditor, VERIFY, {})).data!.verifyAuditChain).toMatchObject({ ok: true, checkpointsChecked: expect.any(Number) });

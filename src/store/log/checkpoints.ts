@@ -194,7 +194,8 @@ export class Checkpointer {
   private async historyVerified(tenant: string, belowSeq: number, signedAt: number, acknowledged: ReadonlySet<number>): Promise<boolean> {
     const swept = this.sweptSince?.(tenant, Number.isNaN(signedAt) ? 0 : signedAt);
     if (swept && swept.throughSeq >= belowSeq) return true;
-    if (belowSeq > (this.options.inlineHistoryMax ?? 2000)) return false;
+    // With a sweep, a long history waits for its next pass; without one, it is verified here, whatever its length.
+    if (this.sweptSince && belowSeq > (this.options.inlineHistoryMax ?? 2000)) return false;
     const history = await verifyChain(this.log, tenant, { toSeq: belowSeq, keys: this.keys, acknowledged, trustOwnSeals: true });
     if (history.ok) return true;
     await this.onBreak(history);
