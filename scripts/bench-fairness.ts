@@ -1,11 +1,11 @@
 /**
- * npm run bench:fairness [-- --before 8 --during 12 --after 8 --rate 4 --single 10]
+ * npm run bench:fairness [-- --before 8 --during 12 --after 8 --rate 4 --single 10 --admission on|off]
  * Fair admission under load (issue 22 §2, SG-LOAD, SG-ISO). One real gateway process (default
  * limits and admission policy) on an embedded FerretDB. A victim tenant writes and reads at a
  * steady rate (open loop: `rate` writes and `rate` reads a second, POST /v1/memory) while
  *   (a) one principal of another tenant floods with 100 connections, and
  *   (b) 50 principals of one tenant flood with 2 connections each;
- * the flooders never pause, not even on 429. Prints the victim's p50/p99 before, during and after
+ * the flooders (a process of their own) never pause, not even on 429. Prints the victim's p50/p99 before, during and after
  * each flood, the flooders' accepted and refused counts, and the victim's p99 during over before
  * (the target: at most 2). Then one subject's sustained write throughput (16 connections, one
  * principal, one repository), which the per-principal bucket holds to its documented rate.
@@ -139,21 +139,14 @@ async function scenario(
   })();
   await new Promise((resolve) => setTimeout(resolve, seconds.before * 1000));
   phase = "during";
-  let flooding = true;
-  const flood = { accepted: 0, refused: 0, other: 0 };
-  const floodLoops = flooders.flatMap((f, i) =>
-    Array.from({ length: f.connections }, async () => {
-      while (flooding) {
-        const r = await post(url, floodTokens[i], writeDoc(floodRepo));
-        if (r.status === 200 && r.stop?.startsWith("SUCCESS_")) flood.accepted += 1;
-        else if (r.status === 429) flood.refused += 1;
-        else flood.other += 1;
-      }
-    }),
-  );
-  await new Promise((resolve) => setTimeout(resolve, seconds.during * 1000));
-  flooding = false;
-  await Promise.all(floodLoops);
+  // The flooders run in a process of their own: 100 busy connections in this one would slow the
+  // victim's own measurements (its event loop), not only the gateway.
+  const flood = await new Promise<{ accepted: number; refused: number; other: number }>((resolve, reject) => {
+    const child = fork(__filename, ["--flood"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.once("message", (counts: { accepted: number; refused: number; other: number }) => resolve(counts));
+    child.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`flooder exited with ${code}`))));
+    child.send({ url, floodRepo, tokens: floodTokens, connections: flooders.map((f) => f.connections), seconds: seconds.during });
+  });
   phase = "after";
   await new Promise((resolve) => setTimeout(resolve, seconds.after * 1000));
   running = false;
@@ -172,6 +165,25 @@ async function scenario(
   const ratio = (kind: "write" | "read") => percentile(samples[kind].during, 99) / percentile(samples[kind].before, 99);
   rows.push(`| ${name} | **p99 during / before** | | | **${ratio("write").toFixed(2)}** | | **${ratio("read").toFixed(2)}** | | | | |`);
   return rows;
+}
+
+/** The flooders' process: every connection posts writes back to back, never pausing, not even on 429. */
+function floodProcess(): void {
+  process.once("message", (job: { url: string; floodRepo: string; tokens: string[]; connections: number[]; seconds: number }) => {
+    const counts = { accepted: 0, refused: 0, other: 0 };
+    const deadline = Date.now() + job.seconds * 1000;
+    const loops = job.tokens.flatMap((bearer, i) =>
+      Array.from({ length: job.connections[i] }, async () => {
+        while (Date.now() < deadline) {
+          const r = await post(job.url, bearer, writeDoc(job.floodRepo));
+          if (r.status === 200 && r.stop?.startsWith("SUCCESS_")) counts.accepted += 1;
+          else if (r.status === 429) counts.refused += 1;
+          else counts.other += 1;
+        }
+      }),
+    );
+    void Promise.all(loops).then(() => process.send?.(counts, () => process.exit(0)));
+  });
 }
 
 async function singleSubject(url: string, key: KeyObject, seconds: number): Promise<string> {
@@ -201,12 +213,21 @@ async function drive(): Promise<void> {
   const seconds = { before: Number(arg("before", "8")), during: Number(arg("during", "12")), after: Number(arg("after", "8")) };
   const rate = Number(arg("rate", "4"));
   const single = Number(arg("single", "10"));
+  const off = arg("admission", "on") === "off";
   const pair = generateKeyPairSync("ed25519");
   const publicPem = pair.publicKey.export({ type: "spki", format: "pem" }).toString();
   const ferret = await EmbeddedFerretDb.start({ binary: loadConfig({}).ferretdbBinary, dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-db-")) });
   const logKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const child = fork(__filename, ["--serve"], {
-    env: { ...process.env, MONGODB_URI: ferret.uri, MEMGATE_DB_NAME: `fair_${Date.now()}`, JWT_PUBLIC_KEY: publicPem, MEMGATE_CHECKPOINT_PRIVATE_KEY: logKey },
+    env: {
+      ...process.env,
+      MONGODB_URI: ferret.uri,
+      MEMGATE_DB_NAME: `fair_${Date.now()}`,
+      JWT_PUBLIC_KEY: publicPem,
+      MEMGATE_CHECKPOINT_PRIVATE_KEY: logKey,
+      // --admission off: the counterfactual (no buckets, no shares), to compare within one machine's noise.
+      ...(off ? { MEMGATE_RATE_LIMIT_PER_S: "0" } : {}),
+    },
     stdio: ["ignore", "pipe", "inherit", "ipc"],
   });
   const cpu = () =>
@@ -249,4 +270,6 @@ async function drive(): Promise<void> {
   }
 }
 
-void (process.argv.includes("--serve") ? serve() : drive());
+if (process.argv.includes("--serve")) void serve();
+else if (process.argv.includes("--flood")) floodProcess();
+else void drive();

@@ -39,7 +39,7 @@ export interface AdmissionData {
 }
 
 export const DEFAULT_ADMISSION: AdmissionData = {
-  in_flight: { initial: 16, min: 4, max: 256, tolerance: 2, window_ms: 500, baseline_ms: 60_000 },
+  in_flight: { initial: 16, min: 2, max: 256, tolerance: 2, window_ms: 500, baseline_ms: 60_000 },
   queue: { per_principal: 8, max_wait_ms: 5_000 },
   tenant_weights: { default: 1, tenants: {} },
 };
