@@ -241,7 +241,7 @@ async function drive(): Promise<void> {
       child.once("exit", (code) => reject(new Error(`gateway exited with ${code}`)));
     });
     console.log(
-      `\nvictim: ${rate} writes/s + ${rate} reads/s (POST /v1/memory, open loop); phases ${seconds.before}/${seconds.during}/${seconds.after} s; flooders never pause\n`,
+      `\nadmission ${off ? "OFF (counterfactual)" : "on"}; victim: ${rate} writes/s + ${rate} reads/s (POST /v1/memory, open loop); phases ${seconds.before}/${seconds.during}/${seconds.after} s; flooders never pause\n`,
     );
     console.log(
       "| scenario | phase | victim writes | write p50 ms | write p99 ms | read p50 ms | read p99 ms | victim errors | flooder accepted | flooder 429 | flooder other |",
