@@ -32,14 +32,14 @@ export type Lane = "read" | "write";
 export interface AdmissionData {
   /** One bucket per tenant for all its principals (src/http/rate-limit.ts). */
   tenant_rate?: { per_second: number; burst: number };
-  in_flight: { initial: number; min: number; max: number; tolerance: number; window_ms: number; baseline_ms: number };
+  in_flight: { initial: number; min: number; max: number; tolerance: number; window_ms: number; baseline_ms: number; min_per_tenant?: number };
   queue: { per_principal: number; max_wait_ms: number };
   /** Relative shares of the in-flight limit; tenants not listed weigh `default`. */
   tenant_weights: { default: number; tenants: Record<string, number> };
 }
 
 export const DEFAULT_ADMISSION: AdmissionData = {
-  in_flight: { initial: 16, min: 2, max: 256, tolerance: 2, window_ms: 500, baseline_ms: 60_000 },
+  in_flight: { initial: 16, min: 4, max: 256, tolerance: 2, window_ms: 500, baseline_ms: 60_000, min_per_tenant: 2 },
   queue: { per_principal: 8, max_wait_ms: 5_000 },
   tenant_weights: { default: 1, tenants: {} },
 };
@@ -143,7 +143,8 @@ class LaneScheduler {
   private shares(tenant: string, principal: string): { tenantShare: number; principalShare: number } {
     let weights = 0;
     for (const [name, holder] of this.tenants) if (holder.inFlight > 0 || holder.queue.length > 0 || name === tenant) weights += this.weightOf(name);
-    const tenantShare = Math.max(1, Math.floor((this.gradient.limit * this.weightOf(tenant)) / weights));
+    // Every asking tenant may hold at least `min_per_tenant`, however low the measured limit has gone.
+    const tenantShare = Math.max(this.data().in_flight.min_per_tenant ?? 1, Math.floor((this.gradient.limit * this.weightOf(tenant)) / weights));
     const holder = this.tenants.get(tenant);
     let asking = 0;
     for (const [name, p] of holder?.principals ?? []) if (p.inFlight > 0 || p.queue.length > 0 || name === principal) asking += 1;
