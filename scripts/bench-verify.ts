@@ -16,6 +16,7 @@ import { EmbeddedFerretDb, ferretdbBinaryPath } from "../src/store/embedded-ferr
 import { EventLog, type EventDraft } from "../src/store/event-log";
 import { eventDocId } from "../src/store/ids";
 import { ChainAuditor } from "../src/store/log/chain-auditor";
+import { ChainSweep } from "../src/store/log/chain-sweep";
 import { Checkpointer } from "../src/store/log/checkpoints";
 import { logKeySet, signEventBody } from "../src/store/log/event-signing";
 import { checkEvent } from "../src/store/log/verify";
@@ -77,6 +78,18 @@ async function main(): Promise<void> {
     const [since, sinceMs] = await timed(() => auditor.verify(TENANT));
     if (!full.ok || !since.ok) throw new Error(`verification failed: ${JSON.stringify({ full, since })}`);
 
+    // The background sweep (issue 22 §3): steps of 1,000 events from seq 1, as the gateway runs them;
+    // wall time and this process's CPU per 1,000 events give the rate it can hold and what it costs.
+    const sweep = new ChainSweep(log, auditor, clock, { eventsPerSecond: 500, stepMs: 1000 }, createLogger("silent"));
+    const sweepSteps = Math.min(20, Math.floor(EVENTS / 1000));
+    const cpuBefore = process.cpuUsage();
+    const [, sweepMs] = await timed(async () => {
+      for (let i = 0; i < sweepSteps; i++) await sweep.step(1000);
+    });
+    const sweepCpu = process.cpuUsage(cpuBefore);
+    const sweepMsPer1000 = sweepMs / sweepSteps;
+    const sweepCpuMsPer1000 = (sweepCpu.user + sweepCpu.system) / 1000 / sweepSteps;
+
     // What verification is made of: one pass over the segment, then hash + signature per event.
     const events = db.collection<{ _id: string }>("memory_events");
     const [read, readMs] = await timed(async () => {
@@ -111,6 +124,13 @@ async function main(): Promise<void> {
       [`from the last good checkpoint, ${since.eventsChecked} events`, `${(sinceMs / 1000).toFixed(2)} s`],
       [`  of which: one pass reading ${read} events`, `${(readMs / 1000).toFixed(1)} s`],
       [`  of which: hash + Ed25519 verify per event`, `${perEventCpuUs.toFixed(0)} µs`],
+      [`background sweep: one step of 1,000 events (wall / gateway CPU)`, `${sweepMsPer1000.toFixed(0)} ms / ${sweepCpuMsPer1000.toFixed(0)} ms`],
+      [`  the most it can verify, all wall time`, `${(1_000_000 / sweepMsPer1000).toFixed(0)} events/s`],
+      [`  at the default 500 events/s: CPU share of one core`, `${((0.5 * sweepCpuMsPer1000) / 10).toFixed(0)} %`],
+      [
+        `  worst case to find an edit, 100k / 1M events (one pass at min(500/s, the most))`,
+        `${(100_000 / Math.min(500, 1_000_000 / sweepMsPer1000)).toFixed(0)} s / ${(1_000_000 / Math.min(500, 1_000_000 / sweepMsPer1000) / 60).toFixed(1)} min`,
+      ],
       [`500 tail events by _id $in (pushdown: ${String(explainIn.filterPushdown)})`, `${inMs.toFixed(0)} ms`],
       [`500 tail events by _id range`, `${rangeMs.toFixed(0)} ms`],
       [`500 tail events by _id lookups, 16 in flight`, `${lookupsMs.toFixed(0)} ms`],

@@ -1,11 +1,13 @@
 /**
  * Writes the OpenAPI 3.1 description of POST /v1/memory to schema/openapi.json (checked in,
  * served at /v1/openapi.json; a test fails when it is stale). The request bodies are the seed-001
- * JSON Schemas (schema/json/) unchanged but for the descriptions added here, keyed by JSON pointer.
+ * JSON Schemas (schema/json/) unchanged but for the descriptions added here, keyed by JSON pointer,
+ * and `additionalProperties: false` on every object that lists its properties (as the door validates).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../src/config";
+import { strictCopy } from "../src/contracts/agent/schema-validation";
 import { DECISION_STAMP_PROPERTIES, DECISION_STAMP_REQUIRED } from "../src/kernel/outcome";
 
 export const OPENAPI_FILE = path.join(projectRoot, "schema", "openapi.json");
@@ -86,7 +88,8 @@ function describedSeedSchema(file: string, name: string): JsonObject {
   const schema = JSON.parse(readFileSync(path.join(projectRoot, "schema", "json", file), "utf8")) as JsonObject;
   delete schema.$id; // named by components.schemas instead
   for (const [pointer, description] of Object.entries(DESCRIPTIONS[name])) at(schema, pointer).description = description;
-  return { title: file.replace(/\.json$/, ""), ...schema };
+  // As the door validates: every object that lists its properties takes no other (issue 22 §7).
+  return { title: file.replace(/\.json$/, ""), ...strictCopy(schema) };
 }
 
 const dynamicView = {
@@ -184,7 +187,7 @@ export function buildOpenApi(): JsonObject {
           operationId: "memoryRequest",
           summary: "Read, write or update agent memory with one seed-001 document",
           description:
-            "The document's `op` picks its schema. A document that fails its schema is not an HTTP error: the answer is 200 with stop_reason SCHEMA_INVALID and every offending JSON pointer in `errors` (IF1-VALID). Only a missing or bad token (401) and a body that is not JSON (400) are HTTP errors.",
+            "The document's `op` picks its schema. A document that fails its schema is not an HTTP error: the answer is 200 with stop_reason SCHEMA_INVALID and every offending JSON pointer in `errors` (IF1-VALID). A field the schema does not list is refused the same way at its pointer (`additionalProperties: false`: the seed's schemas leave extra fields open, the door does not). Only a missing or bad token (401) and a body that is not JSON (400) are HTTP errors.",
           requestBody: {
             required: true,
             content: {

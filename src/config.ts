@@ -108,6 +108,10 @@ export interface AuditConfig {
   readonly verifyOnStart: boolean;
   /** How often a process re-reads which tenants are blocked by a conformance break. */
   readonly integrityRefreshMs: number;
+  /** Events per second the background sweep verifies again from seq 1, all tenants together (issue 22 §3; 0: no sweep). */
+  readonly sweepEventsPerSecond: number;
+  /** How often a sweep step runs (ms). */
+  readonly sweepStepMs: number;
 }
 
 export class ConfigError extends TypeError {
@@ -285,5 +289,7 @@ function auditConfig(env: NodeJS.ProcessEnv): AuditConfig {
     repairIntervalMs: integer(env, "MEMGATE_REPAIR_INTERVAL_MS", 30_000, 100, 86_400_000),
     verifyOnStart: flag(env, "MEMGATE_AUDIT_VERIFY_ON_START", true),
     integrityRefreshMs: integer(env, "MEMGATE_INTEGRITY_REFRESH_MS", 5_000, 100, 600_000),
+    sweepEventsPerSecond: integer(env, "MEMGATE_AUDIT_SWEEP_EVENTS_PER_S", 500, 0, 10_000_000),
+    sweepStepMs: integer(env, "MEMGATE_AUDIT_SWEEP_STEP_MS", 1_000, 10, 60_000),
   });
 }

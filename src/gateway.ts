@@ -22,6 +22,7 @@ import { Metrics } from "./kernel/metrics";
 import { metricsRouter } from "./http/metrics-route";
 import { mcpRouter } from "./mcp/route";
 import { openApiRouter } from "./http/openapi-route";
+import { Admission, DEFAULT_ADMISSION, type AdmissionData } from "./http/admission";
 import { PrincipalRateLimiter } from "./http/rate-limit";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
 import { createLogger, type Logger } from "./logger";
@@ -120,7 +121,13 @@ export class Gateway {
         clockSkewS: config.door.session.clockSkewS,
       });
       // One bucket per tenant and principal, shared by every door of this process (README "Limits, sessions and production mode").
-      const rateLimiter = new PrincipalRateLimiter(config.door.rateLimit);
+      // The tenant's bucket and the fair shares of in-flight capacity are policy data (policies/memgate/admission), read at each use.
+      const admissionData = (): AdmissionData => (policy.loaded ? policy.data<AdmissionData | undefined>("admission") : undefined) ?? DEFAULT_ADMISSION;
+      const rateLimiter = new PrincipalRateLimiter(config.door.rateLimit, () => {
+        const tenant = admissionData().tenant_rate;
+        return tenant && { perSecond: tenant.per_second, burst: tenant.burst };
+      });
+      const admission = new Admission(admissionData, undefined, config.door.rateLimit.perSecond > 0);
 
       const events = new EventLog(db, clock);
       events.onHeadError = (error, tenant) => logger.warn({ err: error, tenant }, "chain head not advanced (harmless: reads walk forward from it)");
@@ -175,13 +182,14 @@ export class Gateway {
         logger,
         door: config.door,
         rateLimiter,
+        admission,
         routers: [
           healthRouter(db, policy, embedded),
           metricsRouter(metrics),
           auditExportRouter(kernel, contracts.audit.operations.exportEvents, verifier, logger),
           ledgerPageRouter(),
-          agentRouter(verifier, kernel, contracts.agent.operations, logger, { door: config.door, rateLimiter }),
-          mcpRouter({ config, verifier, services, logger, rateLimiter }),
+          agentRouter(verifier, kernel, contracts.agent.operations, logger, { door: config.door, rateLimiter, admission }),
+          mcpRouter({ config, verifier, services, logger, rateLimiter, admission }),
           openApiRouter(),
           ...(developmentKeyPem ? [developmentJwksRouter(await developmentJwk(developmentKeyPem))] : []),
         ],

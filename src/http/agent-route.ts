@@ -8,11 +8,18 @@ import type { Kernel } from "../kernel/execute";
 import { IDEMPOTENCY_HEADER, IdempotencyKeyError, parseIdempotencyKey } from "../kernel/idempotency";
 import type { Logger } from "../logger";
 import { jsonDeeperThan } from "./limits";
+import type { Admission } from "./admission";
 import type { PrincipalRateLimiter } from "./rate-limit";
 
 export interface AgentRouteLimits {
   door: Pick<DoorConfig, "bodyLimitBytes" | "jsonMaxDepth">;
   rateLimiter: PrincipalRateLimiter;
+  admission: Admission;
+}
+
+function tooMany(res: Response, retryAfterSeconds: number): void {
+  res.setHeader("Retry-After", String(retryAfterSeconds));
+  res.status(429).json({ errors: [{ message: `Rate limited: retry after ${retryAfterSeconds} s`, extensions: { code: "RATE_LIMITED" } }] });
 }
 
 /** A body the door cannot hand on (too large, too deep) answers as an invalid document would: SCHEMA_INVALID, before any work. */
@@ -31,7 +38,7 @@ function schemaInvalid(res: Response, status: number, message: string): void {
  */
 export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: AgentOperations, logger: Logger, limits: AgentRouteLimits): Router {
   const router = Router();
-  const { door, rateLimiter } = limits;
+  const { door, rateLimiter, admission } = limits;
   router.post(
     "/v1/memory",
     (req: Request, res: Response, next: NextFunction) => {
@@ -52,11 +59,7 @@ export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: Agen
         return;
       }
       const rate = await rateLimiter.consume(principal);
-      if (!rate.allowed) {
-        res.setHeader("Retry-After", String(rate.retryAfterSeconds));
-        res.status(429).json({ errors: [{ message: `Rate limited: retry after ${rate.retryAfterSeconds} s`, extensions: { code: "RATE_LIMITED" } }] });
-        return;
-      }
+      if (!rate.allowed) return tooMany(res, rate.retryAfterSeconds);
       res.locals.principal = principal;
       next();
     },
@@ -64,6 +67,14 @@ export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: Agen
     (error: { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction) => {
       if (error.type === "entity.too.large") return schemaInvalid(res, 413, `the document is larger than ${door.bodyLimitBytes} bytes`);
       next(error);
+    },
+    // The caller's fair share of the read or write lane (src/http/admission.ts), once the body says which.
+    async (req: Request, res: Response, next: NextFunction) => {
+      const op = (req.body as { op?: unknown } | null)?.op;
+      const entry = await admission.acquire(res.locals.principal as Principal, op === "read" ? "read" : "write");
+      if (!entry.admitted) return tooMany(res, entry.retryAfterSeconds);
+      res.once("close", entry.release);
+      next();
     },
     async (req: Request, res: Response) => {
       if (jsonDeeperThan(req.body, door.jsonMaxDepth)) return schemaInvalid(res, 400, `the document is nested deeper than ${door.jsonMaxDepth} levels`);

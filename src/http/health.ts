@@ -21,7 +21,7 @@ export function healthRouter(db: Database, policy: PolicyEngine, embedded?: Embe
     res.status(ready ? 200 : 503).json({
       status: ready ? "ready" : "not_ready",
       database: database ? "ok" : embedded && embedded.state !== "running" ? embedded.state : "unreachable",
-      policy: policy.loaded ? { hash: policy.hash, contractVersion: policy.contract.version } : "not_loaded",
+      policy: policy.loaded ? { hash: policy.hash, signerKeyId: policy.signerKeyId, contractVersion: policy.contract.version } : "not_loaded",
     });
   });
   return router;

@@ -26,6 +26,7 @@ import { IDEMPOTENCY_HEADER, IdempotencyKeyError, parseIdempotencyKey } from "..
 import type { Logger } from "../logger";
 import type { Services } from "../services";
 import { documentLimitRules, jsonDeeperThan, parseBounded, stopWhenClientGoes, tokenLimitCheck } from "./limits";
+import { admit, laneOfGraphQL, type Admission, type Admitted } from "./admission";
 import type { PrincipalRateLimiter } from "./rate-limit";
 import { requestId } from "./request-id";
 import { SocketSessions } from "./socket-sessions";
@@ -38,6 +39,8 @@ export interface HttpServerDeps {
   /** Bounds, rate limits, sessions and production mode (config.door). */
   door: DoorConfig;
   rateLimiter: PrincipalRateLimiter;
+  /** Fair shares of this process's in-flight capacity (src/http/admission.ts), shared by every door. */
+  admission: Admission;
   /** Routes beside /graphql: health, exports, REST doors, pages. */
   routers: Router[];
 }
@@ -71,6 +74,8 @@ async function authenticate(verifier: TokenVerifier, authorization: () => string
 interface SocketState extends Record<PropertyKey, unknown> {
   session: Session;
   gone: AbortController;
+  /** The admission of each operation in flight, by its id: released when the operation completes. */
+  admitted: Map<string, Admitted>;
 }
 
 /** Apollo rewrites every validation error's code to GRAPHQL_VALIDATION_FAILED; a bound's refusal keeps its own. */
@@ -140,7 +145,7 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
   const app = express();
   app.disable("x-powered-by");
   const httpServer = http.createServer(app);
-  const { logger, services, verifier, schema, door, rateLimiter } = deps;
+  const { logger, services, verifier, schema, door, rateLimiter, admission } = deps;
   stopWhenClientGoes(schema);
   const limitRules = documentLimitRules(door.document);
 
@@ -164,6 +169,7 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
           const session = await verifier.authenticate(authorizationFromConnectionParams(ctx.connectionParams));
           ctx.extra.session = session;
           ctx.extra.gone = new AbortController();
+          ctx.extra.admitted = new Map();
           sockets.track(ctx.extra.socket, session);
           return true;
         } catch (error) {
@@ -172,21 +178,29 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
         }
       },
       // Every operation: the socket still open and its token unexpired, the caller within its rate, the document within bounds.
-      onSubscribe: async (ctx, _id, payload) => {
-        const { socket, session, gone } = ctx.extra;
+      onSubscribe: async (ctx, id, payload) => {
+        const { socket, session, gone, admitted } = ctx.extra;
         if (!session || !gone || sockets.ended(socket)) return [new UnauthenticatedError("token expired")];
-        const rate = await rateLimiter.consume(session.principal);
-        if (!rate.allowed) return [new RateLimitedError(rate.retryAfterSeconds)];
-        if (payload.variables && jsonDeeperThan(payload.variables, door.jsonMaxDepth)) return [new JsonTooDeepError(door.jsonMaxDepth)];
+        // A subscription holds its slot only while it is being set up: its events are pushed, not asked for.
+        const entry = await admit(rateLimiter, admission, session.principal, laneOfGraphQL(payload.query, payload.operationName));
+        if (!entry.admitted) return [new RateLimitedError(entry.retryAfterSeconds)];
+        const refuse = (errors: readonly GraphQLError[]) => {
+          entry.release();
+          return errors;
+        };
+        if (payload.variables && jsonDeeperThan(payload.variables, door.jsonMaxDepth)) return refuse([new JsonTooDeepError(door.jsonMaxDepth)]);
         let document;
         try {
           document = parseBounded(payload.query, door.document);
         } catch (error) {
+          entry.release();
           if (error instanceof GraphQLError) return [error];
           throw error;
         }
         const errors = validate(schema, document, socketRules);
-        if (errors.length > 0) return errors;
+        if (errors.length > 0) return refuse(errors);
+        if (document.definitions.some((d) => d.kind === "OperationDefinition" && d.operation === "subscription")) entry.release();
+        else admitted?.set(id, entry);
         const contextValue: GatewayContext = { principal: session.principal, requestId: `ws-${randomUUID()}`, services, signal: gone.signal };
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
@@ -196,7 +210,13 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
         if (sockets.ended(ctx.extra.socket) || !result.errors) return undefined; // an ended socket sends nothing
         return { ...result, errors: result.errors.map((error) => formatOutsideApollo(error, door.production)) };
       },
+      onComplete: (ctx, id) => {
+        ctx.extra.admitted?.get(id)?.release();
+        ctx.extra.admitted?.delete(id);
+      },
       onClose: (ctx) => {
+        for (const entry of ctx.extra.admitted?.values() ?? []) entry.release();
+        ctx.extra.admitted?.clear();
         ctx.extra.gone?.abort();
         sockets.forget(ctx.extra.socket);
       },
@@ -221,6 +241,30 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
       return;
     }
     next();
+  };
+
+  // After authentication, before Apollo parses: the caller's rate, then its fair share of the lane's
+  // in-flight capacity (it may wait for it, bounded). The slot is released when the answer is sent.
+  // A request whose token does not verify goes on, and Apollo's context answers it as before.
+  const admitted: RequestHandler = (req, res, next) => {
+    const payload = (req.method === "GET" ? req.query : req.body) as { query?: unknown; operationName?: unknown } | undefined;
+    verifier
+      .authenticate(authorizationFromRawHeaders(req.rawHeaders))
+      .then(async (session) => {
+        const entry = await admit(rateLimiter, admission, session.principal, laneOfGraphQL(payload?.query, payload?.operationName));
+        if (!entry.admitted) {
+          res.status(429).setHeader("Retry-After", String(entry.retryAfterSeconds));
+          res.json({ errors: [formatOutsideApollo(new RateLimitedError(entry.retryAfterSeconds), door.production)] });
+          return;
+        }
+        res.once("close", entry.release);
+        res.locals.session = session;
+        next();
+      })
+      .catch((error: unknown) => {
+        if (error instanceof AuthenticationError) return next();
+        next(error);
+      });
   };
 
   const apollo = new ApolloServer<GatewayContext>({
@@ -278,12 +322,11 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
     "/graphql",
     express.json({ limit: door.bodyLimitBytes }),
     boundedRequest,
+    admitted,
     expressMiddleware(apollo, {
-      // Authentication, then the caller's rate, before Apollo parses anything.
+      // Authenticated and admitted above; a token that did not verify is answered here.
       context: async ({ req, res }): Promise<GatewayContext> => {
-        const session = await authenticate(verifier, () => authorizationFromRawHeaders(req.rawHeaders));
-        const rate = await rateLimiter.consume(session.principal);
-        if (!rate.allowed) throw new RateLimitedError(rate.retryAfterSeconds);
+        const session = (res.locals.session as Session | undefined) ?? (await authenticate(verifier, () => authorizationFromRawHeaders(req.rawHeaders)));
         const gone = new AbortController();
         res.once("close", () => {
           if (!res.writableFinished) gone.abort();

@@ -170,7 +170,13 @@ export class Kernel {
         this.deps.detectors.run(parsed.texts),
       ]);
       const inputOf = (g: Gathered | undefined) => {
-        const input = { fields: parsed.facts, texts: parsed.texts, facts, ...(op.input ? op.input(req, g, ctx) : {}) };
+        const input = {
+          fields: parsed.facts,
+          texts: parsed.texts,
+          facts,
+          ...(call.unknownFields?.length ? { unknown_fields: call.unknownFields } : {}),
+          ...(op.input ? op.input(req, g, ctx) : {}),
+        };
         return illFormed ? wellFormed(input) : input;
       };
       let decision = this.decide(op, principal, subjectId, ctx.now, inputOf(gathered));

@@ -79,4 +79,10 @@ export interface CallContext {
   requestId: string;
   /** A client's idempotency key (Idempotency-Key header, MCP `_meta`): retries answer the first outcome (src/kernel/idempotency.ts). */
   idempotencyKey?: string;
+  /**
+   * RFC 6901 pointers of the fields a door received that the operation does not declare (POST
+   * /v1/memory documents, MCP arguments). The kernel keeps declared fields only, so the door says
+   * what it dropped and the policy refuses it (SCHEMA_INVALID at each pointer; issue 22 §7).
+   */
+  unknownFields?: readonly string[];
 }

@@ -1,3 +1,4 @@
+import type { Admission, Lane } from "../http/admission";
 import type { PrincipalRateLimiter } from "../http/rate-limit";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +14,7 @@ import { projectRoot, type Config } from "../config";
 import type { Logger } from "../logger";
 import type { Services } from "../services";
 import { createMcpSession } from "./server";
+import { MEMGATE_TOOLS } from "./tools";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
@@ -24,6 +26,17 @@ export interface McpRouterDeps {
   logger: Logger;
   /** The per-principal token bucket every door shares (src/http/rate-limit.ts). */
   rateLimiter: PrincipalRateLimiter;
+  /** Fair shares of in-flight capacity (src/http/admission.ts), as on every door. */
+  admission: Admission;
+}
+
+const READ_ONLY_TOOLS = new Set(MEMGATE_TOOLS.filter((tool) => tool.definition.annotations?.readOnlyHint === true).map((tool) => tool.definition.name));
+
+/** A tools/call of a tool that changes something is a write; every other message reads. */
+function laneOf(body: unknown): Lane {
+  const message = body as { method?: unknown; params?: { name?: unknown } } | undefined;
+  if (message?.method !== "tools/call") return "read";
+  return typeof message.params?.name === "string" && READ_ONLY_TOOLS.has(message.params.name) ? "read" : "write";
 }
 
 const VERSION = (JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")) as { version: string }).version;
@@ -91,11 +104,15 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     }
     // The same per-principal bucket as every other door: one token cannot flood its tenant's chain through MCP either.
     const rate = await deps.rateLimiter.consume(principal);
-    if (!rate.allowed) {
-      res.status(429).set("Retry-After", String(rate.retryAfterSeconds));
-      res.json({ jsonrpc: "2.0", error: { code: -32000, message: `Rate limited: retry after ${rate.retryAfterSeconds} s` }, id: null });
+    const entry = rate.allowed
+      ? await deps.admission.acquire(principal, laneOf(req.body))
+      : { admitted: false as const, retryAfterSeconds: rate.retryAfterSeconds };
+    if (!entry.admitted) {
+      res.status(429).set("Retry-After", String(entry.retryAfterSeconds));
+      res.json({ jsonrpc: "2.0", error: { code: -32000, message: `Rate limited: retry after ${entry.retryAfterSeconds} s` }, id: null });
       return;
     }
+    res.once("close", entry.release);
     const server = createMcpSession({ services, principal, call: { requestId: req.requestId }, version: VERSION });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {

@@ -128,7 +128,7 @@ const AGENT_MEMORY = {
 const REPO = string("store=agent: the repository the memory belongs to.");
 
 function inputSchema(properties: Record<string, unknown>, required: string[] = []): Tool["inputSchema"] {
-  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) } as Tool["inputSchema"];
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false } as Tool["inputSchema"];
 }
 
 function outputSchema(properties: Record<string, unknown>): Tool["outputSchema"] {
@@ -141,7 +141,7 @@ const ITEMS = { type: "array", items: { type: "object" } };
 // ---------------------------------------------------------------- the tools
 
 /** The memory tools, under the names agents already use (Mem0, Graphiti, Hindsight); each calls the kernel once. */
-export const MEMGATE_TOOLS: readonly MemgateTool[] = [
+const TOOLS: readonly MemgateTool[] = [
   {
     definition: {
       name: "add_memory",
@@ -258,6 +258,9 @@ export const MEMGATE_TOOLS: readonly MemgateTool[] = [
         after: string("governed: next_cursor of the previous page."),
         repo_id: REPO,
         kinds: { type: "array", items: { type: "string" }, description: "store=agent" },
+        query: string("store=agent: what the listing is about (memory.read.request query, ambient mode)."),
+        include_global: { type: "boolean", description: "store=agent" },
+        expand: { type: "object", description: "store=agent: semantic_hops 0..3, include_problem_links, include_update_links" },
       }),
       outputSchema: outputSchema({ memories: ITEMS, next_cursor: { type: ["string", "null"] }, items: ITEMS }),
       annotations: { title: "List memories", readOnlyHint: true, openWorldHint: false },
@@ -377,3 +380,46 @@ export const MEMGATE_TOOLS: readonly MemgateTool[] = [
       ),
   },
 ];
+
+/** One argument the tool does not declare: its RFC 6901 pointer. */
+export interface UnknownArgument {
+  pointer: string;
+  message: string;
+}
+
+const escapePointer = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/**
+ * Arguments the tool's input schema does not declare, at every level whose schema lists its
+ * properties (items of arrays too). `_meta` is the protocol's own. An unknown argument would
+ * otherwise be dropped silently (a typo such as `catgory` becomes a default), so it is refused,
+ * as GraphQL refuses unknown input fields and POST /v1/memory unknown document fields (issue 22 §7).
+ */
+export function unknownArguments(value: unknown, schema: unknown, at = ""): UnknownArgument[] {
+  const node = schema as { properties?: Record<string, unknown>; items?: unknown; additionalProperties?: unknown } | undefined;
+  if (!node || typeof value !== "object" || value === null) return [];
+  if (Array.isArray(value)) return node.items ? value.flatMap((item, i) => unknownArguments(item, node.items, `${at}/${i}`)) : [];
+  if (!node.properties || (node.additionalProperties !== undefined && node.additionalProperties !== false)) return [];
+  const found: UnknownArgument[] = [];
+  for (const [key, child] of Object.entries(value)) {
+    const pointer = `${at}/${escapePointer(key)}`;
+    if (at === "" && key === "_meta") continue;
+    if (!(key in node.properties)) found.push({ pointer, message: "is not an argument of this tool" });
+    else found.push(...unknownArguments(child, node.properties[key], pointer));
+  }
+  return found;
+}
+
+/**
+ * Every tool, its arguments checked against its declared schema for unknown fields: the tool
+ * runs with their pointers in its call, and the policy refuses it (a tool result with isError,
+ * stop_reason SCHEMA_INVALID and each pointer in `errors`, as any other bad input; nothing is done).
+ */
+export const MEMGATE_TOOLS: readonly MemgateTool[] = TOOLS.map((tool) => ({
+  definition: tool.definition,
+  run: (args, call) => {
+    const unknown = unknownArguments(args, tool.definition.inputSchema).map((e) => e.pointer);
+    if (unknown.length === 0) return tool.run(args, call);
+    return tool.run(args, { ...call, call: { ...call.call, unknownFields: unknown } });
+  },
+}));

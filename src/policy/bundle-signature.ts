@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, type KeyObject } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { compactVerify, decodeProtectedHeader } from "jose";
+import { calculateJwkThumbprint, compactVerify, decodeProtectedHeader, exportJWK } from "jose";
 import { projectRoot } from "../config";
 import { PolicyBundleSignatureError } from "./errors";
 
@@ -79,7 +79,7 @@ interface SignedFiles {
  * the trusted keys, and the bundle must hold exactly the files it lists, each with its digest.
  * Throws PolicyBundleSignatureError (the bundle is refused like a corrupt one).
  */
-export async function verifyBundleSignature(files: ReadonlyMap<string, Buffer>, trust: BundleTrust): Promise<void> {
+export async function verifyBundleSignature(files: ReadonlyMap<string, Buffer>, trust: BundleTrust): Promise<SignedBy> {
   const raw = files.get(".signatures.json");
   if (!raw) throw new PolicyBundleSignatureError("unsigned", "the bundle has no .signatures.json (build it with scripts/policy.sh build)");
   let jwt: string;
@@ -100,9 +100,11 @@ export async function verifyBundleSignature(files: ReadonlyMap<string, Buffer>, 
   }
   if (!alg || !ALGORITHMS.includes(alg)) throw new PolicyBundleSignatureError("signature_invalid", `signing algorithm ${String(alg)} is not accepted`);
   let payload: Uint8Array | undefined;
+  let signer: KeyObject | undefined;
   for (const key of keys) {
     try {
       payload = (await compactVerify(jwt, key, { algorithms: [alg] })).payload;
+      signer = key;
       break;
     } catch {
       // try the next trusted key (a rotation lists the old and the new one)
@@ -137,4 +139,29 @@ export async function verifyBundleSignature(files: ReadonlyMap<string, Buffer>, 
     listed.delete(name);
   }
   if (listed.size > 0) throw new PolicyBundleSignatureError("file_missing", `${[...listed.keys()][0]} is signed but not in the bundle`);
+  return { keyId: await keyIdOf(signer!) };
+}
+
+/** Who signed a bundle that verified. */
+export interface SignedBy {
+  /** RFC 7638 JWK thumbprint (SHA-256, base64url) of the public key the signature verified with. */
+  keyId: string;
+}
+
+/** RFC 7638 thumbprint of a public key: the same key gives the same id wherever it is configured. */
+export async function keyIdOf(key: KeyObject): Promise<string> {
+  return calculateJwkThumbprint(await exportJWK(key), "sha256");
+}
+
+/**
+ * The policy version: sha256 over every file of the bundle but `.signatures.json`, each by OPA's
+ * own digest (what the signed manifest lists), in name order. Two clones building the same sources
+ * with two different keys get the same version; the signature says only who vouched for it.
+ */
+export function bundleContentDigest(files: ReadonlyMap<string, Buffer>): string {
+  const lines = [...files.keys()]
+    .filter((name) => name !== ".signatures.json")
+    .sort()
+    .map((name) => `${name}\u0000${opaFileDigest(name, files.get(name)!, "sha256")}\n`);
+  return createHash("sha256").update(lines.join(""), "utf8").digest("hex");
 }

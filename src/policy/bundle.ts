@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { loadPolicy, type LoadedPolicy } from "@open-policy-agent/opa-wasm";
 import { Parser, type ReadEntry } from "tar";
-import { bundleTrust, verifyBundleSignature, type BundleTrust } from "./bundle-signature";
+import { bundleContentDigest, bundleTrust, verifyBundleSignature, type BundleTrust } from "./bundle-signature";
 import { PolicyBundleError } from "./errors";
 
 /** The part of the bundle's data that memgate reads: contract tables (policies/memgate/contract). */
@@ -21,8 +21,14 @@ export interface ContractData {
 }
 
 export interface PolicyBundle {
-  /** sha256 of the bundle file: the policy version stamped on every decision. */
+  /**
+   * The policy version stamped on every decision: sha256 of the bundle's content (every file the
+   * signed manifest covers, not `.signatures.json`), so the same sources give the same version
+   * whoever signed them (issue 22 §6).
+   */
   hash: string;
+  /** RFC 7638 thumbprint of the key the bundle's signature verified with, reported beside the version. */
+  signerKeyId: string;
   policy: LoadedPolicy;
   data: { memgate: { contract: ContractData; [key: string]: unknown } };
 }
@@ -38,16 +44,17 @@ export async function loadBundle(path: string, trust: BundleTrust = bundleTrust(
   } catch (error) {
     throw new PolicyBundleError(`cannot read ${path}`, { cause: error });
   }
+  // A bundle refused before its content is read is named by its file's sha256.
   const hash = createHash("sha256").update(bytes).digest("hex");
   try {
-    return { hash, ...(await readBundle(path, bytes, trust)) };
+    return await readBundle(path, bytes, trust);
   } catch (error) {
     if (error instanceof PolicyBundleError) error.bundleHash = hash;
     throw error;
   }
 }
 
-async function readBundle(path: string, bytes: Buffer, trust: BundleTrust): Promise<Omit<PolicyBundle, "hash">> {
+async function readBundle(path: string, bytes: Buffer, trust: BundleTrust): Promise<PolicyBundle> {
   const files = new Map<string, Buffer>();
   try {
     const parser = new Parser({
@@ -62,7 +69,8 @@ async function readBundle(path: string, bytes: Buffer, trust: BundleTrust): Prom
   } catch (error) {
     throw new PolicyBundleError(`${path} is not a readable tar.gz bundle`, { cause: error });
   }
-  await verifyBundleSignature(files, trust);
+  const { keyId: signerKeyId } = await verifyBundleSignature(files, trust);
+  const hash = bundleContentDigest(files);
   const wasm = files.get("policy.wasm");
   const dataJson = files.get("data.json");
   if (!wasm || !dataJson) throw new PolicyBundleError(`${path} has no policy.wasm or no data.json`);
@@ -76,5 +84,5 @@ async function readBundle(path: string, bytes: Buffer, trust: BundleTrust): Prom
   } catch (error) {
     throw new PolicyBundleError(`${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  return { policy, data };
+  return { hash, signerKeyId, policy, data };
 }

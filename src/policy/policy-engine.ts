@@ -16,7 +16,7 @@ export interface PolicyDecision {
   stop_reason: string;
   explanations: string[];
   contract_version: string;
-  /** The bundle that decided: sha256 of the bundle file. */
+  /** The bundle that decided: the digest of its content, whoever signed it. */
   policy_hash: string;
   /** SG-GATE: the band and the confidence to store, when a confidence gate applied. */
   gate?: unknown;
@@ -61,8 +61,14 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
     return this.failure;
   }
 
+  /** The policy version: the digest of the bundle's content (src/policy/bundle.ts). */
   get hash(): string | undefined {
     return this.bundle?.hash;
+  }
+
+  /** Who signed the bundle in force (RFC 7638 key thumbprint), reported beside the version. */
+  get signerKeyId(): string | undefined {
+    return this.bundle?.signerKeyId;
   }
 
   /** The contract tables of the loaded bundle; the one source of them (never duplicated in TS). */
@@ -127,7 +133,11 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
       const loaded = await loadBundle(this.bundlePath, this.trust);
       const previous = this.bundle;
       this.failure = undefined;
-      if (previous?.hash === loaded.hash) return true;
+      // The same content re-signed (a key rotation) is the same policy: only who vouched for it changes.
+      if (previous?.hash === loaded.hash) {
+        previous.signerKeyId = loaded.signerKeyId;
+        return true;
+      }
       const next = { ...loaded, evaluate: createEvaluator(loaded.policy, ENTRYPOINT) };
       this.bundle = next;
       const change: PolicyChange = {

@@ -122,9 +122,10 @@ describe("the audit contract on the operation kernel", () => {
       subject_id: "nobody-here",
       memory_id: null,
       stop_reason: "SUCCESS_DELETED",
-      reason: "erasure request, nothing stored",
+      // Issue 22 §4: free text is not a reason code: the event says "other", the text is kept outside the chain.
+      reason: "other",
       actor: { id: "root", kind: "human" },
-      metadata: { erased_objects: 0 },
+      metadata: { erased_objects: 0, note_digest: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
     expect((await gw.gql(auditor, VERIFY, {})).data!.verifyAuditChain.ok).toBe(true);
   });

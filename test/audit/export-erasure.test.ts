@@ -179,14 +179,14 @@ describe("checkpoints, export and erasure", () => {
     expect((await gw.gql(user, ERASE_MEMORY, { id, reason: "x", subject: "bob" })).data!.eraseMemory.stopReason).toBe("NOT_FOUND");
     expect(await dumpDatabase(gw.gateway.db)).toContain("ERASE-ME-7731");
 
-    const erased = (await gw.gql(user, ERASE_MEMORY, { id, reason: "GDPR art. 17 request by the subject" })).data!.eraseMemory;
+    const erased = (await gw.gql(user, ERASE_MEMORY, { id, reason: "art17_1b_consent_withdrawn" })).data!.eraseMemory;
     expect(erased).toMatchObject({ stopReason: "SUCCESS_DELETED", erasedMemoryIds: [id] });
     const dump = await dumpDatabase(gw.gateway.db);
     expect(dump).not.toContain("ERASE-ME-7731");
     expect(dump).not.toContain("oat biscuits");
     expect(dump).not.toContain("snack-note");
     const item = await gw.gateway.db.collection("memories").findOne({ memory_id: id });
-    expect(item).toMatchObject({ status: "erased", content_salt: "", erasure: { reason: "GDPR art. 17 request by the subject", by: "alice" } });
+    expect(item).toMatchObject({ status: "erased", content_salt: "", erasure: { reason: "art17_1b_consent_withdrawn", by: "alice" } });
     expect((item as any).erasure.logged_seq).toEqual(expect.any(Number));
     expect((await gw.gql(user, READ, { id })).data!.memory.stopReason).toBe("NOT_FOUND");
     expect((await gw.gql(user, ERASE_MEMORY, { id, reason: "again" })).data!.eraseMemory.stopReason).toBe("NOT_FOUND");
@@ -195,7 +195,7 @@ describe("checkpoints, export and erasure", () => {
     expect(after.slice(0, before.length)).toEqual(before); // events kept, with their digests
     expect(after.find((e) => e.event_type === "erase")).toMatchObject({
       memory_id: id,
-      reason: "GDPR art. 17 request by the subject",
+      reason: "art17_1b_consent_withdrawn",
       actor: { id: "alice", kind: "human" },
     });
     expect((await gw.gql(auditor, VERIFY, {})).data!.verifyAuditChain).toMatchObject({ ok: true, checkpointsChecked: expect.any(Number) });

@@ -78,7 +78,10 @@ describe("MP-BREAK: policy versions and conformance breaks", () => {
     // full verification that runs in the background after the gateway listens finds it (issue 15 §5).
     await g.gateway.auditSystem!.fullVerification;
     const events = await eventsOf(g.gateway.db, "pb");
-    const breakEvent = events.find((e) => e.event_type === "conformance_break" && e.metadata.detected_by === "background_full_verification");
+    // Found by the full verification, or earlier by the checkpointer, which verifies the history below its last checkpoint before it signs (issue 22 §3).
+    const breakEvent = events.find(
+      (e) => e.event_type === "conformance_break" && ["background_full_verification", "checkpointer"].includes(e.metadata.detected_by as string),
+    );
     expect(breakEvent).toMatchObject({ reason: "chain_unverifiable: hash_mismatch at seq 2", metadata: { broken_seq: 2 } });
 
     const refused = (await g.gql(agent, STORE, { input: preference({ key: "during" }) })).data!.storeMemory;

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
+import { strictCopy } from "../../src/contracts/agent/schema-validation";
 import { buildOpenApi, emittedOpenApi, OPENAPI_FILE } from "../../scripts/emit-openapi";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 
@@ -76,11 +77,13 @@ describe("OpenAPI 3.1 for POST /v1/memory (issue 14)", () => {
     for (const name of Object.keys(document.components.schemas)) expect(() => ajv.getSchema(`openapi#/components/schemas/${name}`)).not.toThrow();
   });
 
-  it("its request schemas are the seed-001 JSON Schemas, unchanged but for the descriptions added (IF1-VALID)", () => {
+  it("its request schemas are the seed-001 JSON Schemas, unchanged but for the descriptions added and strictness (IF1-VALID, issue 22 §7)", () => {
     const schemas = document.components.schemas;
-    expect(withoutDescriptions(schemas.MemoryReadRequest)).toEqual(withoutDescriptions(seed("memory.read.request.json")));
-    expect(withoutDescriptions(schemas.MemoryWriteRequest)).toEqual(withoutDescriptions(seed("memory.write.request.json")));
-    expect(withoutDescriptions(schemas.MemoryUpdateRequest)).toEqual(withoutDescriptions(seed("memory.update.request.json")));
+    // The door refuses fields a schema does not list: additionalProperties false on every object that lists its properties.
+    expect(withoutDescriptions(schemas.MemoryReadRequest)).toEqual(withoutDescriptions(strictCopy(seed("memory.read.request.json"))));
+    expect(withoutDescriptions(schemas.MemoryWriteRequest)).toEqual(withoutDescriptions(strictCopy(seed("memory.write.request.json"))));
+    expect(withoutDescriptions(schemas.MemoryUpdateRequest)).toEqual(withoutDescriptions(strictCopy(seed("memory.update.request.json"))));
+    expect(schemas.MemoryWriteRequest.properties.memory.additionalProperties).toBe(false);
     // Every property of every request schema says what it is.
     const undescribed: string[] = [];
     const walk = (schema: Json, at: string) => {

@@ -1,11 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
+import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { create as createTar, extract as extractTar } from "tar";
-import { bundleTrust, DEV_POLICY_PUBLIC_KEY } from "../../src/policy/bundle-signature";
+import { loadBundle } from "../../src/policy/bundle";
+import { bundleTrust, DEV_POLICY_PUBLIC_KEY, keyIdOf } from "../../src/policy/bundle-signature";
 import { PolicyBundleSignatureError } from "../../src/policy/errors";
 import { PolicyEngine } from "../../src/policy/policy-engine";
 import { POLICY_BUNDLE } from "../support/gateway";
@@ -47,6 +48,25 @@ describe("policy bundles: reproducible and signed (issue 12 §5, issue 15 §6)",
     const second = buildSignedBundle(copy, path.join(dir, "second.tar.gz"));
     expect(readFileSync(first).equals(readFileSync(second))).toBe(true);
     expect(sha256(first)).toBe(sha256(POLICY_BUNDLE));
+  }, 60_000);
+
+  it("MP-BREAK: the same sources signed with two different keys report the same policyVersion and two signer key ids (issue 22 §6)", async () => {
+    const one = keyPair(dir, "clone-one");
+    const two = keyPair(dir, "clone-two");
+    const first = buildSignedBundle(path.join(ROOT, "policies"), path.join(dir, "clone-one.tar.gz"), { MEMGATE_POLICY_SIGNING_KEY: one.privatePath });
+    const second = buildSignedBundle(path.join(ROOT, "policies"), path.join(dir, "clone-two.tar.gz"), { MEMGATE_POLICY_SIGNING_KEY: two.privatePath });
+    expect(sha256(first)).not.toBe(sha256(second)); // the files differ: each carries its own signature
+    const [a, b] = await Promise.all([
+      loadBundle(first, bundleTrust(one.publicPem + two.publicPem)),
+      loadBundle(second, bundleTrust(one.publicPem + two.publicPem)),
+    ]);
+    expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.hash).toBe(b.hash);
+    expect(a.signerKeyId).not.toBe(b.signerKeyId);
+    expect(a.signerKeyId).toBe(await keyIdOf(createPublicKey(one.publicPem)));
+    expect(b.signerKeyId).toBe(await keyIdOf(createPublicKey(two.publicPem)));
+    // and the development build of the same sources: the same version again
+    expect((await loadBundle(POLICY_BUNDLE)).hash).toBe(a.hash);
   }, 60_000);
 
   describe("before load, the signature is verified (.signatures.json JWT over the files' digests)", () => {

@@ -69,6 +69,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     MEMGATE_CHECKPOINT_PRIVATE_KEY: TEST_LOG_PRIVATE_KEY_PEM,
     // As `npm start` configures its embedded FerretDB (the suite hands the database over by URI).
     MEMGATE_SECONDARY_INDEXES: "false",
+    // The background re-verification (issue 22 §3) runs on a real timer: tests that tamper with the
+    // log and inspect what follows turn it on and drive it by hand (test/audit/tamper-every-moment.test.ts).
+    MEMGATE_AUDIT_SWEEP_EVENTS_PER_S: "0",
     ...options.env,
   });
   const gateway = await Gateway.start({

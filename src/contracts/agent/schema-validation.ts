@@ -17,13 +17,44 @@ export interface SchemaIssue {
 
 export type SchemaResult = { ok: true; op: AgentOp; document: AgentDocument } | { ok: false; op: AgentOp | null; issues: SchemaIssue[] };
 
+/**
+ * Seed 001's schemas are kept verbatim and do not set `additionalProperties`, which JSON Schema
+ * reads as "anything else is allowed"; SPEC does not settle it, and an unknown field silently
+ * ignored hides a client's typo (`confidance`) or a field it believes is honoured. So the door
+ * validates against a strict copy: every object schema that lists its properties refuses any
+ * other (SCHEMA_INVALID at the field's pointer), as GraphQL refuses unknown input fields (issue 22 §7).
+ */
+export function strictCopy<T>(schema: T): T {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node))
+      out[key] = key === "properties" ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, walk(v)])) : walk(value);
+    if (out.properties !== undefined && out.additionalProperties === undefined && out.patternProperties === undefined) out.additionalProperties = false;
+    return out;
+  };
+  return walk(schema) as T;
+}
+
 const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
-ajv.addSchema(readSchema).addSchema(writeSchema).addSchema(updateSchema);
+ajv.addSchema(strictCopy(readSchema)).addSchema(strictCopy(writeSchema)).addSchema(strictCopy(updateSchema));
 const validators: Record<AgentOp, ValidateFunction> = {
   read: ajv.getSchema(SCHEMA_IDS.read)!,
   write: ajv.getSchema(SCHEMA_IDS.write)!,
   update: ajv.getSchema(SCHEMA_IDS.update)!,
 };
+
+export const UNKNOWN_FIELD = "is not a field of this document";
+
+/**
+ * The pointers of the fields a document of `op` carries that its schema does not list. The kernel
+ * keeps declared fields only, so the doors ask this of the document as sent, before the kernel.
+ */
+export function unknownFields(document: unknown, op: AgentOp): string[] {
+  if (validators[op](structuredClone(document))) return [];
+  return (validators[op].errors ?? []).filter((e) => e.keyword === "additionalProperties").map((e) => describe(e).pointer);
+}
 
 /** Is `op` one of the three operations of seed 001? */
 export function isAgentOp(op: unknown): op is AgentOp {
@@ -83,6 +114,8 @@ function describe(error: ErrorObject): SchemaIssue {
   switch (error.keyword) {
     case "required":
       return { pointer: `${at}/${escape(String(p.missingProperty))}`, keyword: "required", message: "is required" };
+    case "additionalProperties":
+      return { pointer: `${at}/${escape(String(p.additionalProperty))}`, keyword: "additionalProperties", message: UNKNOWN_FIELD };
     case "type":
       return { pointer: at, keyword: "type", message: `must be ${article(String(p.type))}` };
     case "enum":

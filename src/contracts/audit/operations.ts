@@ -48,18 +48,24 @@ export interface EventsAfterRequest {
 }
 
 export interface AcknowledgeRequest {
+  /** A code of data.memgate.contracts.audit.reason_codes.ACK_CONFORMANCE. */
   reason?: string | null;
+  /** Free text, judged like every text, kept outside the chain (issue 22 §4). */
+  note?: string | null;
 }
 
 export interface EraseMemoryRequest {
   memoryId?: string | null;
   subjectId?: string | null;
+  /** A code of data.memgate.contracts.audit.reason_codes (GDPR Art. 17 grounds, retention, user_request …). */
   reason?: string | null;
+  note?: string | null;
 }
 
 export interface EraseSubjectRequest {
   subjectId?: string | null;
   reason?: string | null;
+  note?: string | null;
 }
 
 /** Which stores hold the object, and whether every one that holds it has erased it already. */
@@ -87,6 +93,35 @@ const seq = (value: number | null | undefined, fallback: number | null) => (type
  */
 export const VERIFY_CHAIN_FIELDS: Fields = { fromSeq: number(), toSeq: number() };
 
+/**
+ * Issue 22 §4, nothing free-form in the permanent record: the event (and an erasure mark) keeps a
+ * reason code from policy data (data.memgate.contracts.audit.reason_codes[operation]); a reason that
+ * is not a code is recorded as `other`, and its text, with the note if any, is kept outside the
+ * chain (ReasonNotes), the event carrying only the note's id and salted digest. Both texts were
+ * judged by every detector before this runs (they are declared text fields).
+ */
+async function codedReason(
+  log: AuditLog,
+  ctx: OperationContext,
+  operationName: string,
+  req: { reason?: string | null; note?: string | null },
+  writes: Writes,
+): Promise<{ code: string; note: { note_id?: string; note_digest?: string } }> {
+  const codes = ctx.policy.data<{ audit?: { reason_codes?: Record<string, string[]> } }>("contracts")?.audit?.reason_codes?.[operationName] ?? [];
+  const reason = (req.reason ?? "").trim();
+  const code = codes.includes(reason) ? reason : "other";
+  const text = [code === "other" ? reason : "", req.note?.trim() ?? ""].filter((part) => part !== "").join("\n");
+  if (text === "") return { code, note: {} };
+  const subject = ctx.subjectId === TENANT_SCOPE ? null : ctx.subjectId;
+  const kept = await writes.run(
+    () => log.notes.keep(ctx.tenantId, subject, operationName, text, ctx.now),
+    (done) => log.notes.remove(done.note_id),
+  );
+  return { code, note: kept };
+}
+
+const CODED = { reason: text(), note: text() };
+
 export function auditOperations({ log, stores }: AuditOperationDeps) {
   const verifyChain = operation<VerifyChainRequest, undefined, ChainVerification>({
     contract: AUDIT_CONTRACT,
@@ -96,9 +131,14 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
     input: (req) => ({ range: { from_seq: seq(req.fromSeq, null), to_seq: seq(req.toSeq, null) } }),
     refusal: (req) => ({ from_seq: seq(req.fromSeq, null), to_seq: seq(req.toSeq, null) }),
     async allow(req, _gathered, ctx) {
-      const result = await log.auditor.verify(ctx.tenantId, { fromSeq: req.fromSeq, toSeq: req.toSeq });
+      await log.guard.refresh();
+      const result = await log.auditor.verify(ctx.tenantId, { fromSeq: req.fromSeq, toSeq: req.toSeq }, log.guard.acknowledgedSeqs(ctx.tenantId));
       // MP-BREAK: an unverifiable log is a conformance break, however it was found (the log's own duty).
       if (!result.ok) await log.guard.reportBreak(result, "verifyAuditChain");
+      // Issue 22 §3: a known break is reported by every answer, whatever range was asked (a default
+      // verify starts after the last checkpoint, a fromSeq one where asked), until an admin acknowledges it.
+      const known = log.guard.breakOf(ctx.tenantId);
+      if (result.ok && known) return { ...result, ok: false, firstBrokenSeq: known.seq, reason: known.reason, lastHash: null };
       return result;
     },
   });
@@ -150,17 +190,17 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const acknowledgeBreak = operation<AcknowledgeRequest, undefined, number>({
     contract: AUDIT_CONTRACT,
     name: "ACK_CONFORMANCE",
-    fields: { reason: text() },
+    fields: CODED,
     subject: tenantWide,
     async allow(req, _gathered, ctx, writes) {
-      const reason = req.reason ?? "";
+      const { code: reason, note } = await codedReason(log, ctx, "ACK_CONFORMANCE", req, writes);
       const acknowledged = await writes.run(
         () => log.guard.acknowledge(ctx.tenantId, actorOf(ctx.principal), reason),
         async (brokenSeq) => {
           if (brokenSeq !== null) await log.guard.unacknowledge(ctx.tenantId, brokenSeq);
         },
       );
-      writes.event({ event_type: "settings_change", reason, metadata: { acknowledged_break_seq: acknowledged } });
+      writes.event({ event_type: "settings_change", reason, metadata: { acknowledged_break_seq: acknowledged, ...note } });
       return acknowledged ?? 0;
     },
   });
@@ -169,7 +209,7 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const eraseMemory = operation<EraseMemoryRequest, Holders, ErasureResult>({
     contract: AUDIT_CONTRACT,
     name: "ERASE_MEMORY",
-    fields: { memoryId: id(), subjectId: id(), reason: text() },
+    fields: { memoryId: id(), subjectId: id(), ...CODED },
     async gather(req, ctx) {
       const objectId = req.memoryId;
       if (typeof objectId !== "string" || objectId.trim() === "") return { holders: [], found: false, erased: false };
@@ -185,9 +225,10 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
     }),
     async allow(req, gathered, ctx, writes, decision) {
       const objectId = req.memoryId!;
-      const mark = erasureMark(ctx, decision, "ERASE_MEMORY", req.reason ?? "");
+      const { code, note } = await codedReason(log, ctx, "ERASE_MEMORY", req, writes);
+      const mark = erasureMark(ctx, decision, "ERASE_MEMORY", code);
       let erased = false;
-      for (const store of gathered.holders) erased = (await eraseObject(store, ctx, objectId, mark, writes)) || erased;
+      for (const store of gathered.holders) erased = (await eraseObject(store, ctx, objectId, mark, writes, note)) || erased;
       // Erased by a concurrent request meanwhile: the policy judges the object as it is now.
       if (!erased) return writes.lost();
       return { erasedMemoryIds: [objectId] };
@@ -198,18 +239,20 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const eraseSubject = operation<EraseSubjectRequest, undefined, ErasureResult>({
     contract: AUDIT_CONTRACT,
     name: "ERASE_SUBJECT",
-    fields: { subjectId: id(), reason: text() },
+    fields: { subjectId: id(), ...CODED },
     async allow(req, _gathered, ctx, writes, decision) {
-      const reason = req.reason ?? "";
+      // What was noted about the subject before goes with it; this erasure's own note is kept.
+      if (ctx.subjectId !== TENANT_SCOPE) await log.notes.eraseSubject(ctx.tenantId, ctx.subjectId);
+      const { code: reason, note } = await codedReason(log, ctx, "ERASE_SUBJECT", req, writes);
       const mark = erasureMark(ctx, decision, "ERASE_SUBJECT", reason);
       const erased = new Set<string>();
       for (const store of stores) {
         for (const objectId of await store.objectIds(ctx.tenantId, ctx.subjectId)) {
-          if (await eraseObject(store, ctx, objectId, mark, writes)) erased.add(objectId);
+          if (await eraseObject(store, ctx, objectId, mark, writes, note)) erased.add(objectId);
         }
       }
       if (erased.size === 0) {
-        writes.event({ event_type: "erase", memory_id: null, reason, metadata: { erased_objects: 0, stores: stores.map((s) => s.contract) } });
+        writes.event({ event_type: "erase", memory_id: null, reason, metadata: { erased_objects: 0, stores: stores.map((s) => s.contract), ...note } });
       }
       return { erasedMemoryIds: [...erased].sort() };
     },
@@ -230,7 +273,14 @@ function erasureMark(ctx: OperationContext, decision: Decision, operationName: s
  * Erasure has no undo: if the event cannot be written, the tombstone stays unsettled and
  * the repair pass appends the event (content that was asked to go never comes back).
  */
-async function eraseObject(store: ContractStore, ctx: OperationContext, objectId: string, mark: ErasureMark, writes: Writes): Promise<boolean> {
+async function eraseObject(
+  store: ContractStore,
+  ctx: OperationContext,
+  objectId: string,
+  mark: ErasureMark,
+  writes: Writes,
+  note: { note_id?: string; note_digest?: string } = {},
+): Promise<boolean> {
   const erased = await writes.run(() => store.erase(ctx.tenantId, ctx.subjectId, objectId, mark));
   if (!erased) return false;
   const unsettled: UnsettledObject = {
@@ -254,7 +304,7 @@ async function eraseObject(store: ContractStore, ctx: OperationContext, objectId
     event_type: "erase",
     memory_id: objectId,
     reason: mark.reason,
-    metadata: { object_contract: store.contract },
+    metadata: { object_contract: store.contract, ...note },
     settle: (eventSeq) => store.settle(unsettled, eventSeq),
   });
   return true;

@@ -77,31 +77,47 @@ export class AuditResolver {
     return MemoryEventView.from(event);
   }
 
-  @Mutation(() => ErasureDecision, { description: "SPEC D1: erases one memory's content everywhere; the events stay (subject or admin; reason required)." })
+  @Mutation(() => ErasureDecision, {
+    description:
+      "SPEC D1: erases one memory's content everywhere; the events stay (subject or admin). reason: a code of the policy's reason_codes (GDPR Art. 17 grounds, user_request, retention, policy_change …); note: free text, judged, kept outside the chain.",
+  })
   async eraseMemory(
     @Arg("memoryId", () => ID) memoryId: string,
     @Arg("reason", () => String) reason: string,
     @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
+    @Arg("note", () => String, { nullable: true }) note: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<ErasureDecision> {
     return ErasureDecision.from(
-      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseMemory, ctx.principal, { memoryId, subjectId, reason }, ctx),
+      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseMemory, ctx.principal, { memoryId, subjectId, reason, note }, ctx),
     );
   }
 
-  @Mutation(() => ErasureDecision, { description: "SPEC D1: erases every memory of a subject (subject or admin; reason required)." })
+  @Mutation(() => ErasureDecision, {
+    description: "SPEC D1: erases every memory of a subject (subject or admin). reason: a reason code; note: free text kept outside the chain.",
+  })
   async eraseSubject(
     @Arg("reason", () => String) reason: string,
     @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
+    @Arg("note", () => String, { nullable: true }) note: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<ErasureDecision> {
-    return ErasureDecision.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseSubject, ctx.principal, { subjectId, reason }, ctx));
+    return ErasureDecision.from(
+      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseSubject, ctx.principal, { subjectId, reason, note }, ctx),
+    );
   }
 
-  @Mutation(() => AcknowledgementDecision, { description: "MP-BREAK: an admin acknowledges the tenant's conformance break; writes resume." })
-  async acknowledgeConformanceBreak(@Arg("reason", () => String) reason: string, @Ctx() ctx: GatewayContext): Promise<AcknowledgementDecision> {
+  @Mutation(() => AcknowledgementDecision, {
+    description:
+      "MP-BREAK: an admin acknowledges the tenant's conformance break; writes resume. reason: a reason code; note: free text kept outside the chain.",
+  })
+  async acknowledgeConformanceBreak(
+    @Arg("reason", () => String) reason: string,
+    @Arg("note", () => String, { nullable: true }) note: string | null,
+    @Ctx() ctx: GatewayContext,
+  ): Promise<AcknowledgementDecision> {
     return AcknowledgementDecision.from(
-      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.acknowledgeBreak, ctx.principal, { reason }, ctx),
+      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.acknowledgeBreak, ctx.principal, { reason, note }, ctx),
     );
   }
 }

@@ -7,6 +7,6 @@ export class ContractResolver {
   @Query(() => ContractInfo, { description: "The contract in force: version, categories, TTLs, source kinds, stop reasons." })
   contract(@Ctx() ctx: GatewayContext): ContractInfo {
     const policy = ctx.services.policy;
-    return ContractInfo.from(policy.contract, policy.hash ?? "none");
+    return ContractInfo.from(policy.contract, policy.hash ?? "none", policy.signerKeyId);
   }
 }

@@ -26,7 +26,10 @@ export class FieldBound {
 @ObjectType({ description: "The contract in force, read from the loaded policy bundle's data." })
 export class ContractInfo {
   @Field() version!: string;
-  @Field({ description: "sha256 of the policy bundle in force." }) policyVersion!: string;
+  @Field({ description: "Digest of the policy bundle's content in force (what its signed manifest covers, not who signed it)." })
+  policyVersion!: string;
+  @Field({ nullable: true, description: "RFC 7638 thumbprint of the key that signed the policy bundle in force." })
+  policySigner?: string;
   @Field(() => [CategoryInfo]) categories!: CategoryInfo[];
   @Field(() => [TtlClassInfo]) ttlClasses!: TtlClassInfo[];
   @Field(() => [String]) sourceKinds!: string[];
@@ -34,10 +37,11 @@ export class ContractInfo {
   @Field(() => [String], { description: "Stop reasons, highest priority first (seed 000 §7, SPEC D3)." })
   stopReasons!: string[];
 
-  static from(contract: ContractData, policyVersion: string): ContractInfo {
+  static from(contract: ContractData, policyVersion: string, policySigner?: string): ContractInfo {
     return Object.assign(new ContractInfo(), {
       version: contract.version,
       policyVersion,
+      policySigner,
       categories: Object.entries(contract.categories).map(([name, c]) =>
         Object.assign(new CategoryInfo(), { name, description: c.description, valueMax: c.value_max, ttlClasses: c.ttl_classes, sourceKinds: c.source_kinds }),
       ),

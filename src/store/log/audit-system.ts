@@ -7,11 +7,13 @@ import type { Logger } from "../../logger";
 import type { PolicyChange } from "../../policy/policy-engine";
 import type { EventLog } from "../event-log";
 import { ChainAuditor } from "./chain-auditor";
+import { ChainSweep } from "./chain-sweep";
 import { Checkpointer } from "./checkpoints";
 import { logKeySet, signEventBody } from "./event-signing";
 import { createEventSource, type EventSource } from "./event-source";
 import { IntegrityGuard } from "./integrity-guard";
 import { PolicyVersionWatch } from "./policy-watch";
+import { ReasonNotes } from "./reason-notes";
 import { Repair, type RepairReport } from "./repair";
 import type { ChainVerification } from "./verify";
 
@@ -32,6 +34,9 @@ export interface AuditLog {
   readonly checkpointer: Checkpointer;
   readonly guard: IntegrityGuard;
   readonly source: EventSource;
+  readonly sweep: ChainSweep;
+  /** Free-text notes beside reason codes, outside the chain (issue 22 §4). */
+  readonly notes: ReasonNotes;
 }
 
 const NO_REPAIR: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 };
@@ -62,6 +67,8 @@ export class AuditSystem implements AuditLog {
     readonly auditor: ChainAuditor,
     readonly source: EventSource,
     readonly policyWatch: PolicyVersionWatch,
+    readonly sweep: ChainSweep,
+    readonly notes: ReasonNotes,
   ) {}
 
   static async create(deps: AuditSystemDeps): Promise<AuditSystem> {
@@ -87,6 +94,12 @@ export class AuditSystem implements AuditLog {
     const guard = new IntegrityGuard(db, events, auditor, clock, logger, config.audit.integrityRefreshMs);
     checkpointer.onBreak = (verification) => guard.reportBreak(verification, "checkpointer");
     checkpointer.acknowledgedOf = (tenant) => guard.acknowledgedSeqs(tenant);
+    checkpointer.brokenOf = (tenant) => guard.breakOf(tenant) !== null;
+    // Issue 22 §3: every chain verified again from seq 1, continuously, at a bounded rate; the checkpointer signs only over what it covered.
+    const sweep = new ChainSweep(events, auditor, clock, { eventsPerSecond: config.audit.sweepEventsPerSecond, stepMs: config.audit.sweepStepMs }, logger);
+    sweep.onBreak = (verification) => guard.reportBreak(verification, "background_sweep");
+    sweep.acknowledgedOf = (tenant) => guard.acknowledgedSeqs(tenant);
+    if (config.audit.sweepEventsPerSecond > 0) checkpointer.sweptSince = (tenant, since) => sweep.completedSince(tenant, since);
     kernel.useIntegrity(guard);
     const source = await createEventSource(
       db,
@@ -100,7 +113,7 @@ export class AuditSystem implements AuditLog {
       logger,
     );
     const policyWatch = new PolicyVersionWatch(db, events, clock, logger);
-    return new AuditSystem(deps, events, checkpointer, guard, auditor, source, policyWatch);
+    return new AuditSystem(deps, events, checkpointer, guard, auditor, source, policyWatch, sweep, new ReasonNotes(db));
   }
 
   /** The start-up duties, in order; resolves when the gateway may serve. */
@@ -133,11 +146,20 @@ export class AuditSystem implements AuditLog {
       // Start fast (issue 15 §5): before listening, what was appended since each tenant's last good
       // checkpoint; every event from genesis afterwards, in the background.
       this.startupVerification = await this.verifyEveryTenant({ full: false }, "startup_verification");
-      this.fullVerification = this.verifyEveryTenant({ full: true }, "background_full_verification").catch((error: unknown) => {
-        logger.error({ err: error }, "the background full verification failed to run");
-        return [];
-      });
-    }
+      const startedAt = kernel.clock.now().getTime();
+      this.fullVerification = this.verifyEveryTenant({ full: true }, "background_full_verification")
+        .then((results) => {
+          // The full verification at start is the sweep's first pass; the sweep goes on from there.
+          for (const result of results) if (result.ok) this.sweep.recordPass(result.tenantId, { startedAt, throughSeq: result.toSeq });
+          if (!this.stopped) this.sweep.start();
+          return results;
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, "the background full verification failed to run");
+          if (!this.stopped) this.sweep.start();
+          return [];
+        });
+    } else this.sweep.start();
     this.guard.start();
     this.checkpointer.start();
     return this.report;
@@ -165,6 +187,7 @@ export class AuditSystem implements AuditLog {
     clearInterval(this.repairTimer);
     this.detach();
     await this.fullVerification;
+    await this.sweep.stop();
     this.guard.stop();
     await this.checkpointer.stop();
   }

@@ -32,7 +32,15 @@ export class ChainAuditor {
     if (stored && stored.seq > 0) claims.push({ seq: stored.seq, hash: stored.hash, source: "chain_head" });
     let badCheckpoint: { seq: number; reason: string } | null = null;
     let anchor: { seq: number; hash: string } | null = null;
-    for (const checkpoint of await this.checkpoints.list(tenantId, 0, Number.MAX_SAFE_INTEGER)) {
+    // A bounded range (the background sweep's steps) is held to the checkpoints inside it only:
+    // listing and signature-checking every checkpoint of a long log at every step would cost more than the step.
+    const from = range.fromSeq ?? null;
+    const to = range.toSeq ?? null;
+    const listed =
+      from !== null && to !== null && !range.full
+        ? (await this.checkpoints.list(tenantId, Math.max(0, from - 1), Math.max(1, to - from + 1))).filter((c) => c.seq <= to)
+        : await this.checkpoints.list(tenantId, 0, Number.MAX_SAFE_INTEGER);
+    for (const checkpoint of listed) {
       const key = keys.byId(checkpoint.key_id);
       const reason = !key
         ? "checkpoint_key_unknown"

@@ -59,18 +59,33 @@ export class Checkpointer {
   /** Checkpoint work of this process, one at a time, off the request path. */
   private queue: Promise<unknown> = Promise.resolve();
   /** The highest checkpoint this process saw per tenant (a rewind is judged against it too). */
-  private readonly signed = new Map<string, { seq: number; hash: string }>();
+  private readonly signed = new Map<string, { seq: number; hash: string; time: string }>();
   /** Reports a chain the checkpointer refused to sign (set by the audit system: IntegrityGuard.reportBreak). */
   onBreak: (verification: ChainVerification) => Promise<unknown> = async () => undefined;
   /** Seqs of acknowledged breaks per tenant (IntegrityGuard.acknowledgedSeqs). */
   acknowledgedOf: (tenant: string) => ReadonlySet<number> = () => new Set();
+  /** True while the tenant has an unacknowledged break (IntegrityGuard): nothing is signed over a broken chain. */
+  brokenOf: (tenant: string) => boolean = () => false;
+  /**
+   * The background sweep's latest clean pass over the tenant begun at or after `since` (clock ms),
+   * if any (ChainSweep.completedSince); absent: there is no sweep, and history is verified here.
+   */
+  sweptSince: ((tenant: string, since: number) => { startedAt: number; throughSeq: number } | undefined) | undefined;
 
   constructor(
     db: Db,
     private readonly log: EventLog,
     private readonly clock: Clock,
     readonly keys: LogKeySet,
-    private readonly options: { every: number; intervalS: number },
+    private readonly options: {
+      every: number;
+      intervalS: number;
+      /**
+       * History below the last checkpoint up to this many events is verified here before signing,
+       * when no sweep pass has covered it since that checkpoint (default 2,000: tens of ms).
+       */
+      inlineHistoryMax?: number;
+    },
     private readonly logger: Logger,
   ) {
     this.checkpoints = db.collection<Checkpoint>(AUDIT_COLLECTIONS.checkpoints);
@@ -136,6 +151,8 @@ export class Checkpointer {
    * this process's memory, so deleting checkpoints does not let a rewind through either.
    */
   async checkpoint(tenant: string, seq: number, hash: string): Promise<Checkpoint | null> {
+    // MP-BREAK: a broken chain is not signed over until an admin acknowledges the break.
+    if (this.brokenOf(tenant)) return null;
     const last = await this.lastSigned(tenant);
     const acknowledged = this.acknowledgedOf(tenant);
     const trusted = last && !acknowledged.has(last.seq) ? last : null;
@@ -158,11 +175,31 @@ export class Checkpointer {
       await this.onBreak(verification);
       return null;
     }
+    // Issue 22 §3: the segment since the last checkpoint is not enough; the history below it must have
+    // been verified again since that checkpoint was signed (an insider may edit any old event).
+    if (trusted && last && !(await this.historyVerified(tenant, trusted.seq, Date.parse(last.time), acknowledged))) return null;
     if (verification.toSeq !== seq || verification.lastHash !== hash) {
       await this.refuse(tenant, Math.min(seq, verification.toSeq + 1), seq, verification.toSeq < seq ? "truncated" : "hash_mismatch");
       return null;
     }
     return this.sign(tenant, seq, hash);
+  }
+
+  /**
+   * True when every event up to `belowSeq` was verified after the checkpoint at `belowSeq` was signed
+   * (`signedAt`): by a clean sweep pass begun since, or here when the history is short. False with
+   * a break reported, or false for now (a long history waits for the sweep's next pass: the
+   * checkpoint is deferred, never signed unverified).
+   */
+  private async historyVerified(tenant: string, belowSeq: number, signedAt: number, acknowledged: ReadonlySet<number>): Promise<boolean> {
+    const swept = this.sweptSince?.(tenant, Number.isNaN(signedAt) ? 0 : signedAt);
+    if (swept && swept.throughSeq >= belowSeq) return true;
+    // With a sweep, a long history waits for its next pass; without one, it is verified here, whatever its length.
+    if (this.sweptSince && belowSeq > (this.options.inlineHistoryMax ?? 2000)) return false;
+    const history = await verifyChain(this.log, tenant, { toSeq: belowSeq, keys: this.keys, acknowledged, trustOwnSeals: true });
+    if (history.ok) return true;
+    await this.onBreak(history);
+    return false;
   }
 
   private async refuse(tenant: string, brokenSeq: number, headSeq: number, reason: string): Promise<void> {
@@ -183,11 +220,11 @@ export class Checkpointer {
     });
   }
 
-  private async lastSigned(tenant: string): Promise<{ seq: number; hash: string } | null> {
+  private async lastSigned(tenant: string): Promise<{ seq: number; hash: string; time: string } | null> {
     const stored = await this.latest(tenant);
     const remembered = this.signed.get(tenant);
     const usable = stored && this.keys.byId(stored.key_id) && verifyCheckpointSignature(stored, this.keys.byId(stored.key_id)!.publicKey) ? stored : null;
-    if (usable && (!remembered || usable.seq >= remembered.seq)) return { seq: usable.seq, hash: usable.hash };
+    if (usable && (!remembered || usable.seq >= remembered.seq)) return { seq: usable.seq, hash: usable.hash, time: usable.time };
     return remembered ?? null;
   }
 
@@ -197,7 +234,7 @@ export class Checkpointer {
     const checkpoint: Checkpoint = { _id: eventDocId(tenant, seq), ...body, key_id: this.key.keyId, signature };
     const remember = (cp: Checkpoint) => {
       const known = this.signed.get(tenant);
-      if (!known || known.seq < cp.seq) this.signed.set(tenant, { seq: cp.seq, hash: cp.hash });
+      if (!known || known.seq < cp.seq) this.signed.set(tenant, { seq: cp.seq, hash: cp.hash, time: cp.time });
       return cp;
     };
     try {

@@ -6,4 +6,6 @@ export const AUDIT_COLLECTIONS = {
   integrity: "audit_integrity",
   /** The policy bundle last seen in force: hash and declared version (MP-BREAK). */
   policyState: "audit_policy_state",
+  /** Free-text notes beside reason codes (issue 22 §4): outside the chain, erasable; the event carries their salted digest. */
+  reasonNotes: "audit_reason_notes",
 } as const;

@@ -44,6 +44,12 @@ export class IntegrityGuard implements IntegrityState {
     return { chain_broken: doc?.broken ?? false, broken_seq: doc?.broken ? doc.broken_seq : null };
   }
 
+  /** The tenant's unacknowledged break, if any: every verify answer reports it until it is acknowledged (MP-BREAK). */
+  breakOf(tenantId: string): { seq: number; reason: string | null } | null {
+    const doc = this.cache.get(tenantId);
+    return doc?.broken && doc.broken_seq !== null ? { seq: doc.broken_seq, reason: doc.reason } : null;
+  }
+
   acknowledgedSeqs(tenantId: string): Set<number> {
     return new Set((this.cache.get(tenantId)?.acknowledged ?? []).map((a) => a.seq));
   }

@@ -47,3 +47,17 @@ violations contains {"stop_reason": "INTERNAL_INCONSISTENCY", "rule": "C19-ITEM"
 	f.kind != "boolean"
 	not _bounds[f.field]
 }
+
+# IF1-VALID (issue 22 §7): a field the operation does not declare, as the door found it (a pointer
+# into the document or arguments it received), is refused at its pointer; never silently dropped.
+# The detail is fixed text: a pointer holds the client's key names and stays out of the event.
+violations contains {
+	"stop_reason": "SCHEMA_INVALID",
+	"rule": "IF1-VALID",
+	"detail": "unknown_field",
+	"pointer": pointer,
+	"message": "is not a field of this operation",
+} if {
+	some pointer in input.unknown_fields
+	is_string(pointer)
+}

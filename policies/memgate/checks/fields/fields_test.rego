@@ -33,3 +33,12 @@ test_wrong_type_is_schema_invalid_unless_the_contract_types_by_schema if {
 	typed := {"c": {"fields": {"reason": 10}, "types_by_schema": true}}
 	count(fields.violations) == 0 with input as {"contract": "c", "fields": [f]} with data.memgate.contracts as typed
 }
+
+test_unknown_field_is_schema_invalid_at_its_pointer if {
+	v := fields.violations with input as {"contract": "c", "fields": [], "unknown_fields": ["/memory/confidance", "/a~1b"]} with data.memgate.contracts as _bounds
+	{[x.stop_reason, x.detail, x.pointer] | some x in v} == {["SCHEMA_INVALID", "unknown_field", "/memory/confidance"], ["SCHEMA_INVALID", "unknown_field", "/a~1b"]}
+}
+
+test_no_unknown_field_no_violation if {
+	count(fields.violations) == 0 with input as {"contract": "c", "fields": [_fact("reason", 1)], "unknown_fields": []} with data.memgate.contracts as _bounds
+}

@@ -1,0 +1,275 @@
+/**
+ * npm run bench:fairness [-- --before 8 --during 12 --after 8 --rate 4 --single 10 --admission on|off]
+ * Fair admission under load (issue 22 §2, SG-LOAD, SG-ISO). One real gateway process (default
+ * limits and admission policy) on an embedded FerretDB. A victim tenant writes and reads at a
+ * steady rate (open loop: `rate` writes and `rate` reads a second, POST /v1/memory) while
+ *   (a) one principal of another tenant floods with 100 connections, and
+ *   (b) 50 principals of one tenant flood with 2 connections each;
+ * the flooders (a process of their own) never pause, not even on 429. Prints the victim's p50/p99 before, during and after
+ * each flood, the flooders' accepted and refused counts, and the victim's p99 during over before
+ * (the target: at most 2). Then one subject's sustained write throughput (16 connections, one
+ * principal, one repository), which the per-principal bucket holds to its documented rate.
+ */
+import { fork } from "node:child_process";
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { SignJWT } from "jose";
+import { loadConfig } from "../src/config";
+import { Gateway } from "../src/gateway";
+import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+async function serve(): Promise<void> {
+  const config = loadConfig({
+    ...process.env,
+    MEMGATE_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-fair-")),
+    JWT_ISSUER: "memgate-bench",
+    PORT: "0",
+    LOG_LEVEL: "error",
+    MEMGATE_AUDIT_VERIFY_ON_START: "false",
+  });
+  const gateway = await Gateway.start({ config });
+  process.on("message", (message) => {
+    if (message === "stop") void gateway.stop().then(() => process.exit(0));
+    if (message === "stats") process.send?.({ cpu: process.cpuUsage() });
+  });
+  console.log(JSON.stringify({ url: gateway.url }));
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] : NaN;
+};
+
+type Phase = "before" | "during" | "after";
+
+async function token(key: KeyObject, tenant: string, sub: string, repos: string[]): Promise<string> {
+  return new SignJWT({ tenant, subjects: repos.map((r) => `repo:${r}`), roles: ["agent"] })
+    .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
+    .setSubject(sub)
+    .setIssuer("memgate-bench")
+    .setAudience("memgate")
+    .setIssuedAt()
+    .setExpirationTime("2h")
+    .sign(key);
+}
+
+let counter = 0;
+const writeDoc = (repo: string) => ({
+  op: "write",
+  repo_id: repo,
+  memory: { text: `The build cache for module ${++counter} lives under .cache/build`, scope: "repo", kind: "fact", confidence: 0.8 },
+});
+const readDoc = (repo: string) => ({ op: "read", repo_id: repo, mode: "targeted", query: "build cache", limit: 5 });
+
+/** One POST /v1/memory: its status and how long it took (ms). */
+async function post(url: string, bearer: string, body: unknown): Promise<{ status: number; ms: number; stop?: string }> {
+  const started = performance.now();
+  try {
+    const response = await fetch(`${url}/v1/memory`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(60_000),
+    });
+    const answer = (await response.json()) as { stop_reason?: string };
+    return { status: response.status, ms: performance.now() - started, stop: answer.stop_reason };
+  } catch {
+    return { status: 0, ms: performance.now() - started };
+  }
+}
+
+interface VictimSamples {
+  write: Record<Phase, number[]>;
+  read: Record<Phase, number[]>;
+  errors: Record<Phase, number>;
+}
+
+async function scenario(
+  name: string,
+  url: string,
+  key: KeyObject,
+  flooders: { sub: string; connections: number }[],
+  seconds: Record<Phase, number>,
+  rate: number,
+): Promise<string[]> {
+  const victimRepo = `victim/${name}`;
+  const victim = await token(key, `victim-${name}`, "victim", [victimRepo]);
+  const floodRepo = `flood/${name}`;
+  const floodTokens = await Promise.all(flooders.map((f) => token(key, `flood-${name}`, f.sub, [floodRepo])));
+  const samples: VictimSamples = {
+    write: { before: [], during: [], after: [] },
+    read: { before: [], during: [], after: [] },
+    errors: { before: 0, during: 0, after: 0 },
+  };
+  // Warm-up: the first requests compile code and create indexes.
+  for (let i = 0; i < 5; i++) {
+    await post(url, victim, writeDoc(victimRepo));
+    await post(url, floodTokens[0], writeDoc(floodRepo));
+  }
+  let phase: Phase = "before";
+  let running = true;
+  const inFlight: Promise<void>[] = [];
+  const victimLoop = (async () => {
+    const interval = 1000 / rate;
+    let next = performance.now();
+    while (running) {
+      const at: Phase = phase;
+      for (const [kind, doc] of [
+        ["write", writeDoc(victimRepo)],
+        ["read", readDoc(victimRepo)],
+      ] as const) {
+        inFlight.push(
+          post(url, victim, doc).then((r) => {
+            if (r.status === 200 && r.stop?.startsWith("SUCCESS_")) samples[kind][at].push(r.ms);
+            else samples.errors[at] += 1;
+          }),
+        );
+      }
+      next += interval;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - performance.now())));
+    }
+  })();
+  await new Promise((resolve) => setTimeout(resolve, seconds.before * 1000));
+  phase = "during";
+  // The flooders run in a process of their own: 100 busy connections in this one would slow the
+  // victim's own measurements (its event loop), not only the gateway.
+  const flood = await new Promise<{ accepted: number; refused: number; other: number }>((resolve, reject) => {
+    const child = fork(__filename, ["--flood"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.once("message", (counts: { accepted: number; refused: number; other: number }) => resolve(counts));
+    child.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`flooder exited with ${code}`))));
+    child.send({ url, floodRepo, tokens: floodTokens, connections: flooders.map((f) => f.connections), seconds: seconds.during });
+  });
+  phase = "after";
+  await new Promise((resolve) => setTimeout(resolve, seconds.after * 1000));
+  running = false;
+  await victimLoop;
+  await Promise.all(inFlight);
+
+  const rows: string[] = [];
+  for (const p of ["before", "during", "after"] as const) {
+    const w = samples.write[p];
+    const r = samples.read[p];
+    const floodCells = p === "during" ? `${flood.accepted} (${(flood.accepted / seconds.during).toFixed(0)}/s) | ${flood.refused} | ${flood.other}` : " | | ";
+    rows.push(
+      `| ${name} | ${p} | ${w.length} | ${percentile(w, 50).toFixed(0)} | ${percentile(w, 99).toFixed(0)} | ${percentile(r, 50).toFixed(0)} | ${percentile(r, 99).toFixed(0)} | ${samples.errors[p]} | ${floodCells} |`,
+    );
+  }
+  const ratio = (kind: "write" | "read") => percentile(samples[kind].during, 99) / percentile(samples[kind].before, 99);
+  rows.push(`| ${name} | **p99 during / before** | | | **${ratio("write").toFixed(2)}** | | **${ratio("read").toFixed(2)}** | | | | |`);
+  return rows;
+}
+
+/** The flooders' process: every connection posts writes back to back, never pausing, not even on 429. */
+function floodProcess(): void {
+  process.once("message", (job: { url: string; floodRepo: string; tokens: string[]; connections: number[]; seconds: number }) => {
+    const counts = { accepted: 0, refused: 0, other: 0 };
+    const deadline = Date.now() + job.seconds * 1000;
+    const loops = job.tokens.flatMap((bearer, i) =>
+      Array.from({ length: job.connections[i] }, async () => {
+        while (Date.now() < deadline) {
+          const r = await post(job.url, bearer, writeDoc(job.floodRepo));
+          if (r.status === 200 && r.stop?.startsWith("SUCCESS_")) counts.accepted += 1;
+          else if (r.status === 429) counts.refused += 1;
+          else counts.other += 1;
+        }
+      }),
+    );
+    void Promise.all(loops).then(() => process.send?.(counts, () => process.exit(0)));
+  });
+}
+
+async function singleSubject(url: string, key: KeyObject, seconds: number): Promise<string> {
+  const repo = "single/subject";
+  const bearer = await token(key, "single", "writer", [repo]);
+  let accepted = 0;
+  let refused = 0;
+  let other = 0;
+  const latencies: number[] = [];
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (Date.now() < deadline) {
+        const r = await post(url, bearer, writeDoc(repo));
+        if (r.status === 200 && r.stop === "SUCCESS_STORED") {
+          accepted += 1;
+          latencies.push(r.ms);
+        } else if (r.status === 429) refused += 1;
+        else other += 1;
+      }
+    }),
+  );
+  return `| one subject, one principal, 16 connections | ${seconds} | ${accepted} | ${(accepted / seconds).toFixed(1)} | ${percentile(latencies, 50).toFixed(0)} | ${percentile(latencies, 99).toFixed(0)} | ${refused} | ${other} |`;
+}
+
+async function drive(): Promise<void> {
+  const seconds = { before: Number(arg("before", "8")), during: Number(arg("during", "12")), after: Number(arg("after", "8")) };
+  const rate = Number(arg("rate", "4"));
+  const single = Number(arg("single", "10"));
+  const off = arg("admission", "on") === "off";
+  const pair = generateKeyPairSync("ed25519");
+  const publicPem = pair.publicKey.export({ type: "spki", format: "pem" }).toString();
+  const ferret = await EmbeddedFerretDb.start({ binary: loadConfig({}).ferretdbBinary, dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-db-")) });
+  const logKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const child = fork(__filename, ["--serve"], {
+    env: {
+      ...process.env,
+      MONGODB_URI: ferret.uri,
+      MEMGATE_DB_NAME: `fair_${Date.now()}`,
+      JWT_PUBLIC_KEY: publicPem,
+      MEMGATE_CHECKPOINT_PRIVATE_KEY: logKey,
+      // --admission off: the counterfactual (no buckets, no shares), to compare within one machine's noise.
+      ...(off ? { MEMGATE_RATE_LIMIT_PER_S: "0" } : {}),
+    },
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
+  const cpu = () =>
+    new Promise<number>((resolve) => {
+      child.once("message", (m: { cpu: NodeJS.CpuUsage }) => resolve((m.cpu.user + m.cpu.system) / 1000));
+      child.send("stats");
+    });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once("line", (line) => resolve((JSON.parse(line) as { url: string }).url));
+      child.once("exit", (code) => reject(new Error(`gateway exited with ${code}`)));
+    });
+    console.log(
+      `\nadmission ${off ? "OFF (counterfactual)" : "on"}; victim: ${rate} writes/s + ${rate} reads/s (POST /v1/memory, open loop); phases ${seconds.before}/${seconds.during}/${seconds.after} s; flooders never pause\n`,
+    );
+    console.log(
+      "| scenario | phase | victim writes | write p50 ms | write p99 ms | read p50 ms | read p99 ms | victim errors | flooder accepted | flooder 429 | flooder other |",
+    );
+    console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    const cpuBefore = await cpu();
+    for (const row of await scenario("a", url, pair.privateKey, [{ sub: "flooder", connections: 100 }], seconds, rate)) console.log(row);
+    for (const row of await scenario(
+      "b",
+      url,
+      pair.privateKey,
+      Array.from({ length: 50 }, (_, i) => ({ sub: `flooder-${i}`, connections: 2 })),
+      seconds,
+      rate,
+    ))
+      console.log(row);
+    const cpuFloods = (await cpu()) - cpuBefore;
+    console.log(`\ngateway CPU over both scenarios: ${(cpuFloods / 1000).toFixed(1)} s\n`);
+    console.log("| sustained writes | seconds | stored | stored/s | p50 ms | p99 ms | 429 | other |");
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+    console.log(await singleSubject(url, pair.privateKey, single));
+  } finally {
+    child.send("stop");
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    await ferret.stop();
+  }
+}
+
+if (process.argv.includes("--serve")) void serve();
+else if (process.argv.includes("--flood")) floodProcess();
+else void drive();
