@@ -65,6 +65,16 @@ describe("the image's runtime tree (Dockerfile final stage)", () => {
     const agent = await signToken({ tenant: "acme", subjects: ["alice"], roles: ["agent"] }, { key, issuer: "memgate-dev", audience: "memgate" });
     const held = await gql(gw.url, agent, PROPOSE, { input: proposal() });
     expect(held.data?.proposeMemory.stopReason).toBe("MISSING_EXPLICIT_CONSENT");
+    // The ledger page's development sign-in exists on development keys only, and the page is told so.
+    expect(await (await fetch(`${gw.url}/ledger/settings.json`)).json()).toEqual({ oidc: null, development: true });
+    const signIn = await fetch(`${gw.url}/ledger/dev-sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tenant: "acme", subject: "alice" }),
+    });
+    const { token } = (await signIn.json()) as { token: string };
+    const pending = await gql(gw.url, token, PENDING, {});
+    expect(pending.data?.pendingProposals.proposals).toHaveLength(1);
     expect(await gw.stop()).toBe(0);
   }, 60_000);
 
@@ -84,6 +94,13 @@ describe("the image's runtime tree (Dockerfile final stage)", () => {
     const user = await signToken({ tenant: "acme", subjects: ["alice"], roles: ["user"], sub: "alice" });
     const pending = await gql(gw.url, user, PENDING, {});
     expect(pending.data?.pendingProposals.stopReason).toBe("SUCCESS_LISTED");
+    expect(await (await fetch(`${gw.url}/ledger/settings.json`)).json()).toEqual({ oidc: null, development: false });
+    const devSignIn = await fetch(`${gw.url}/ledger/dev-sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"tenant":"acme","subject":"alice"}',
+    });
+    expect(devSignIn.status).toBe(404);
     // production: no introspection
     expect((await gql(gw.url, user, "{ __schema { types { name } } }")).errors).toBeDefined();
     expect(await gw.stop()).toBe(0);

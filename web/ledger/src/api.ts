@@ -52,10 +52,11 @@ function apiError(error: unknown): ApiError {
 }
 
 export class LedgerApi {
-  private readonly gateway: MemgateRequestOptions;
+  /** The token is read at every call: a refreshed session's token is used from the next call on. */
+  constructor(private readonly token: () => string) {}
 
-  constructor(token: string) {
-    this.gateway = { url: "/graphql", token };
+  private get gateway(): MemgateRequestOptions {
+    return { url: "/graphql", token: this.token() };
   }
 
   private async call<T>(request: () => Promise<T>): Promise<T> {

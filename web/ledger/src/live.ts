@@ -1,5 +1,18 @@
 import { createClient, type Client } from "graphql-ws";
 
+/**
+ * graphql-ws also rejects an internal promise with the socket's CloseEvent when the gateway
+ * closes it (an expired token, 4403) or the page leaves; the sink below already hears of it.
+ */
+let closeEventsHandled = false;
+function handleCloseEvents(): void {
+  if (closeEventsHandled) return;
+  closeEventsHandled = true;
+  window.addEventListener("unhandledrejection", (event) => {
+    if (event.reason instanceof CloseEvent) event.preventDefault();
+  });
+}
+
 const LEDGER_CHANGES = "subscription LedgerChanges { ledgerChanges { seq change } }";
 
 /**
@@ -9,12 +22,13 @@ const LEDGER_CHANGES = "subscription LedgerChanges { ledgerChanges { seq change 
  * the lists read after it miss nothing.
  * Returns a function that closes it.
  */
-export function watchLedger(token: string, onChange: (change: string) => void, onLost: () => void): () => void {
+export function watchLedger(token: () => string, onChange: (change: string) => void, onLost: () => void): () => void {
+  handleCloseEvents();
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
   const client: Client = createClient({
     url,
-    connectionParams: { authorization: `Bearer ${token}` },
-    lazy: false,
+    // Read at each (re)connection: after a refresh the new token is used.
+    connectionParams: () => ({ authorization: `Bearer ${token()}` }),
     retryAttempts: 3,
   });
   let closed = false;

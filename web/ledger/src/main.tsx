@@ -4,8 +4,25 @@ import { ApiError, LedgerApi, describeToken, type LedgerItem, type Proposal, typ
 import { groupProposals, type ProposalGroup } from "./group";
 import { Words, loadLanguages, loadMessages, preferredLanguage, rememberLanguage, type Language } from "./i18n";
 import { watchLedger } from "./live";
+import {
+  SignInError,
+  beginSignIn,
+  completeSignIn,
+  developmentSignIn,
+  endSession,
+  expiryOf,
+  loadSettings,
+  refreshSession,
+  saveSession,
+  savedSession,
+  type PageSettings,
+  type Session,
+} from "./auth";
 
-const TOKEN_KEY = "memgate.ledger.token";
+/** A session is refreshed this long before its token expires... */
+const REFRESH_BEFORE_MS = 5 * 60_000;
+/** ...but never sooner than this after the last time: a short-lived token or a skewed clock must not make it spin. */
+const REFRESH_GAP_MS = 30_000;
 
 const WordsContext = createContext<Words>(null as unknown as Words);
 const useWords = () => useContext(WordsContext);
@@ -45,45 +62,84 @@ function LanguageSwitch({ languages, current, onChange }: { languages: Language[
   );
 }
 
-function SignIn({ onSignIn, error }: { onSignIn: (token: string) => void; error: string | null }) {
+function SignIn({ settings, onSession, error }: { settings: PageSettings; onSession: (session: Session) => void; error: string | null }) {
   const words = useWords();
   const [token, setToken] = useState("");
-  const field = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => field.current?.focus(), []);
+  const [tenant, setTenant] = useState("acme");
+  const [subject, setSubject] = useState("alice");
+  const [failure, setFailure] = useState<string | null>(null);
+  const first = useRef<HTMLButtonElement & HTMLInputElement & HTMLTextAreaElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const shown = failure ?? error;
+  const alert = shown ? (
+    <p id="sign-in-error" class="error" role="alert">
+      {shown}
+    </p>
+  ) : null;
+  const fail = (e: unknown) => setFailure(words.status(e instanceof SignInError ? e.status : "sign_in_failed"));
   return (
     <main id="main" class="card">
       <h1>{words.page("title")}</h1>
       <p>{words.page("intro")}</p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (token.trim()) onSignIn(token.trim());
-        }}
-      >
-        <label for="token">{words.page("token_label")}</label>
-        <textarea
-          id="token"
-          ref={field}
-          rows={3}
-          autoComplete="off"
-          spellcheck={false}
-          value={token}
-          aria-describedby={error ? "token-error token-hint" : "token-hint"}
-          aria-invalid={error ? true : undefined}
-          onInput={(event) => setToken((event.target as HTMLTextAreaElement).value)}
-        />
-        <p id="token-hint" class="hint">
-          {words.page("token_hint")}
-        </p>
-        {error ? (
-          <p id="token-error" class="error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <button type="submit" class="primary">
-          {words.page("sign_in")}
-        </button>
-      </form>
+      {settings.oidc ? (
+        <>
+          {alert}
+          <button type="button" class="primary" ref={first} onClick={() => void beginSignIn(settings.oidc!).catch(fail)}>
+            {words.page("sign_in")}
+          </button>
+        </>
+      ) : (
+        <>
+          {settings.development ? (
+            <form
+              class="dev-sign-in"
+              onSubmit={(event) => {
+                event.preventDefault();
+                developmentSignIn(tenant.trim(), subject.trim()).then(onSession, fail);
+              }}
+            >
+              <p class="notice" id="dev-notice">
+                {words.page("dev_notice")}
+              </p>
+              <label for="dev-tenant">{words.page("dev_tenant")}</label>
+              <input id="dev-tenant" ref={first} autoComplete="off" value={tenant} onInput={(e) => setTenant((e.target as HTMLInputElement).value)} />
+              <label for="dev-subject">{words.page("dev_subject")}</label>
+              <input id="dev-subject" autoComplete="off" value={subject} onInput={(e) => setSubject((e.target as HTMLInputElement).value)} />
+              <button type="submit" class="primary" aria-describedby="dev-notice">
+                {words.page("dev_sign_in")}
+              </button>
+            </form>
+          ) : (
+            <p class="hint">{words.page("no_sign_in")}</p>
+          )}
+          {alert}
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (token.trim()) onSession({ token: token.trim(), expiresAt: expiryOf(token.trim()), via: "token" });
+            }}
+          >
+            <label for="token">{words.page("token_label")}</label>
+            <textarea
+              id="token"
+              ref={settings.development ? undefined : first}
+              rows={3}
+              autoComplete="off"
+              spellcheck={false}
+              value={token}
+              aria-describedby={shown ? "sign-in-error token-hint" : "token-hint"}
+              aria-invalid={shown ? true : undefined}
+              onInput={(event) => setToken((event.target as HTMLTextAreaElement).value)}
+            />
+            <p id="token-hint" class="hint">
+              {words.page("token_hint")}
+            </p>
+            <button type="submit" class={settings.development ? "" : "primary"}>
+              {words.page("sign_in")}
+            </button>
+          </form>
+        </>
+      )}
     </main>
   );
 }
@@ -206,9 +262,21 @@ function LedgerEntry({
   );
 }
 
-function Ledger({ token, onSignOut, header }: { token: string; onSignOut: (error?: string) => void; header: preact.ComponentChildren }) {
+function Ledger({
+  token,
+  via,
+  onSignOut,
+  header,
+}: {
+  token: () => string;
+  via: Session["via"];
+  onSignOut: (error?: string) => void;
+  header: preact.ComponentChildren;
+}) {
   const words = useWords();
-  const api = useRef(new LedgerApi(token)).current;
+  const currentToken = useRef(token);
+  currentToken.current = token;
+  const api = useRef(new LedgerApi(() => currentToken.current())).current;
   const [proposals, setProposals] = useState<Proposal[] | null>(null);
   const [items, setItems] = useState<LedgerItem[] | null>(null);
   /** The token was accepted but the policy would not open a ledger for it (not a person's token). */
@@ -225,10 +293,10 @@ function Ledger({ token, onSignOut, header }: { token: string; onSignOut: (error
 
   const fail = useCallback(
     (error: unknown) => {
-      if (error instanceof ApiError && error.code === "UNAUTHENTICATED") return onSignOut(words.status("token_refused"));
+      if (error instanceof ApiError && error.code === "UNAUTHENTICATED") return onSignOut(words.status(via === "token" ? "token_refused" : "session_ended"));
       setStatus({ kind: "error", text: words.status(error instanceof ApiError ? error.status : "failed") });
     },
-    [onSignOut, words],
+    [onSignOut, words, via],
   );
 
   const refresh = useCallback(async () => {
@@ -253,14 +321,14 @@ function Ledger({ token, onSignOut, header }: { token: string; onSignOut: (error
   useEffect(() => {
     if (closed) return undefined;
     return watchLedger(
-      token,
+      () => currentToken.current(),
       (change) => {
         if (change === "listening") setLive("on");
         void refresh();
       },
       () => setLive("lost"),
     );
-  }, [token, closed, refresh]);
+  }, [closed, refresh]);
 
   async function act<T>(work: () => Promise<T>): Promise<T | undefined> {
     setBusy(true);
@@ -322,7 +390,7 @@ function Ledger({ token, onSignOut, header }: { token: string; onSignOut: (error
       contextHeading.current?.focus();
     });
 
-  const who = describeToken(token);
+  const who = describeToken(token());
   const groups = proposals ? groupProposals(proposals) : null;
   return (
     <>
@@ -440,46 +508,75 @@ function Ledger({ token, onSignOut, header }: { token: string; onSignOut: (error
   );
 }
 
-function App({ languages, initial }: { languages: Language[]; initial: { code: string; words: Words } }) {
+function App({
+  languages,
+  initial,
+  settings,
+  start,
+}: {
+  languages: Language[];
+  initial: { code: string; words: Words };
+  settings: PageSettings;
+  start: { session: Session | null; error: string | null };
+}) {
   const [language, setLanguage] = useState(initial);
-  const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
-  const [error, setError] = useState<string | null>(null);
+  const [session, setSession] = useState<Session | null>(start.session);
+  /** Changes at each sign-in, not at a refresh: the ledger stays as it is while its token is renewed. */
+  const [signIn, setSignIn] = useState(0);
+  const [error, setError] = useState<string | null>(start.error ? initial.words.status(start.error) : null);
+  const current = useRef(session);
+  current.current = session;
   useEffect(() => {
     document.documentElement.lang = language.code;
     document.title = language.words.page("title");
     const skip = document.querySelector(".skip");
     if (skip) skip.textContent = language.words.page("skip");
   }, [language]);
+  useEffect(() => saveSession(session), [session]);
+  // Renews an OpenID session before its token expires; a failed renewal ends it.
+  useEffect(() => {
+    if (!session || session.via !== "oidc" || !session.refreshToken || !settings.oidc) return undefined;
+    const timer = setTimeout(
+      () => {
+        refreshSession(settings.oidc!, session).then(setSession, () => {
+          setError(language.words.status("session_ended"));
+          setSession(null);
+        });
+      },
+      Math.max(REFRESH_GAP_MS, session.expiresAt - Date.now() - REFRESH_BEFORE_MS),
+    );
+    return () => clearTimeout(timer);
+  }, [session, settings, language]);
   const switchTo = (code: string) => {
     rememberLanguage(code);
     void loadMessages(code).then((messages) => setLanguage({ code, words: new Words(messages) }));
   };
   const languageSwitch = <LanguageSwitch languages={languages} current={language.code} onChange={switchTo} />;
+  const signOut = (message?: string) => {
+    const ending = current.current;
+    setError(message ?? null);
+    setSession(null);
+    saveSession(null);
+    // Signing out also ends the provider's session (when it offers that); an expired one just ends here.
+    if (!message && ending?.via === "oidc" && settings.oidc) void endSession(settings.oidc, ending);
+  };
   return (
     <WordsContext.Provider value={language.words}>
-      {!token ? (
+      {!session ? (
         <>
           <header class="bar">{languageSwitch}</header>
           <SignIn
+            settings={settings}
             error={error}
-            onSignIn={(value) => {
-              sessionStorage.setItem(TOKEN_KEY, value);
+            onSession={(value) => {
               setError(null);
-              setToken(value);
+              setSignIn((n) => n + 1);
+              setSession(value);
             }}
           />
         </>
       ) : (
-        <Ledger
-          key={token}
-          token={token}
-          header={languageSwitch}
-          onSignOut={(message) => {
-            sessionStorage.removeItem(TOKEN_KEY);
-            setError(message ?? null);
-            setToken(null);
-          }}
-        />
+        <Ledger key={signIn} token={() => current.current?.token ?? ""} via={session.via} header={languageSwitch} onSignOut={signOut} />
       )}
     </WordsContext.Provider>
   );
@@ -487,11 +584,20 @@ function App({ languages, initial }: { languages: Language[]; initial: { code: s
 
 async function start(): Promise<void> {
   const root = document.getElementById("app")!;
-  const languages = await loadLanguages();
+  const [languages, settings] = await Promise.all([loadLanguages(), loadSettings()]);
   const code = preferredLanguage(languages);
   const words = new Words(await loadMessages(code));
+  let session = savedSession();
+  let error: string | null = null;
+  if (settings.oidc) {
+    try {
+      session = (await completeSignIn(settings.oidc)) ?? session;
+    } catch (e) {
+      error = e instanceof SignInError ? e.status : "sign_in_failed";
+    }
+  }
   root.textContent = ""; // drop the static "Loading…" placeholder: render() adds to what is there
-  render(<App languages={languages} initial={{ code, words }} />, root);
+  render(<App languages={languages} initial={{ code, words }} settings={settings} start={{ session, error }} />, root);
 }
 
 void start();
