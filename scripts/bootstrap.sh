@@ -4,6 +4,7 @@
 #   ferretdb  the embedded MongoDB-protocol database (Go module, pinned, built from source)
 #   chromium  Debian's package, only with --browser (the ledger page tests need it)
 #   upstream ferretdb without memgate's patches, only with --unpatched or MEMGATE_FERRETDB_PATCHES=none
+#   haproxy   Debian's package, also with --browser (the three-gateway test balances through it)
 # Idempotent: once everything is there it checks versions and returns in well under a second.
 set -euo pipefail
 
@@ -110,6 +111,16 @@ if [ "$want_browser" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2
   else
     say "the ledger page tests need Chromium: install Debian's 'chromium' package (apt-get install chromium) and run again."
+    exit 1
+  fi
+fi
+
+if [ "$want_browser" = 1 ] && ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Debian's haproxy for the three-gateway test ..."
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy) >&2
+  else
+    say "the three-gateway test needs HAProxy: install Debian's 'haproxy' package (apt-get install haproxy) and run again."
     exit 1
   fi
 fi

@@ -32,7 +32,13 @@ export interface Config {
     readonly issuer: string;
     readonly audience: string;
     readonly algorithms: readonly string[];
+    /** Where tenant, subjects and roles are in a token (issue 25: Auth0, Okta, Keycloak, Entra ID, Google name them differently). */
+    readonly claims: ClaimMapping;
+    /** RFC 8725 explicit typing (JWT_REQUIRE_TYP, default true); OpenID ID tokens often carry no `typ`. */
+    readonly requireTyp: boolean;
   };
+  /** The ledger page's sign-in (issue 25, README "The ledger page"). */
+  readonly ledgerPage: LedgerPageConfig;
   readonly logLevel: string;
   readonly shutdownGraceMs: number;
   /** SG-ENVELOPE cache time of memory envelopes (MEMGATE_ENVELOPE_CACHE_SECONDS, default 900). */
@@ -43,6 +49,42 @@ export interface Config {
   readonly mcp: McpConfig;
   /** Bounds, rate limits, sessions and production mode of every door (issue 12, README "Limits, sessions and production mode"). */
   readonly door: DoorConfig;
+}
+
+/** Claim names (a name as is, else a dotted path into nested claims) and what applies when a claim is absent. */
+export interface ClaimMapping {
+  /** MEMGATE_CLAIM_TENANT (default "tenant"). */
+  readonly tenant: string;
+  /** MEMGATE_CLAIM_SUBJECTS (default "subjects"). */
+  readonly subjects: string;
+  /** MEMGATE_CLAIM_ROLES (default "roles"; Keycloak: realm_access.roles, Okta: groups). */
+  readonly roles: string;
+  /** MEMGATE_DEFAULT_TENANT: the tenant of a token without the tenant claim (one tenant per identity provider). */
+  readonly defaultTenant: string | undefined;
+  /** MEMGATE_DEFAULT_ROLES (comma-separated): the roles of a token without the roles claim (people from an IdP: user). */
+  readonly defaultRoles: readonly string[];
+  /** MEMGATE_SUBJECTS_FROM_SUB: a token without the subjects claim speaks for its own `sub` (a person's ID token). */
+  readonly subjectsFromSub: boolean;
+  /** MEMGATE_IGNORE_UNKNOWN_ROLES: roles memgate does not know (an IdP's other groups) are dropped instead of refused. */
+  readonly ignoreUnknownRoles: boolean;
+}
+
+export interface LedgerPageConfig {
+  /** OpenID Connect sign-in (MEMGATE_OIDC_ISSUER and MEMGATE_OIDC_CLIENT_ID); absent: no sign-in button. */
+  readonly oidc:
+    | {
+        readonly issuer: string;
+        readonly clientId: string;
+        /** MEMGATE_OIDC_SCOPE (default "openid profile"). */
+        readonly scope: string;
+        /** MEMGATE_OIDC_TOKEN: which token the page sends to the gateway (id_token, the default, or access_token when it is a JWT for this gateway). */
+        readonly token: "id_token" | "access_token";
+        /** MEMGATE_OIDC_AUDIENCE: an `audience` authorization parameter (Auth0's way to get a JWT access token). */
+        readonly audience: string | undefined;
+      }
+    | undefined;
+  /** Development keys are in use (no issuer key, not production): the page offers a development sign-in and says so. */
+  readonly development: boolean;
 }
 
 export interface McpConfig {
@@ -206,7 +248,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       issuer: env.JWT_ISSUER ?? "memgate-dev",
       audience: env.JWT_AUDIENCE ?? "memgate",
       algorithms: Object.freeze(algorithms),
+      claims: claimMapping(env),
+      requireTyp: flag(env, "JWT_REQUIRE_TYP", true),
     }),
+    ledgerPage: ledgerPageConfig(env, Boolean(publicKeyPem || jwksUrl)),
     logLevel,
     shutdownGraceMs: integer(env, "MEMGATE_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     envelopeCacheSeconds: integer(env, "MEMGATE_ENVELOPE_CACHE_SECONDS", 900, 0, 900),
@@ -250,6 +295,51 @@ function doorConfig(env: NodeJS.ProcessEnv, issuerKeyConfigured: boolean): DoorC
       expiryCheckMs: integer(env, "MEMGATE_SESSION_CHECK_MS", 1000, 10, 60_000),
     }),
     corsOrigins: Object.freeze(corsOrigins),
+  });
+}
+
+function claimMapping(env: NodeJS.ProcessEnv): ClaimMapping {
+  const name = (key: string, fallback: string) => {
+    const value = optional(env, key)?.trim() ?? fallback;
+    if (value.length > 256) throw new ConfigError(`${key} is longer than 256 characters`);
+    return value;
+  };
+  return Object.freeze({
+    tenant: name("MEMGATE_CLAIM_TENANT", "tenant"),
+    subjects: name("MEMGATE_CLAIM_SUBJECTS", "subjects"),
+    roles: name("MEMGATE_CLAIM_ROLES", "roles"),
+    defaultTenant: optional(env, "MEMGATE_DEFAULT_TENANT")?.trim(),
+    defaultRoles: Object.freeze(
+      (env.MEMGATE_DEFAULT_ROLES ?? "")
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean),
+    ),
+    subjectsFromSub: flag(env, "MEMGATE_SUBJECTS_FROM_SUB", false),
+    ignoreUnknownRoles: flag(env, "MEMGATE_IGNORE_UNKNOWN_ROLES", false),
+  });
+}
+
+function ledgerPageConfig(env: NodeJS.ProcessEnv, issuerKeyConfigured: boolean): LedgerPageConfig {
+  const issuer = optional(env, "MEMGATE_OIDC_ISSUER");
+  const clientId = optional(env, "MEMGATE_OIDC_CLIENT_ID");
+  if (Boolean(issuer) !== Boolean(clientId)) throw new ConfigError("set MEMGATE_OIDC_ISSUER and MEMGATE_OIDC_CLIENT_ID together");
+  if (issuer && (!URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol)))
+    throw new ConfigError(`MEMGATE_OIDC_ISSUER must be an http(s) URL, got "${issuer}"`);
+  const token = env.MEMGATE_OIDC_TOKEN ?? "id_token";
+  if (token !== "id_token" && token !== "access_token") throw new ConfigError(`MEMGATE_OIDC_TOKEN must be id_token or access_token, got "${token}"`);
+  return Object.freeze({
+    oidc:
+      issuer && clientId
+        ? Object.freeze({
+            issuer,
+            clientId,
+            scope: optional(env, "MEMGATE_OIDC_SCOPE") ?? "openid profile",
+            token,
+            audience: optional(env, "MEMGATE_OIDC_AUDIENCE"),
+          })
+        : undefined,
+    development: env.NODE_ENV !== "production" && !issuerKeyConfigured,
   });
 }
 

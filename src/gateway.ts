@@ -187,7 +187,7 @@ export class Gateway {
           healthRouter(db, policy, embedded),
           metricsRouter(metrics),
           auditExportRouter(kernel, contracts.audit.operations.exportEvents, verifier, logger),
-          ledgerPageRouter(),
+          ledgerPageRouter(undefined, config),
           agentRouter(verifier, kernel, contracts.agent.operations, logger, { door: config.door, rateLimiter, admission }),
           mcpRouter({ config, verifier, services, logger, rateLimiter, admission }),
           openApiRouter(),

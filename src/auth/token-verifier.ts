@@ -1,6 +1,7 @@
 import { createPublicKey } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify, type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey, type KeyObject } from "jose";
 import { systemClock, type Clock } from "../clock";
+import type { ClaimMapping } from "../config";
 import { ROLES, type Principal, type Role } from "./principal";
 
 export interface TokenVerifierOptions {
@@ -15,7 +16,22 @@ export interface TokenVerifierOptions {
   maxLifetimeS?: number;
   /** How far `iat` may be ahead of our clock, in seconds (default 60): issuers' clocks drift. */
   clockSkewS?: number;
+  /** Where tenant, subjects and roles are in the token (default: memgate's own claim names, nothing implied). */
+  claims?: ClaimMapping;
+  /** Refuse a token without `typ` (default true; an OpenID ID token often has none). A `typ` present must still be JWT or at+jwt. */
+  requireTyp?: boolean;
 }
+
+/** memgate's own claim names, nothing implied: what `npm run token` and most tests issue. */
+export const DEFAULT_CLAIMS: ClaimMapping = Object.freeze({
+  tenant: "tenant",
+  subjects: "subjects",
+  roles: "roles",
+  defaultTenant: undefined,
+  defaultRoles: Object.freeze([]),
+  subjectsFromSub: false,
+  ignoreUnknownRoles: false,
+});
 
 /** A token that is missing, malformed, expired, wrongly signed or lacks the claims memgate needs. */
 export class AuthenticationError extends Error {
@@ -132,13 +148,13 @@ export class TokenVerifier {
       throw new AuthenticationError(code === "ERR_JWT_EXPIRED" ? "token expired" : `invalid token (${code})`);
     }
     const type = typeof header.typ === "string" ? header.typ.toLowerCase().replace(/^application\//, "") : undefined;
-    if (!type || !ACCEPTED_TYPES.has(type)) throw new AuthenticationError('header "typ" must be JWT or at+jwt');
+    if (type === undefined ? this.options.requireTyp !== false : !ACCEPTED_TYPES.has(type)) throw new AuthenticationError('header "typ" must be JWT or at+jwt');
     const now = this.clock.now().getTime() / 1000;
     const iat = payload.iat!;
     const exp = payload.exp!;
     if (iat > now + this.clockSkewS) throw new AuthenticationError('claim "iat" is in the future');
     if (exp - iat > this.maxLifetimeS) throw new AuthenticationError(`token lifetime (exp - iat) exceeds ${this.maxLifetimeS} s`);
-    return { principal: principalFromClaims(payload), expiresAt: new Date(exp * 1000) };
+    return { principal: principalFromClaims(payload, this.options.claims), expiresAt: new Date(exp * 1000) };
   }
 }
 
@@ -146,8 +162,22 @@ function boundedString(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= MAX_CLAIM_LENGTH;
 }
 
+/**
+ * A claim by its name as is (Auth0's namespaced "https://example.com/tenant"), else by a dotted
+ * path into nested objects (Keycloak's "realm_access.roles").
+ */
+export function claimAt(payload: JWTPayload, name: string): unknown {
+  if (Object.hasOwn(payload, name)) return payload[name];
+  let value: unknown = payload;
+  for (const part of name.split(".")) {
+    if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.hasOwn(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
 function claimString(payload: JWTPayload, name: string, required: boolean): string | null {
-  const value = payload[name];
+  const value = claimAt(payload, name);
   if (value === undefined || value === null) {
     if (required) throw new AuthenticationError(`claim "${name}" is missing`);
     return null;
@@ -158,19 +188,20 @@ function claimString(payload: JWTPayload, name: string, required: boolean): stri
   return value;
 }
 
-function claimStrings(payload: JWTPayload, name: string): string[] {
-  const value = payload[name] ?? [];
+function claimStrings(payload: JWTPayload, name: string, fallback: readonly string[] = []): string[] {
+  const value = claimAt(payload, name) ?? fallback;
   if (!Array.isArray(value) || value.length > MAX_LIST_CLAIM || !value.every(boundedString)) {
     throw new AuthenticationError(`claim "${name}" must be a list of at most ${MAX_LIST_CLAIM} non-empty strings of at most ${MAX_CLAIM_LENGTH} characters`);
   }
   return [...new Set(value)];
 }
 
-export function principalFromClaims(payload: JWTPayload): Principal {
-  const roles = claimStrings(payload, "roles");
-  const unknown = roles.filter((r) => !(ROLES as readonly string[]).includes(r));
-  if (roles.length === 0 || unknown.length > 0) {
-    throw new AuthenticationError(`claim "roles" must list roles from ${ROLES.join(", ")}`);
+export function principalFromClaims(payload: JWTPayload, mapping: ClaimMapping = DEFAULT_CLAIMS): Principal {
+  const known = (r: string) => (ROLES as readonly string[]).includes(r);
+  const listed = claimStrings(payload, mapping.roles, mapping.defaultRoles);
+  const roles = mapping.ignoreUnknownRoles ? listed.filter(known) : listed;
+  if (roles.length === 0 || !roles.every(known)) {
+    throw new AuthenticationError(`claim "${mapping.roles}" must list roles from ${ROLES.join(", ")}`);
   }
   let job: Principal["job"] = null;
   if (payload.job !== undefined) {
@@ -180,10 +211,11 @@ export function principalFromClaims(payload: JWTPayload): Principal {
     }
     job = { id: raw.id, kind: raw.kind };
   }
+  const sub = claimString(payload, "sub", true)!;
   return {
-    id: claimString(payload, "sub", true)!,
-    tenant: claimString(payload, "tenant", true)!,
-    subjects: claimStrings(payload, "subjects"),
+    id: sub,
+    tenant: (claimAt(payload, mapping.tenant) === undefined && mapping.defaultTenant) || claimString(payload, mapping.tenant, true)!,
+    subjects: claimStrings(payload, mapping.subjects, mapping.subjectsFromSub ? [sub] : []),
     roles: roles as Role[],
     agentType: claimString(payload, "agent_type", false),
     job,

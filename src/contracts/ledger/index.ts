@@ -2,17 +2,18 @@ import type { ContractDeps, ContractModule } from "../../kernel/contract";
 import { ledgerOperations, type LedgerOperations } from "./operations";
 import { LedgerStore } from "./store";
 import { LedgerItemRejudge, LedgerProposalRejudge } from "./store-rejudge";
+import { ledgerWatch } from "./watch";
 
 /**
  * The person's ledger (seed 003, P54-*): proposals held for their owner, approved in the
  * owner's words into a verbatim ledger, declined without a trace, forgotten, and selected
  * explicitly into a context. Policy: policies/memgate/contracts/ledger/.
  */
-export function ledgerContract(deps: ContractDeps): ContractModule<LedgerOperations> {
+export function ledgerContract(deps: ContractDeps): ContractModule<LedgerOperations & { watch: ReturnType<typeof ledgerWatch> }> {
   const store = new LedgerStore(deps.db);
   return {
     name: "ledger",
-    operations: ledgerOperations(store),
+    operations: { ...ledgerOperations(store), watch: ledgerWatch(deps.auditLog) },
     stores: [store],
     rejudge: [new LedgerItemRejudge(deps.db), new LedgerProposalRejudge(deps.db)],
   };

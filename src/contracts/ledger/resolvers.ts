@@ -1,8 +1,13 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { GraphQLError } from "graphql";
+import { Arg, Ctx, ID, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
+import { ErrorCode } from "../../graphql/errors";
+import { SubscriptionLimitError } from "../../store/log/event-source";
 import type { GatewayContext } from "../../graphql/context";
 import { ledgerData } from "./data";
+import type { LedgerNotice } from "./watch";
 import {
   LedgerActionDecision,
+  LedgerChange,
   LedgerContractInfo,
   LedgerDecision,
   LedgerItemDecision,
@@ -11,6 +16,42 @@ import {
   ProposeMemoryInput,
   SelectedMemoryContextDecision,
 } from "./types";
+
+/** Ends the source as soon as the client unsubscribes or goes away, even while it waits for the next event. */
+function abortable<T>(iterable: AsyncIterable<T>, controller: AbortController): AsyncIterableIterator<T> {
+  const inner = iterable[Symbol.asyncIterator]();
+  return {
+    next: () => inner.next(),
+    return: async () => {
+      controller.abort();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+async function subscribeToLedger({
+  args,
+  context,
+}: SubscribeResolverData<unknown, { subjectId?: string | null }, GatewayContext>): Promise<AsyncIterable<LedgerNotice>> {
+  const { kernel, contracts } = context.services;
+  const outcome = await kernel.run(contracts.ledger.operations.watch, context.principal, { subjectId: args.subjectId ?? null }, context);
+  if (!outcome.value) {
+    throw new GraphQLError(`ledgerChanges refused: ${outcome.stopReason}`, {
+      extensions: { code: ErrorCode.FORBIDDEN, stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations },
+    });
+  }
+  const controller = new AbortController();
+  try {
+    return abortable(outcome.value(controller.signal), controller);
+  } catch (error) {
+    controller.abort();
+    if (!(error instanceof SubscriptionLimitError)) throw error;
+    throw new GraphQLError(error.message, { extensions: { code: ErrorCode.FORBIDDEN, reason: error.code, scope: error.scope, limit: error.limit } });
+  }
+}
 
 /** The person's ledger (seed 003). Each method parses, runs one operation through the kernel and shapes its answer. */
 @Resolver()
@@ -59,6 +100,14 @@ export class LedgerResolver {
   async selectedMemoryContext(@Arg("memoryIds", () => [ID]) memoryIds: string[], @Ctx() ctx: GatewayContext): Promise<SelectedMemoryContextDecision> {
     const { kernel, contracts } = ctx.services;
     return SelectedMemoryContextDecision.from(await kernel.run(contracts.ledger.operations.selectedContext, ctx.principal, { memoryIds }, ctx));
+  }
+
+  @Subscription(() => LedgerChange, {
+    subscribe: subscribeToLedger,
+    description: "The owner's proposals and ledger, live: one notice per change after subscribing (user tokens, as ledger). No content: read them again.",
+  })
+  ledgerChanges(@Root() notice: LedgerNotice, @Arg("subjectId", () => ID, { nullable: true }) _subjectId: string | null): LedgerChange {
+    return LedgerChange.from(notice);
   }
 
   @Query(() => LedgerContractInfo, { description: "The ledger's kinds, source types and attribution line in force." })

@@ -1,10 +1,11 @@
-import { Field, ID, InputType, ObjectType } from "type-graphql";
+import { Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { DecisionFields } from "../../graphql/types/decision";
 import { StopReason } from "../../graphql/types/stop-reason";
 import type { Outcome } from "../../kernel/outcome";
 import type { LedgerData } from "./data";
 import type { ProposeRequest, SelectedMemoryContext } from "./operations";
 import type { LedgerItemRecord, LedgerSource, ProposalRecord } from "./store";
+import type { LedgerNotice } from "./watch";
 
 @ObjectType({ description: "Where a proposal or ledger item came from (seed 003 MemorySource)." })
 export class MemorySource {
@@ -195,5 +196,15 @@ export class ProposeMemoryInput {
       kind: this.kind,
       source: { sourceType: this.source?.sourceType, sourceId: this.source?.sourceId, note: this.source?.note },
     };
+  }
+}
+
+@ObjectType({ description: "Something changed in the owner's proposals or ledger; read them again (pendingProposals, ledger). Carries no content." })
+export class LedgerChange {
+  @Field(() => Int, { description: "The event's place in the tenant's log (for listening: the head the stream starts after)." }) seq!: number;
+  @Field({ description: "listening (first, once: read the lists now) | proposed | approved | declined | forgotten | changed" }) change!: string;
+
+  static from(notice: LedgerNotice): LedgerChange {
+    return Object.assign(new LedgerChange(), { seq: notice.seq, change: notice.change });
   }
 }

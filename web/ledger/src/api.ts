@@ -34,28 +34,29 @@ export interface SelectedContext extends Decision {
   selections: { memoryId: string; stopReason: StopReason }[];
 }
 
+/** A failed request; `status` names the sentence the page shows for it (messages status.*), never the server's text. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly code: string,
+    readonly status: "token_refused" | "unreachable" | "failed",
   ) {
     super(message);
   }
 }
 
-/** A failed request in words a person can act on; the code is kept for the page. */
 function apiError(error: unknown): ApiError {
   const failed = error instanceof MemgateRequestError ? error : new MemgateRequestError(String(error), "ERROR");
-  if (failed.code === "UNAUTHENTICATED") return new ApiError("This token was not accepted. It may have expired; ask for a new one.", failed.code);
-  if (failed.code === "NETWORK") return new ApiError("The server could not be reached. Check your connection and try again.", failed.code);
-  return new ApiError(failed.message, failed.code);
+  const status = failed.code === "UNAUTHENTICATED" ? "token_refused" : failed.code === "NETWORK" ? "unreachable" : "failed";
+  return new ApiError(failed.message, failed.code, status);
 }
 
 export class LedgerApi {
-  private readonly gateway: MemgateRequestOptions;
+  /** The token is read at every call: a refreshed session's token is used from the next call on. */
+  constructor(private readonly token: () => string) {}
 
-  constructor(token: string) {
-    this.gateway = { url: "/graphql", token };
+  private get gateway(): MemgateRequestOptions {
+    return { url: "/graphql", token: this.token() };
   }
 
   private async call<T>(request: () => Promise<T>): Promise<T> {
@@ -94,32 +95,9 @@ export class LedgerApi {
 /** Who the token says it is, for display only; the server verifies it on every call. */
 export function describeToken(token: string): string | null {
   try {
-    const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))) as { sub?: string; tenant?: string };
-    return payload.sub ? `${payload.sub}${payload.tenant ? ` (${payload.tenant})` : ""}` : null;
+    const payload = JSON.parse(atob(token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))) as { sub?: string; name?: string; email?: string };
+    return payload.name ?? payload.email ?? payload.sub ?? null;
   } catch {
     return null;
-  }
-}
-
-/** A refusal in words a person can act on; the rule the policy named is kept. */
-export function explain(decision: Decision): string {
-  const rules = decision.explanations.join("; ");
-  switch (decision.stopReason) {
-    case "FORBIDDEN_CATEGORY":
-      if (rules.includes("identity_locking"))
-        return `This wording describes who you are rather than what you prefer, want or noticed. Try "I prefer…", "I want to…" or "I've noticed…". (${rules})`;
-      if (rules.includes("clinical_language"))
-        return `The ledger does not keep clinical or diagnostic language. Describe what you noticed in everyday words. (${rules})`;
-      if (rules.includes("authoritative_framing"))
-        return `Please avoid words like "definitely" or "this proves": the ledger keeps what you noticed, not verdicts. (${rules})`;
-      return `This wording cannot be stored. (${rules})`;
-    case "NOT_FOUND":
-      return "This is no longer available: it may have been decided or forgotten already.";
-    case "SCHEMA_INVALID":
-      return `Please write something to remember. (${rules})`;
-    case "BOUNDS_EXCEEDED":
-      return `That is too long to keep. (${rules})`;
-    default:
-      return `Not done: ${decision.stopReason}${rules ? ` (${rules})` : ""}.`;
   }
 }
