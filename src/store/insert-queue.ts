@@ -33,11 +33,10 @@ export class InsertQueue<T extends { _id: string }> {
           for (const b of batch) b.resolve();
         } catch (error) {
           // Each caller gets its own document's error (a duplicate `_id` is one caller's lost race, not the batch's).
-          // Only when the server answered with per-document errors: a bulk error without any (the
-          // connection broke, the database died) says nothing about which documents are in, so
+          // A broken connection (the database died) says nothing about which documents are in, so
           // every caller fails (issue 26: resolving them acknowledged items that were never written).
-          const writeErrors = error instanceof MongoBulkWriteError ? [error.writeErrors].flat() : [];
-          const failed = writeErrors.length > 0 && !writeOutcomeUnknown(error) ? new Map(writeErrors.map((e) => [e.index, e])) : undefined;
+          const failed =
+            error instanceof MongoBulkWriteError && !writeOutcomeUnknown(error) ? new Map([error.writeErrors].flat().map((e) => [e.index, e])) : undefined;
           batch.forEach((b, i) => (!failed ? b.reject(error) : failed.has(i) ? b.reject(failed.get(i)) : b.resolve()));
         }
       }
