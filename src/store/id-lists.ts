@@ -174,3 +174,45 @@ export class IdLists {
     if ((this.next.get(key) ?? -1) < next) this.next.set(key, next);
   }
 }
+
+/**
+ * A list entry that sorts as "newest first" lists order objects: the creation time (fixed
+ * width) and the URI-encoded object id (the `_id`s of one subject's objects share their prefix,
+ * so the id orders them as `_id` does).
+ */
+export function timeEntry(createdAt: Date, objectId: string): string {
+  return `${String(createdAt.getTime()).padStart(15, "0")}:${encodeURIComponent(objectId)}`;
+}
+
+/** The object id a timeEntry names. */
+export function entryObjectId(entry: string): string {
+  return decodeURIComponent(entry.slice(16));
+}
+
+/**
+ * A "newest first, at most `limit`" page from a list's timeEntry entries: candidates in order,
+ * fetched by `_id` in growing `$in` batches (`fetch` returns those that qualify: live, unexpired,
+ * of the asked kind), until the page is full. What is read depends on this list only.
+ */
+export async function newestFirst<T>(
+  entries: readonly string[],
+  limit: number,
+  fetch: (objectIds: string[]) => Promise<T[]>,
+  order: (a: T, b: T) => number,
+  before?: string,
+): Promise<T[]> {
+  const candidates = entries
+    .filter((entry) => before === undefined || entry < before)
+    .sort()
+    .reverse();
+  const found: T[] = [];
+  for (let i = 0, batch = limit + 4; i < candidates.length && found.length < limit; i += batch, batch *= 2) {
+    found.push(...(await fetch(candidates.slice(i, i + batch).map(entryObjectId))).sort(order));
+  }
+  return found.slice(0, limit);
+}
+
+/** "Newest first": created_at, then `_id`, both descending (the order of every list page). */
+export function newestOrder(a: { created_at: Date; _id: string }, b: { created_at: Date; _id: string }): number {
+  return b.created_at.getTime() - a.created_at.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+}

@@ -7,7 +7,7 @@ import { COLLECTIONS, ensureIndexes, type Database, isDuplicateKey } from "../..
 import { memoryDocId, memoryVersionDocId } from "../../store/ids";
 import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
 import { DueMarks, type DueMark } from "../../store/due-marks";
-import { IdLists, type IdListRef } from "../../store/id-lists";
+import { entryObjectId, IdLists, newestFirst, newestOrder, timeEntry, type IdListRef } from "../../store/id-lists";
 import { InsertQueue } from "../../store/insert-queue";
 import { LookupQueue } from "../../store/lookup-queue";
 import { CounterStore, type CountDelta, type StaleWindow } from "./store-counters";
@@ -312,22 +312,21 @@ export class GovernedStore implements ContractStore {
    * `query.limit`. Items left out as unsettled (INV-8) are made up for by reading further.
    */
   async list(query: ListQuery): Promise<MemoryRecord[]> {
-    const after = query.after && `${String(query.after.createdAt.getTime()).padStart(15, "0")}:${query.after.id.slice(query.after.id.lastIndexOf(":") + 1)}`;
-    const candidates = (await this.lists.entries(itemsOf(query.tenantId, query.subjectId)))
-      .filter((entry) => after === undefined || entry < after)
-      .sort()
-      .reverse();
-    const found: MemoryRecord[] = [];
-    // Newest first, in `$in` batches: entries whose item is gone, not live, expired or of another category are passed over.
-    for (let i = 0, batch = query.limit + 4; i < candidates.length && found.length < query.limit; i += batch, batch *= 2) {
-      const ids = candidates.slice(i, i + batch).map((entry) => memoryDocId(query.tenantId, query.subjectId, decodeURIComponent(entry.slice(16))));
-      const items = (await this.memories.find({ _id: { $in: ids } }).toArray())
-        .filter((m) => m.status === "active" && m.expires_at > query.now && (query.category === undefined || m.category === query.category))
-        .map(verified)
-        .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0));
-      found.push(...(await this.live(items)));
-    }
-    return found.slice(0, query.limit);
+    const { tenantId, subjectId } = query;
+    return newestFirst(
+      await this.lists.entries(itemsOf(tenantId, subjectId)),
+      query.limit,
+      async (memoryIds) => {
+        const items = await this.memories.find({ _id: { $in: memoryIds.map((m) => memoryDocId(tenantId, subjectId, m)) } }).toArray();
+        // Entries whose item is gone (undone), not live, expired or of another category are passed over.
+        const wanted = items.filter(
+          (m) => m.status === "active" && m.expires_at > query.now && (query.category === undefined || m.category === query.category),
+        );
+        return this.live(wanted.map(verified));
+      },
+      newestOrder,
+      query.after && timeEntry(query.after.createdAt, decodeURIComponent(query.after.id.slice(query.after.id.lastIndexOf(":") + 1))),
+    );
   }
 
   // ---- settle (the event's part, off the request path) ----
@@ -389,7 +388,7 @@ export class GovernedStore implements ContractStore {
 
   /** From the subject's list, each item read by `_id` in batches. */
   async objectIds(tenantId: string, subjectId: string): Promise<string[]> {
-    const ids = (await this.lists.entries(itemsOf(tenantId, subjectId))).map((entry) => memoryDocId(tenantId, subjectId, decodeURIComponent(entry.slice(16))));
+    const ids = (await this.lists.entries(itemsOf(tenantId, subjectId))).map((entry) => memoryDocId(tenantId, subjectId, entryObjectId(entry)));
     const out = new Set<string>();
     for (let i = 0; i < ids.length; i += 500) {
       for (const item of await this.memories.find({ _id: { $in: ids.slice(i, i + 500) } }, { projection: { memory_id: 1, status: 1 } }).toArray()) {
@@ -460,12 +459,8 @@ export class GovernedStore implements ContractStore {
 /** A subject's list of items. */
 const itemsOf = (tenantId: string, subjectId: string): IdListRef => ({ collection: COLLECTIONS.memories, tenantId, scope: subjectId, list: "items" });
 
-/**
- * An item's list entry: its creation time (fixed width) and URI-encoded memory id, so that the
- * entries sort as LIST orders the items (created_at, then `_id`, whose subject prefix is common).
- */
-export const listEntry = (item: Pick<MemoryRecord, "created_at" | "memory_id">): string =>
-  `${String(item.created_at.getTime()).padStart(15, "0")}:${encodeURIComponent(item.memory_id)}`;
+/** An item's list entry: it sorts as LIST orders items. */
+const listEntry = (item: Pick<MemoryRecord, "created_at" | "memory_id">): string => timeEntry(item.created_at, item.memory_id);
 
 const dueId = (itemId: string, version: number | null): string => (version === null ? `${itemId}|erase` : `${itemId}|v${version}`);
 
