@@ -29,14 +29,15 @@ const uri = process.env.MONGODB_URI;
     const db = client.db(newDatabaseName());
     const store = new GovernedStore(db, createLogger("silent"));
     await store.ensureIndexes();
-    await db.collection(ID_LISTS).insertMany(Array.from({ length: 50 }, (_, n) => ({ _id: `idl:memories:t:s:items:${n}`, tenant_id: "t", entries: [`e${n}`] })) as never[]);
-    const byId = await db.collection(ID_LISTS).find({ _id: { $in: ["idl:memories:t:s:items:1", "idl:memories:t:s:items:2"] } } as never).explain("queryPlanner");
-    expect(stages(byId.queryPlanner.winningPlan)).not.toContain("COLLSCAN");
-    const list = await db
-      .collection("memories")
-      .find({ tenant_id: "t", subject_id: "s", status: "active" })
-      .sort({ created_at: -1 })
+    await db
+      .collection(ID_LISTS)
+      .insertMany(Array.from({ length: 50 }, (_, n) => ({ _id: `idl:memories:t:s:items:${n}`, tenant_id: "t", entries: [`e${n}`] })) as never[]);
+    const byId = await db
+      .collection(ID_LISTS)
+      .find({ _id: { $in: ["idl:memories:t:s:items:1", "idl:memories:t:s:items:2"] } } as never)
       .explain("queryPlanner");
+    expect(stages(byId.queryPlanner.winningPlan)).not.toContain("COLLSCAN");
+    const list = await db.collection("memories").find({ tenant_id: "t", subject_id: "s", status: "active" }).sort({ created_at: -1 }).explain("queryPlanner");
     expect(stages(list.queryPlanner.winningPlan)).toContain("IXSCAN");
     await db.dropDatabase();
     store.settings.close();
