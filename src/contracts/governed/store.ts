@@ -413,9 +413,10 @@ export class GovernedStore implements ContractStore {
     const item = await this.memories.findOne({ _id });
     if (!item) return false;
     // Versions first: if the process stops here, the item still shows what is left to erase.
-    // Every version below the live one, by `_id` (memory_versions ids are derived from the version number).
-    const versionIds = Array.from({ length: Math.max(0, item.version - 1) }, (_, v) => memoryVersionDocId(tenantId, subjectId, objectId, v + 1));
-    const versions = versionIds.length === 0 ? [] : await this.versions.find({ _id: { $in: versionIds } }).toArray();
+    // Every version by `_id` (memory_versions ids are derived from the version number).
+    // Up to and including the live version's number: a copy under it is not expected, but content anywhere must go (SPEC D1).
+    const versionIds = Array.from({ length: Math.max(1, item.version) }, (_, v) => memoryVersionDocId(tenantId, subjectId, objectId, v + 1));
+    const versions = await this.versions.find({ _id: { $in: versionIds } }).toArray();
     for (const version of versions) {
       await this.versions.replaceOne({ _id: version._id }, {
         tenant_id: tenantId,
