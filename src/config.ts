@@ -43,6 +43,13 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** SG-ENVELOPE cache time of memory envelopes (MEMGATE_ENVELOPE_CACHE_SECONDS, default 900). */
   readonly envelopeCacheSeconds: number;
+  /**
+   * Byte budgets of the in-process caches (least recently used entries evicted past them), so a
+   * gateway's memory does not grow with the tenants it has served: the agent contract's search
+   * indexes (MEMGATE_AGENT_INDEX_CACHE_MB, default 256) and companion envelopes
+   * (MEMGATE_ENVELOPE_CACHE_MB, default 32). The defaults leave room in a 1 GB gateway.
+   */
+  readonly cacheBudgets: { readonly agentIndexBytes: number; readonly envelopeBytes: number };
   /** The tamper-evident log (issue 5, docs/AUDIT.md). */
   readonly audit: AuditConfig;
   /** The MCP door (issue 14, src/mcp/). */
@@ -255,6 +262,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     shutdownGraceMs: integer(env, "MEMGATE_SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     envelopeCacheSeconds: integer(env, "MEMGATE_ENVELOPE_CACHE_SECONDS", 900, 0, 900),
+    cacheBudgets: Object.freeze({
+      agentIndexBytes: integer(env, "MEMGATE_AGENT_INDEX_CACHE_MB", 256, 1, 1_048_576) * 1024 * 1024,
+      envelopeBytes: integer(env, "MEMGATE_ENVELOPE_CACHE_MB", 32, 1, 1_048_576) * 1024 * 1024,
+    }),
     audit: auditConfig(env),
     mcp: mcpConfig(env),
     door: doorConfig(env, Boolean(publicKeyPem || jwksUrl)),

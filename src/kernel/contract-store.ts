@@ -16,8 +16,12 @@ export interface ContractStore {
 
   /** Objects written but not yet marked settled (writes and erasures), oldest first. */
   unsettled(limit: number): Promise<UnsettledObject[]>;
-  /** Marks the object settled: its event is in the log at `seq`. */
-  settle(object: UnsettledObject, seq: number): Promise<void>;
+  /**
+   * Marks the object settled: its event is in the log at `seq`. `repaired`: the event is the
+   * repair's, so the write stopped before its event and perhaps before the object's list
+   * entries (src/store/id-lists.ts), which the store then adds again.
+   */
+  settle(object: UnsettledObject, seq: number, repaired?: boolean): Promise<void>;
 
   /** Ids of every object of the subject that still holds content (any status but erased). */
   objectIds(tenantId: string, subjectId: string): Promise<string[]>;

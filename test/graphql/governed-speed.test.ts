@@ -56,7 +56,7 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
     return { answer, path: windows[before].filter((e) => !background(e)).map(describeCommand) };
   };
 
-  it("issue-11 §7 C19-OPS: a STORE costs 6 database commands on its request path (counts, its two quota slots together, the due mark, then the item, the next-seq check, event), none for settings, the settle or the chain head", async () => {
+  it("issue-11 §7 C19-OPS: a STORE costs 7 database commands on its request path (counts, its two quota slots together, the due mark, then the item, its list entry, the next-seq check, event), none for settings, the settle or the chain head", async () => {
     const token = await gw.token({ tenant: "speed", subjects: ["alice"], roles: ["agent"] });
     // The first operation of a process and subject reads the chain head and fills the settings cache.
     await gw.gateway.services.contracts.governed.store.settings.ready();
@@ -70,6 +70,8 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
         "insert memory_slots",
         "insert memory_due_events",
         "insert memories",
+        // the subject's id list entry, after the item (docs/SCALE.md): what keeps LIST `_id`-addressed
+        "insert id_lists",
         // the fair-append check of the next seq before a batch (issue 15): one _id lookup
         "find memory_events",
         "insert memory_events",
@@ -132,7 +134,7 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
       return body.data.storeMemory;
     });
 
-  it("INV-8 C19-OPS: a keyed STORE costs 8 database commands on its request path, as before the reservation (reserve the key, declare the item before writing it; the done mark is off the path); a retry costs one", async () => {
+  it("INV-8 C19-OPS: a keyed STORE costs 9 database commands on its request path (8 before the id lists) (reserve the key, declare the item before writing it; the done mark is off the path); a retry costs one", async () => {
     const token = await gw.token({ tenant: "keyed-speed", subjects: ["alice"], roles: ["agent"] });
     await gw.gateway.services.contracts.governed.store.settings.ready();
     await keyedStore(token, "warm", preference({ key: "warm" }));
@@ -149,6 +151,8 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
         "update idempotency_keys",
         "insert memory_due_events",
         "insert memories",
+        // the subject's id list entry, after the item (docs/SCALE.md): what keeps LIST `_id`-addressed
+        "insert id_lists",
         "find memory_events",
         "insert memory_events",
       ]);

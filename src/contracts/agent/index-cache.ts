@@ -16,8 +16,9 @@ interface TenantEntry {
 }
 
 /**
- * One in-process index per tenant. Built once from the database (one scan of the tenant's
- * live agent memories, each checked against its integrity hash), then kept fresh from the
+ * One in-process index per tenant, within a byte budget (least recently used tenants go first).
+ * Built from the database (the tenant's live agent memories by `_id` from its list, each
+ * checked against its integrity hash), then kept fresh from the
  * hash-chained event log: before each read, the events after the watermark are fetched by
  * `_id` (primary-key reads) up to the first seq not in the log yet, and the memories they name
  * are reloaded. An `erase` event of an agent object (SPEC D1) takes the
@@ -26,13 +27,20 @@ interface TenantEntry {
  * process's own writes and erasures are in its index before their answer is sent.
  */
 export class AgentIndexCache {
+  /** In least-recently-used order (a Map iterates in insertion order; a use moves the tenant to the end). */
   private readonly tenants = new Map<string, Promise<TenantEntry>>();
   /** The same entries once built, for changes that must reach the index synchronously. */
   private readonly built = new Map<string, TenantEntry>();
 
+  /**
+   * `budgetBytes` (MEMGATE_AGENT_INDEX_CACHE_MB): past it, the least recently used tenants'
+   * indexes are dropped (never the one just used); a dropped tenant is rebuilt on its next read
+   * from its own list of memories (src/store/id-lists.ts), reading no other tenant's.
+   */
   constructor(
     private readonly store: AgentStore,
     private readonly events: EventLog,
+    private readonly budgetBytes = 256 * 1024 * 1024,
   ) {
     store.onErased((tenantId, memoryIds) => {
       this.reload(tenantId, memoryIds).catch(() => undefined); // the erase event reaches the index on the next read
@@ -46,7 +54,29 @@ export class AgentIndexCache {
       entry.catchingUp = null;
     });
     await entry.catchingUp;
+    this.evict(tenantId);
     return entry.index;
+  }
+
+  /** What the built indexes hold (estimated: TenantMemoryIndex.bytes), and how many tenants. */
+  usage(): { bytes: number; tenants: number } {
+    let bytes = 0;
+    for (const entry of this.built.values()) bytes += entry.index.bytes;
+    return { bytes, tenants: this.built.size };
+  }
+
+  /** Drops least recently used tenants until the built ones fit the budget; `keep` (in use now) stays. */
+  private evict(keep: string): void {
+    let { bytes } = this.usage();
+    if (bytes <= this.budgetBytes) return;
+    for (const tenantId of [...this.tenants.keys()]) {
+      if (bytes <= this.budgetBytes) break;
+      const entry = this.built.get(tenantId);
+      if (tenantId === keep || !entry) continue; // one being built is not counted yet
+      bytes -= entry.index.bytes;
+      this.built.delete(tenantId);
+      this.tenants.delete(tenantId);
+    }
   }
 
   /** The index as it is, without a trip to the log (for this process's own writes). */
@@ -89,11 +119,17 @@ export class AgentIndexCache {
 
   private entry(tenantId: string): Promise<TenantEntry> {
     let entry = this.tenants.get(tenantId);
-    if (!entry) {
+    if (entry) {
+      // Most recently used: last in the eviction order.
+      this.tenants.delete(tenantId);
+      this.tenants.set(tenantId, entry);
+    } else {
       entry = this.build(tenantId);
       this.tenants.set(tenantId, entry);
+      const building = entry;
       entry.then(
-        (built) => this.built.set(tenantId, built),
+        // Unless evicted meanwhile (then its next read builds it again).
+        (built) => this.tenants.get(tenantId) === building && this.built.set(tenantId, built),
         () => this.tenants.delete(tenantId), // a failed build is retried next time
       );
     }

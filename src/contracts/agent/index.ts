@@ -11,9 +11,11 @@ import { AgentRejudge, AgentUpdateRejudge } from "./store-rejudge";
  * GraphQL resolver beside this file and POST /v1/memory (src/http/agent-route.ts), both
  * through `runDocument` (./door.ts).
  */
-export function agentContract(deps: Pick<ContractDeps, "db" | "events" | "clock">): ContractModule<AgentOperations> {
+export function agentContract(
+  deps: Pick<ContractDeps, "db" | "events" | "clock"> & { config?: Pick<ContractDeps["config"], "cacheBudgets"> },
+): ContractModule<AgentOperations> {
   const store = new AgentStore(deps.db, deps.clock);
-  const indexes = new AgentIndexCache(store, deps.events);
+  const indexes = new AgentIndexCache(store, deps.events, deps.config?.cacheBudgets.agentIndexBytes);
   return {
     name: "agent",
     operations: agentOperations({ store, indexes }),

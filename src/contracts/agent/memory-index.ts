@@ -29,6 +29,8 @@ interface SpaceStats {
  */
 export class TenantMemoryIndex {
   readonly memories = new Map<string, IndexedMemory>();
+  /** An estimate of the heap this index holds (the cache's byte budget counts it): see approxBytes. */
+  bytes = 0;
   private readonly spaces = new Map<string, SpaceStats>();
   /** memory id -> memories that link to it, with the link's type. */
   private readonly incoming = new Map<string, Edge[]>();
@@ -41,6 +43,7 @@ export class TenantMemoryIndex {
     }
     const existing = this.memories.get(record.memory_id);
     if (existing) {
+      this.bytes += approxBytes(record, existing.terms.length) - approxBytes(existing.record, existing.terms.length);
       existing.record = record;
       return;
     }
@@ -48,6 +51,7 @@ export class TenantMemoryIndex {
     const tf = new Map<string, number>();
     for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
     this.memories.set(record.memory_id, { record, terms, tf });
+    this.bytes += approxBytes(record, terms.length);
     const stats = this.space(record.space);
     stats.docs += 1;
     stats.totalLength += terms.length;
@@ -68,6 +72,7 @@ export class TenantMemoryIndex {
     const memory = this.memories.get(memoryId);
     if (!memory) return;
     this.memories.delete(memoryId);
+    this.bytes -= approxBytes(memory.record, memory.terms.length);
     const stats = this.space(memory.record.space);
     stats.docs -= 1;
     stats.totalLength -= memory.terms.length;
@@ -123,4 +128,15 @@ function outgoing(record: AgentMemoryRecord): Edge[] {
   for (const id of record.links.change_targets) edges.push({ to: id, type: "update" });
   for (const id of record.links.related_memory_ids) edges.push({ to: id, type: "related" });
   return edges;
+}
+
+/**
+ * Heap an indexed memory holds, estimated without walking it: its strings (UTF-16, so twice
+ * their length), a fixed cost per object and field, and per term its place in the term list,
+ * the term-frequency map and the posting list. scripts/bench-scale.ts prints it beside the
+ * process's RSS, so the budget can be checked against what the heap really holds.
+ */
+function approxBytes(record: AgentMemoryRecord, terms: number): number {
+  const text = (record.text?.length ?? 0) + (record.rationale?.length ?? 0);
+  return 2_000 + 2 * text + 160 * terms;
 }

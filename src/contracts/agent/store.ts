@@ -2,7 +2,8 @@ import type { Collection } from "mongodb";
 import type { Clock } from "../../clock";
 import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import type { Database } from "../../store/database";
-import { ensureIndexes } from "../../store/database";
+import { ensureIndexes, isDuplicateKey } from "../../store/database";
+import { IdLists, type IdListRef } from "../../store/id-lists";
 import {
   AGENT_COLLECTIONS,
   MEMORY_ID_PREFIX,
@@ -79,6 +80,19 @@ function changedFields(
   return set;
 }
 
+/** Where an agent object lives: `_id` = tenant and object id (memory or update id), `doc_id` = the object's `_id`. */
+interface Locator {
+  _id: string;
+  doc_id: string;
+}
+
+export const AGENT_LOCATORS = "agent_locators";
+
+const locatorId = (tenantId: string, objectId: string): string => `${encodeURIComponent(tenantId)}:${encodeURIComponent(objectId)}`;
+
+/** A tenant's (scope "*"), a subject's or a memory's list of agent `_id`s. */
+const listOf = (tenantId: string, scope: string, list: string): IdListRef => ({ collection: AGENT_COLLECTIONS.memories, tenantId, scope, list });
+
 const unsettledOf = (d: DueEvent): UnsettledObject => ({
   tenantId: d.tenant_id,
   subjectId: d.subject_id,
@@ -106,6 +120,16 @@ export class AgentStore implements ContractStore {
   private readonly due: Collection<DueEvent>;
   private readonly listeners: ErasureListener[] = [];
   private repair: ObjectRepair | undefined;
+  /**
+   * Where a memory or update id lives (`memory_id` alone does not give the `_id`, which holds the
+   * space): one insert-only document per object, written before the object.
+   */
+  private readonly locators: Collection<Locator>;
+  /**
+   * The `_id`s of each tenant's memories (the index's cold build), of each subject's own and
+   * authored memories and updates (erasure), and of each memory's updates (src/store/id-lists.ts).
+   */
+  private readonly lists: IdLists;
 
   constructor(
     private readonly db: Database,
@@ -114,6 +138,53 @@ export class AgentStore implements ContractStore {
     this.memories = db.collection<AgentMemoryRecord>(AGENT_COLLECTIONS.memories);
     this.updates = db.collection<AgentMemoryUpdateRecord>(AGENT_COLLECTIONS.updates);
     this.due = db.collection<DueEvent>(AGENT_COLLECTIONS.due);
+    this.locators = db.collection<Locator>(AGENT_LOCATORS);
+    this.lists = new IdLists(db);
+  }
+
+  /** The object's `_id`, from its locator (null: no such object, or written before locators existed). */
+  private async locate(tenantId: string, objectId: string): Promise<string | null> {
+    return (await this.locators.findOne({ _id: locatorId(tenantId, objectId) }))?.doc_id ?? null;
+  }
+
+  private async memoryById(tenantId: string, memoryId: string): Promise<AgentMemoryRecord | null> {
+    const _id = await this.locate(tenantId, memoryId);
+    return _id ? this.memories.findOne({ _id, tenant_id: tenantId }) : null;
+  }
+
+  private async updateById(tenantId: string, updateId: string): Promise<AgentMemoryUpdateRecord | null> {
+    const _id = await this.locate(tenantId, updateId);
+    return _id ? this.updates.findOne({ _id, tenant_id: tenantId }) : null;
+  }
+
+  /** Before the object (a locator without its object is read as no object; never the opposite). */
+  private async addLocator(tenantId: string, objectId: string, docId: string): Promise<void> {
+    try {
+      await this.locators.insertOne({ _id: locatorId(tenantId, objectId), doc_id: docId });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error; // a retry, or a repair: the same object
+    }
+  }
+
+  /** After the object: the lists it belongs to (a crash before leaves its due record, and the repair adds them). */
+  private async listMemory(record: Pick<AgentMemoryRecord, "_id" | "tenant_id" | "subject_id" | "author_id">): Promise<void> {
+    const refs = [listOf(record.tenant_id, "*", "memories"), listOf(record.tenant_id, record.subject_id, "owned")];
+    if (record.author_id !== record.subject_id) refs.push(listOf(record.tenant_id, record.author_id, "owned"));
+    await Promise.all(refs.map((ref) => this.lists.add(ref, [record._id])));
+  }
+
+  private async listUpdate(update: Pick<AgentMemoryUpdateRecord, "_id" | "tenant_id" | "author_id" | "memory_id">): Promise<void> {
+    await Promise.all([
+      this.lists.add(listOf(update.tenant_id, update.author_id, "updates"), [update._id]),
+      this.lists.add(listOf(update.tenant_id, update.memory_id, "updates of"), [update._id]),
+    ]);
+  }
+
+  /** Documents by `_id`, in `$in` batches (an id whose document is gone, a write undone, is passed over). */
+  private async byIds<T extends { _id: string }>(collection: Collection<T>, ids: readonly string[]): Promise<T[]> {
+    const out: T[] = [];
+    for (let i = 0; i < ids.length; i += 500) out.push(...((await collection.find({ _id: { $in: ids.slice(i, i + 500) } } as never).toArray()) as T[]));
+    return out;
   }
 
   async ensureIndexes(): Promise<void> {
@@ -167,13 +238,13 @@ export class AgentStore implements ContractStore {
 
   /** Every live agent memory of a tenant: read once per process to build its in-memory index. */
   async allOfTenant(tenantId: string): Promise<AgentMemoryRecord[]> {
-    const records = await this.memories.find({ tenant_id: tenantId, status: { $ne: "erased" } }).toArray();
-    return records.map(checkMemory);
+    const records = await this.byIds(this.memories, await this.lists.entries(listOf(tenantId, "*", "memories")));
+    return records.filter((r) => r.tenant_id === tenantId && r.status !== "erased").map(checkMemory);
   }
 
   /** The memory an update record belongs to (for a reader that learns of the update's erasure). */
   async memoryOfUpdate(tenantId: string, updateId: string): Promise<AgentMemoryRecord | null> {
-    const update = await this.updates.findOne({ tenant_id: tenantId, update_id: updateId }, { projection: { space: 1, memory_id: 1 } });
+    const update = await this.updateById(tenantId, updateId);
     return update ? this.get(tenantId, update.space, update.memory_id) : null;
   }
 
@@ -181,7 +252,9 @@ export class AgentStore implements ContractStore {
 
   async insertMemory(record: AgentMemoryRecord, due: DueEvent): Promise<void> {
     await this.due.insertOne(due);
+    await this.addLocator(record.tenant_id, record.memory_id, record._id);
     await this.memories.insertOne(record);
+    await this.listMemory(record);
   }
 
   /** Undo of insertMemory: the memory was never acknowledged (INV-8). Idempotent. */
@@ -210,7 +283,9 @@ export class AgentStore implements ContractStore {
    */
   async applyUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, now: Date, due: DueEvent): Promise<void> {
     await this.due.insertOne(due);
+    await this.addLocator(update.tenant_id, update.update_id, update._id);
     await this.updates.insertOne(update);
+    await this.listUpdate(update);
     await this.memories.updateOne(
       { _id: record._id, tenant_id: record.tenant_id, status: "active" },
       { $set: { ...changedFields(update, update.after), updated_at: now } },
@@ -236,25 +311,18 @@ export class AgentStore implements ContractStore {
 
   /** Ids of every memory the subject wrote or owns, and of every update it authored elsewhere, that still hold content. */
   async objectIds(tenantId: string, subjectId: string): Promise<string[]> {
-    const live = { tenant_id: tenantId, status: { $ne: "erased" as const } };
-    const projection = { projection: { memory_id: 1, update_id: 1 } };
-    const [bySubject, byAuthor, updates] = await Promise.all([
-      this.memories.find({ ...live, subject_id: subjectId }, projection).toArray(),
-      this.memories.find({ ...live, author_id: subjectId }, projection).toArray(),
-      this.updates.find({ ...live, author_id: subjectId }, projection).toArray(),
-    ]);
-    const memories = new Set([...bySubject, ...byAuthor].map((m) => m.memory_id));
+    const [owned, authoredUpdates] = await this.lists.entriesOf([listOf(tenantId, subjectId, "owned"), listOf(tenantId, subjectId, "updates")]);
+    const [memoryRecords, updateRecords] = await Promise.all([this.byIds(this.memories, owned), this.byIds(this.updates, authoredUpdates)]);
+    const mine = <T extends { tenant_id: string; subject_id: string; author_id: string; status: string }>(r: T) =>
+      r.tenant_id === tenantId && r.status !== "erased" && (r.subject_id === subjectId || r.author_id === subjectId);
+    const memories = new Set(memoryRecords.filter(mine).map((m) => m.memory_id));
     // An update of a memory erased with it needs no erasure of its own.
-    const own = updates.filter((u) => !memories.has(u.memory_id)).map((u) => u.update_id);
+    const own = updateRecords.filter((u) => mine(u) && u.author_id === subjectId && !memories.has(u.memory_id)).map((u) => u.update_id);
     return [...memories, ...new Set(own)].sort();
   }
 
   async lookup(tenantId: string, subjectId: string, objectId: string): Promise<{ found: boolean; erased: boolean }> {
-    const record = isMemoryId(objectId)
-      ? await this.memories.findOne({ tenant_id: tenantId, memory_id: objectId }, { projection: { subject_id: 1, author_id: 1, status: 1 } })
-      : isUpdateId(objectId)
-        ? await this.updates.findOne({ tenant_id: tenantId, update_id: objectId }, { projection: { subject_id: 1, author_id: 1, status: 1 } })
-        : null;
+    const record = isMemoryId(objectId) ? await this.memoryById(tenantId, objectId) : isUpdateId(objectId) ? await this.updateById(tenantId, objectId) : null;
     if (!record || !owns(record, subjectId)) return { found: false, erased: false };
     return { found: true, erased: record.status === "erased" };
   }
@@ -281,11 +349,12 @@ export class AgentStore implements ContractStore {
       mark,
     });
     if (isMemoryId(objectId)) {
-      const memory = await this.memories.findOne({ tenant_id: tenantId, memory_id: objectId });
+      const memory = await this.memoryById(tenantId, objectId);
       if (!memory || !owns(memory, subjectId)) return false;
       await this.due.replaceOne({ _id: due(objectId)._id }, due(objectId), { upsert: true });
       // Update records first: if the process stops here, the memory still shows what is left to erase.
-      for (const update of await this.updates.find({ tenant_id: tenantId, memory_id: objectId }).toArray()) {
+      const updates = await this.byIds(this.updates, await this.lists.entries(listOf(tenantId, objectId, "updates of")));
+      for (const update of updates.filter((u) => u.tenant_id === tenantId && u.memory_id === objectId)) {
         if (update.status !== "erased") await this.updates.replaceOne({ _id: update._id }, updateTombstone(update, mark, subjectId));
       }
       if (memory.status !== "erased") await this.memories.replaceOne({ _id: memory._id }, memoryTombstone(memory, mark, subjectId, at));
@@ -293,7 +362,7 @@ export class AgentStore implements ContractStore {
       return true;
     }
     if (isUpdateId(objectId)) {
-      const update = await this.updates.findOne({ tenant_id: tenantId, update_id: objectId });
+      const update = await this.updateById(tenantId, objectId);
       if (!update || !owns(update, subjectId)) return false;
       await this.due.replaceOne({ _id: due(objectId)._id }, due(objectId), { upsert: true });
       if (update.status !== "erased") await this.updates.replaceOne({ _id: update._id }, updateTombstone(update, mark, subjectId));
@@ -338,12 +407,9 @@ export class AgentStore implements ContractStore {
   /** Whether the write a due record announces is in the database (an erasure is completed if it is not). */
   private async landed(d: DueEvent): Promise<boolean> {
     const isUpdate = isUpdateId(d.object_id);
-    const find = (projection: Record<string, 1>) =>
-      isUpdate
-        ? this.updates.findOne({ tenant_id: d.tenant_id, update_id: d.object_id }, { projection })
-        : this.memories.findOne({ tenant_id: d.tenant_id, memory_id: d.object_id }, { projection });
+    const find = () => (isUpdate ? this.updateById(d.tenant_id, d.object_id) : this.memoryById(d.tenant_id, d.object_id));
     if (d.kind === "erasure") {
-      const object = await find({ status: 1 });
+      const object = await find();
       if (!object) return false;
       if (object.status !== "erased" && d.mark) await this.erase(d.tenant_id, d.subject_id, d.object_id, d.mark);
       return true;
@@ -351,19 +417,26 @@ export class AgentStore implements ContractStore {
     const metadata = d.missing.metadata as { update_id?: unknown; invalidated_by?: unknown };
     switch (d.missing.event_type) {
       case "update":
-        return (await this.updates.findOne({ tenant_id: d.tenant_id, update_id: String(metadata.update_id) }, { projection: { _id: 1 } })) !== null;
+        return (await this.updateById(d.tenant_id, String(metadata.update_id))) !== null;
       case "invalidate":
-        return (
-          (await this.memories.findOne({ tenant_id: d.tenant_id, memory_id: d.object_id }, { projection: { invalidated_by: 1 } }))?.invalidated_by ===
-          metadata.invalidated_by
-        );
+        return (await this.memoryById(d.tenant_id, d.object_id))?.invalidated_by === metadata.invalidated_by;
       default:
-        return (await find({ _id: 1 })) !== null;
+        return (await find()) !== null;
     }
   }
 
   /** The event of `object` is in the log at `seq`: its due records go (a write's and an erasure's alike). */
-  async settle(object: UnsettledObject, _seq: number): Promise<void> {
+  async settle(object: UnsettledObject, _seq: number, repaired = false): Promise<void> {
+    // A write the repair completed may have stopped before its list entries: added again (readers read an entry once).
+    if (repaired && object.kind === "write") {
+      const memory = isMemoryId(object.objectId) ? await this.memoryById(object.tenantId, object.objectId) : null;
+      if (memory) await this.listMemory(memory);
+      const update =
+        object.missing.event_type === "update"
+          ? await this.updateById(object.tenantId, String((object.missing.metadata as { update_id?: unknown }).update_id))
+          : null;
+      if (update) await this.listUpdate(update);
+    }
     await this.due.deleteMany({ tenant_id: object.tenantId, object_id: object.objectId, kind: object.kind, subject_id: object.subjectId });
   }
 }

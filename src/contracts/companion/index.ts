@@ -13,7 +13,7 @@ import { CompanionProposalRejudge, CompanionRejudge } from "./store-rejudge";
  */
 export function companionContract(deps: ContractDeps): ContractModule<CompanionOperations> {
   const store = new CompanionStore(deps.db, deps.logger, deps.clock);
-  const cache = new EnvelopeCache<Envelope>(deps.clock, deps.config.envelopeCacheSeconds * 1000);
+  const cache = new EnvelopeCache<Envelope>(deps.clock, deps.config.envelopeCacheSeconds * 1000, deps.config.cacheBudgets.envelopeBytes);
   const operations = companionOperations({
     store,
     scorer: createGroundingScorer(process.env),

@@ -6,6 +6,7 @@ import type { Logger } from "../../logger";
 import type { Database } from "../../store/database";
 import { DueMarks, type DueMark, type DueOf } from "../../store/due-marks";
 import { ensureIndexes, isDuplicateKey } from "../../store/database";
+import { IdLists, type IdListRef } from "../../store/id-lists";
 import { checkIntegrity, IntegrityError } from "../../store/provenance";
 import {
   COMPANION_COLLECTIONS,
@@ -86,6 +87,13 @@ export class CompanionStore implements ContractStore {
   private readonly proposals: Collection<ProposalRecord>;
   private readonly privacyRecords: Collection<PrivacyRecord>;
   private readonly subjects: Collection<SubjectIndex>;
+  /**
+   * The `_id`s of each subject's facts, proposals and heads, and of each tenant's facts
+   * (src/store/id-lists.ts): what erasure, archiving and DECAY read instead of a scan.
+   */
+  private readonly lists: IdLists;
+  /** Heads this process has listed (bounded): a head rewritten on every observation is listed once. */
+  private readonly listedHeads = new Set<string>();
   private readonly due: DueMarks;
   /** Settles an object a read finds without its event (set by the repair; none: such an object is not served). */
   private repair: ObjectRepair | undefined;
@@ -101,6 +109,7 @@ export class CompanionStore implements ContractStore {
     this.proposals = db.collection<ProposalRecord>(COMPANION_COLLECTIONS.proposals);
     this.privacyRecords = db.collection<PrivacyRecord>(COMPANION_COLLECTIONS.privacy);
     this.subjects = db.collection<SubjectIndex>(COMPANION_COLLECTIONS.subjects);
+    this.lists = new IdLists(db);
   }
 
   /** SG-SCOPE: the unique (subject_id, tenant_id, memory_id) index of seed 002. */
@@ -233,13 +242,21 @@ export class CompanionStore implements ContractStore {
   }
 
   async activeFacts(tenant: string, subject: string): Promise<FactRecord[]> {
-    const found = await this.facts.find({ tenant_id: tenant, subject_id: subject, status: "active" }).toArray();
-    return this.liveFacts(found.map((f) => this.checkedFact(f)!));
+    const found = await this.byIds(this.facts, await this.lists.entries(listOf(COMPANION_COLLECTIONS.facts, tenant, subject)));
+    return this.liveFacts(found.filter((f) => f.status === "active").map((f) => this.checkedFact(f)!));
   }
 
+  /** DECAY is tenant-wide by nature: it reads the tenant's facts, and no other tenant's. */
   async activeInTenant(tenant: string): Promise<FactRecord[]> {
-    const found = await this.facts.find({ tenant_id: tenant, status: "active" }).toArray();
-    return this.liveFacts(found.map((f) => this.checkedFact(f)!));
+    const found = await this.byIds(this.facts, await this.lists.entries(listOf(COMPANION_COLLECTIONS.facts, tenant, "*")));
+    return this.liveFacts(found.filter((f) => f.status === "active").map((f) => this.checkedFact(f)!));
+  }
+
+  /** Documents by `_id`, in `$in` batches (an id whose document is gone, a write undone, is passed over). */
+  private async byIds<T extends { _id: string }>(collection: Collection<T>, ids: readonly string[]): Promise<T[]> {
+    const out: T[] = [];
+    for (let i = 0; i < ids.length; i += 500) out.push(...((await collection.find({ _id: { $in: ids.slice(i, i + 500) } } as never).toArray()) as T[]));
+    return out;
   }
 
   // ---------------------------------------------------------------- facts
@@ -247,6 +264,8 @@ export class CompanionStore implements ContractStore {
   /** The fact, then its entry in the subject's index of active facts (the fact is the truth). */
   async insertFact(record: FactRecord): Promise<void> {
     await this.withDue(dueOf(record.tenant_id, record.subject_id, record.memory_id, "write", record.created_at), () => this.facts.insertOne(record));
+    // After the fact; a crash in between leaves its due mark, and the repair adds the entries.
+    await this.listFact(record);
     if (record.status !== "active") return;
     // A new fact is in no index yet: one upsert (undo and restore use the idempotent `index`).
     await upsert(() =>
@@ -334,6 +353,14 @@ export class CompanionStore implements ContractStore {
 
   async insertProposal(record: ProposalRecord): Promise<void> {
     await this.withDue(dueOf(record.tenant_id, record.subject_id, record.proposal_id, "write", record.created_at), () => this.proposals.insertOne(record));
+    await this.lists.add(listOf(COMPANION_COLLECTIONS.proposals, record.tenant_id, record.subject_id), [record._id]);
+  }
+
+  private async listFact(record: Pick<FactRecord, "_id" | "tenant_id" | "subject_id">): Promise<void> {
+    await Promise.all([
+      this.lists.add(listOf(COMPANION_COLLECTIONS.facts, record.tenant_id, record.subject_id), [record._id]),
+      this.lists.add(listOf(COMPANION_COLLECTIONS.facts, record.tenant_id, "*"), [record._id]),
+    ]);
   }
 
   async removeProposal(record: ProposalRecord): Promise<void> {
@@ -349,6 +376,18 @@ export class CompanionStore implements ContractStore {
   /** Writes the head (its undo is restoreHead with the head as it was read). */
   async putHead(head: HeadRecord): Promise<void> {
     await upsert(() => this.heads.replaceOne({ _id: head._id }, head, { upsert: true }));
+    // Once per head (this process remembers the heads it listed): erasure finds the subject's heads by `_id`.
+    if (!this.listedHeads.has(head._id)) {
+      await this.lists.add(listOf(COMPANION_COLLECTIONS.heads, head.tenant_id, head.subject_id), [head._id]);
+      if (this.listedHeads.size >= 100_000) this.listedHeads.clear();
+      this.listedHeads.add(head._id);
+    }
+  }
+
+  /** The subject's heads (erasure), by `_id` from its list. */
+  private async subjectHeads(tenant: string, subject: string): Promise<HeadRecord[]> {
+    const heads = await this.byIds(this.heads, await this.lists.entries(listOf(COMPANION_COLLECTIONS.heads, tenant, subject)));
+    return heads.filter((h) => h.tenant_id === tenant && h.subject_id === subject);
   }
 
   /** Undo of putHead: the head as it was read (or none). */
@@ -441,11 +480,13 @@ export class CompanionStore implements ContractStore {
    * against integrity hashes: a damaged record must not keep its content from being erased.
    */
   async subjectObjects(tenant: string, subject: string): Promise<{ facts: string[]; proposals: string[] }> {
-    const query = { tenant_id: tenant, subject_id: subject, status: { $ne: "erased" as const } };
-    const [facts, proposals] = await Promise.all([
-      this.facts.find(query, { projection: { memory_id: 1 } }).toArray(),
-      this.proposals.find(query, { projection: { proposal_id: 1 } }).toArray(),
+    const [factIds, proposalIds] = await this.lists.entriesOf([
+      listOf(COMPANION_COLLECTIONS.facts, tenant, subject),
+      listOf(COMPANION_COLLECTIONS.proposals, tenant, subject),
     ]);
+    const [facts, proposals] = await Promise.all([this.byIds(this.facts, factIds), this.byIds(this.proposals, proposalIds)]).then(
+      ([f, p]) => [f.filter((o) => o.status !== "erased"), p.filter((o) => o.status !== "erased")] as const,
+    );
     return { facts: facts.map((f) => f.memory_id).sort(), proposals: proposals.map((p) => p.proposal_id).sort() };
   }
 
@@ -463,7 +504,7 @@ export class CompanionStore implements ContractStore {
       const fact = await this.facts.findOne({ _id, tenant_id: tenant, subject_id: subject });
       if (!fact) return null;
       snapshot.facts.push(fact);
-      snapshot.heads = await this.heads.find({ tenant_id: tenant, subject_id: subject, active_id: objectId }).toArray();
+      snapshot.heads = (await this.subjectHeads(tenant, subject)).filter((h) => h.active_id === objectId);
       onSnapshot?.(snapshot);
       const { _id: _i, provenance: _p, integrity_hash: _h, ...body } = erasedBody(fact);
       const tombstone = sealFact({ _id, ...body, status: "erased", status_reason: "erased", erasure: mark });
@@ -474,7 +515,7 @@ export class CompanionStore implements ContractStore {
       const proposal = await this.proposals.findOne({ _id, tenant_id: tenant, subject_id: subject });
       if (!proposal) return null;
       snapshot.proposals.push(proposal);
-      snapshot.heads = await this.heads.find({ tenant_id: tenant, subject_id: subject, proposal_id: objectId }).toArray();
+      snapshot.heads = (await this.subjectHeads(tenant, subject)).filter((h) => h.proposal_id === objectId);
       onSnapshot?.(snapshot);
       const { _id: _i, provenance: _p, integrity_hash: _h, ...rest } = proposal;
       const tombstone = sealProposal({ _id, ...rest, fact: erasedBody(proposal.fact), status: "erased", erasure: mark });
@@ -496,7 +537,7 @@ export class CompanionStore implements ContractStore {
     const snapshot: Snapshot = {
       facts: [],
       proposals: [],
-      heads: await this.heads.find({ tenant_id: tenant, subject_id: subject }).toArray(),
+      heads: await this.subjectHeads(tenant, subject),
       privacy: await this.privacyRecords.findOne({ _id }),
       index: await this.subjects.findOne({ _id }),
     };
@@ -630,7 +671,9 @@ export class CompanionStore implements ContractStore {
     };
   }
 
-  async settle(object: UnsettledObject, seq: number): Promise<void> {
+  async settle(object: UnsettledObject, seq: number, repaired = false): Promise<void> {
+    // A write the repair completed may have stopped before its list entries: added again (readers read an entry once).
+    if (repaired && object.kind === "write") await this.relist(object.tenantId, object.subjectId, object.objectId);
     await this.markErasureLogged(object, seq);
     await this.due.remove(dueId(objectDocId(object.tenantId, object.subjectId, object.objectId), object.kind));
   }
@@ -647,12 +690,23 @@ export class CompanionStore implements ContractStore {
     await this.due.settled(id);
   }
 
+  private async relist(tenant: string, subject: string, objectId: string): Promise<void> {
+    const _id = objectDocId(tenant, subject, objectId);
+    if (isFactId(objectId) && (await this.facts.findOne({ _id }, { projection: { _id: 1 } })))
+      await this.listFact({ _id, tenant_id: tenant, subject_id: subject });
+    if (isProposalId(objectId) && (await this.proposals.findOne({ _id }, { projection: { _id: 1 } })))
+      await this.lists.add(listOf(COMPANION_COLLECTIONS.proposals, tenant, subject), [_id]);
+  }
+
   private async markErasureLogged(object: Pick<UnsettledObject, "kind" | "tenantId" | "subjectId" | "objectId">, seq: number): Promise<void> {
     if (object.kind !== "erasure") return;
     const collection = (isProposalId(object.objectId) ? this.proposals : this.facts) as unknown as Collection<{ _id: string }>;
     await collection.updateOne({ _id: objectDocId(object.tenantId, object.subjectId, object.objectId) }, { $set: { "erasure.logged_seq": seq } });
   }
 }
+
+/** A subject's (or with "*", the tenant's) list of one collection's `_id`s. */
+const listOf = (collection: string, tenantId: string, scope: string): IdListRef => ({ collection, tenantId, scope, list: "ids" });
 
 /** The companion's due marks (src/store/due-marks.ts). */
 export const COMPANION_DUE_EVENTS = "companion_due_events";

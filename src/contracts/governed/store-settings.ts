@@ -79,7 +79,7 @@ export function settingsDocId(tenantId: string, subjectId: string | null): strin
 export class SettingsStore {
   private readonly settings: Collection<MemorySettingsRecord>;
   private readonly epochs: Collection<EpochDoc>;
-  /** Every settings document of a tenant, by tenant: the cache. */
+  /** The tenant's and one subject's settings documents, by (tenant, subject): the cache. */
   private readonly tenants = new Map<string, TenantSettings>();
   private readonly loading = new Map<string, Promise<TenantSettings>>();
   private readonly processId = `process:${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;
@@ -128,7 +128,8 @@ export class SettingsStore {
    */
   async forSubject(tenantId: string, subjectId: string): Promise<SettingsInput> {
     if (this.leaseHolds()) {
-      const cached = this.tenants.get(tenantId) ?? (await this.load(tenantId));
+      const key = `${tenantId}\n${subjectId}`;
+      const cached = this.tenants.get(key) ?? (await this.load(key, tenantId, subjectId));
       return { tenant: cached.tenant, subject: subjectId ? (cached.subjects.get(subjectId) ?? null) : null };
     }
     const [tenant, subject] = await Promise.all([this.get(tenantId, null), subjectId ? this.get(tenantId, subjectId) : Promise.resolve(null)]);
@@ -174,26 +175,31 @@ export class SettingsStore {
     }
   }
 
-  /** Loads a tenant's settings documents once for all concurrent callers; cached unless a change came meanwhile. */
-  private load(tenantId: string): Promise<TenantSettings> {
-    const pending = this.loading.get(tenantId);
+  /**
+   * Loads the tenant's and the subject's settings documents (one `_id` `$in`: a filter on
+   * tenant_id would scan every tenant's settings on FerretDB) once for all concurrent callers;
+   * cached unless a change came meanwhile.
+   */
+  private load(key: string, tenantId: string, subjectId: string): Promise<TenantSettings> {
+    const pending = this.loading.get(key);
     if (pending) return pending;
     const generation = this.generation;
     const loading = (async () => {
-      const docs = await this.settings.find({ tenant_id: tenantId }).toArray();
+      const ids = [settingsDocId(tenantId, null), ...(subjectId ? [settingsDocId(tenantId, subjectId)] : [])];
+      const docs = await this.settings.find({ _id: { $in: ids } }).toArray();
       const entry: TenantSettings = {
         tenant: settingsInput(docs.find((d) => d.subject_id === null) ?? null),
         subjects: new Map(docs.filter((d) => d.subject_id !== null).map((d) => [d.subject_id!, settingsInput(d)])),
       };
       if (generation === this.generation && this.leaseHolds()) {
         if (this.tenants.size >= MAX_CACHED_TENANTS) this.tenants.clear();
-        this.tenants.set(tenantId, entry);
+        this.tenants.set(key, entry);
       }
       return entry;
     })().finally(() => {
-      if (this.loading.get(tenantId) === loading) this.loading.delete(tenantId);
+      if (this.loading.get(key) === loading) this.loading.delete(key);
     });
-    this.loading.set(tenantId, loading);
+    this.loading.set(key, loading);
     return loading;
   }
 

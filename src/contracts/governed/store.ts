@@ -1,4 +1,4 @@
-import type { Collection, Filter, IndexDescription } from "mongodb";
+import type { Collection, IndexDescription } from "mongodb";
 import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
 import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
@@ -7,6 +7,7 @@ import { COLLECTIONS, ensureIndexes, type Database, isDuplicateKey } from "../..
 import { memoryDocId, memoryVersionDocId } from "../../store/ids";
 import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
 import { DueMarks, type DueMark } from "../../store/due-marks";
+import { entryObjectId, IdLists, newestFirst, newestOrder, timeEntry, type IdListRef } from "../../store/id-lists";
 import { InsertQueue } from "../../store/insert-queue";
 import { LookupQueue } from "../../store/lookup-queue";
 import { CounterStore, type CountDelta, type StaleWindow } from "./store-counters";
@@ -113,6 +114,8 @@ export class GovernedStore implements ContractStore {
   private readonly claims: Collection<VersionClaim>;
   private readonly due: DueMarks;
   private readonly inserts: InsertQueue<MemoryRecord>;
+  /** Each subject's items, by `_id` (src/store/id-lists.ts): what LIST and erasure read instead of a scan. */
+  private readonly lists: IdLists;
   /** Settles an item a read finds without its event (set by the repair; none: such an item is not served). */
   private repair: ObjectRepair | undefined;
 
@@ -131,6 +134,7 @@ export class GovernedStore implements ContractStore {
     this.slots = new SlotStore(db, logger);
     this.inserts = new InsertQueue(this.memories);
     this.lookups = new LookupQueue(this.memories);
+    this.lists = new IdLists(db);
   }
 
   /** Resolves once every settle mark and counter increment queued so far is written (tests, benchmarks, shutdown). */
@@ -195,6 +199,8 @@ export class GovernedStore implements ContractStore {
       await this.due.remove(due._id);
       throw error;
     }
+    // After the item (an entry without its item is skipped by readers); a crash before it leaves the due mark, and the repair adds it.
+    await this.lists.add(itemsOf(record.tenant_id, record.subject_id), [listEntry(record)]);
   }
 
   /** Removes an item that was never acknowledged (its event could not be written). */
@@ -306,26 +312,21 @@ export class GovernedStore implements ContractStore {
    * `query.limit`. Items left out as unsettled (INV-8) are made up for by reading further.
    */
   async list(query: ListQuery): Promise<MemoryRecord[]> {
-    for (let extra = 0; ;) {
-      const found = await this.listFrom(query, query.limit + extra);
-      const live = await this.live(found);
-      if (live.length >= query.limit || found.length < query.limit + extra) return live.slice(0, query.limit);
-      extra = found.length - live.length;
-    }
-  }
-
-  private async listFrom(query: ListQuery, limit: number): Promise<MemoryRecord[]> {
-    const filter: Filter<MemoryRecord> = {
-      tenant_id: query.tenantId,
-      subject_id: query.subjectId,
-      status: "active",
-      expires_at: { $gt: query.now },
-    };
-    if (query.category !== undefined) filter.category = query.category;
-    if (query.after) {
-      filter.$or = [{ created_at: { $lt: query.after.createdAt } }, { created_at: query.after.createdAt, _id: { $lt: query.after.id } }];
-    }
-    return (await this.memories.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray()).map(verified);
+    const { tenantId, subjectId } = query;
+    return newestFirst(
+      await this.lists.entries(itemsOf(tenantId, subjectId)),
+      query.limit,
+      async (memoryIds) => {
+        const items = await this.memories.find({ _id: { $in: memoryIds.map((m) => memoryDocId(tenantId, subjectId, m)) } }).toArray();
+        // Entries whose item is gone (undone), not live, expired or of another category are passed over.
+        const wanted = items.filter(
+          (m) => m.status === "active" && m.expires_at > query.now && (query.category === undefined || m.category === query.category),
+        );
+        return this.live(wanted.map(verified));
+      },
+      newestOrder,
+      query.after && timeEntry(query.after.createdAt, decodeURIComponent(query.after.id.slice(query.after.id.lastIndexOf(":") + 1))),
+    );
   }
 
   // ---- settle (the event's part, off the request path) ----
@@ -372,21 +373,29 @@ export class GovernedStore implements ContractStore {
     return found;
   }
 
-  async settle(object: UnsettledObject, seq: number): Promise<void> {
+  async settle(object: UnsettledObject, seq: number, repaired = false): Promise<void> {
     const _id = memoryDocId(object.tenantId, object.subjectId, object.objectId);
     if (object.kind === "erasure") {
       await this.memories.updateOne({ _id }, { $set: { "erasure.logged_seq": seq } });
       await this.due.remove(dueId(_id, null));
       return;
     }
+    // The write may have stopped before its list entry: add it again (readers read an entry once) before the mark goes.
+    const item = repaired ? await this.memories.findOne({ _id }, { projection: { tenant_id: 1, subject_id: 1, memory_id: 1, created_at: 1 } }) : null;
+    if (item) await this.lists.add(itemsOf(item.tenant_id, item.subject_id), [listEntry(item)]);
     await this.due.remove(dueId(_id, object.version ?? 1));
   }
 
+  /** From the subject's list, each item read by `_id` in batches. */
   async objectIds(tenantId: string, subjectId: string): Promise<string[]> {
-    const items = await this.memories
-      .find({ tenant_id: tenantId, subject_id: subjectId, status: { $ne: "erased" } }, { projection: { memory_id: 1 } })
-      .toArray();
-    return items.map((i) => i.memory_id).sort();
+    const ids = (await this.lists.entries(itemsOf(tenantId, subjectId))).map((entry) => memoryDocId(tenantId, subjectId, entryObjectId(entry)));
+    const out = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const item of await this.memories.find({ _id: { $in: ids.slice(i, i + 500) } }, { projection: { memory_id: 1, status: 1 } }).toArray()) {
+        if (item.status !== "erased") out.add(item.memory_id);
+      }
+    }
+    return [...out].sort();
   }
 
   async lookup(tenantId: string, subjectId: string, objectId: string): Promise<{ found: boolean; erased: boolean }> {
@@ -404,7 +413,10 @@ export class GovernedStore implements ContractStore {
     const item = await this.memories.findOne({ _id });
     if (!item) return false;
     // Versions first: if the process stops here, the item still shows what is left to erase.
-    const versions = await this.versions.find({ tenant_id: tenantId, subject_id: subjectId, memory_id: objectId }).toArray();
+    // Every version by `_id` (memory_versions ids are derived from the version number).
+    // Up to and including the live version's number: a copy under it is not expected, but content anywhere must go (SPEC D1).
+    const versionIds = Array.from({ length: Math.max(1, item.version) }, (_, v) => memoryVersionDocId(tenantId, subjectId, objectId, v + 1));
+    const versions = await this.versions.find({ _id: { $in: versionIds } }).toArray();
     for (const version of versions) {
       await this.versions.replaceOne({ _id: version._id }, {
         tenant_id: tenantId,
@@ -444,6 +456,12 @@ export class GovernedStore implements ContractStore {
     return true;
   }
 }
+
+/** A subject's list of items. */
+const itemsOf = (tenantId: string, subjectId: string): IdListRef => ({ collection: COLLECTIONS.memories, tenantId, scope: subjectId, list: "items" });
+
+/** An item's list entry: it sorts as LIST orders items. */
+const listEntry = (item: Pick<MemoryRecord, "created_at" | "memory_id">): string => timeEntry(item.created_at, item.memory_id);
 
 const dueId = (itemId: string, version: number | null): string => (version === null ? `${itemId}|erase` : `${itemId}|v${version}`);
 

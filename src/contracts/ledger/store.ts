@@ -3,6 +3,7 @@ import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "
 import { COLLECTIONS, ensureIndexes, isDuplicateKey } from "../../store/database";
 import { memoryDocId } from "../../store/ids";
 import { buildProvenance, checkIntegrity, integrityHash, type ProvenanceFields } from "../../store/provenance";
+import { entryObjectId, IdLists, newestFirst, newestOrder, timeEntry, type IdListRef } from "../../store/id-lists";
 import { SettledReads, type DueOf } from "../../store/settled-reads";
 
 /** seed 003 MemorySource, as stored. `note` is free text: gone once declined or erased. */
@@ -189,6 +190,8 @@ export class LedgerStore implements ContractStore {
   private readonly dueEvents: Collection<DueMark>;
   /** INV-8 on reads: what this process knows settled (src/store/settled-reads.ts). */
   private readonly reads = new SettledReads();
+  /** Each subject's proposals and items, by `_id` (src/store/id-lists.ts): what the lists and erasure read instead of a scan. */
+  private readonly lists: IdLists;
   /** Settles an object a read finds without its event (set by the repair; none: such an object is not served). */
   private repair: ObjectRepair | undefined;
 
@@ -196,6 +199,7 @@ export class LedgerStore implements ContractStore {
     this.proposals = db.collection<ProposalRecord>(COLLECTIONS.ledgerProposals);
     this.items = db.collection<LedgerItemRecord>(COLLECTIONS.ledgerItems);
     this.dueEvents = db.collection<DueMark>(LEDGER_DUE_EVENTS);
+    this.lists = new IdLists(db);
   }
 
   ensureIndexes(): Promise<void> {
@@ -268,7 +272,11 @@ export class LedgerStore implements ContractStore {
     const at = { tenantId: record.tenant_id, subjectId: record.subject_id, objectId: record.proposal_id, due };
     await this.withDue(
       at,
-      () => this.proposals.insertOne(record),
+      async () => {
+        await this.proposals.insertOne(record);
+        // After the proposal; a crash in between leaves its due mark, and the repair adds the entry.
+        await this.lists.add(proposalsOf(record.tenant_id, record.subject_id), [timeEntry(record.created_at, record.proposal_id)]);
+      },
       () => true,
     );
   }
@@ -305,12 +313,15 @@ export class LedgerStore implements ContractStore {
   }
 
   async pendingProposals(tenantId: string, subjectId: string, limit: number): Promise<ProposalRecord[]> {
-    const records = await this.proposals
-      .find({ tenant_id: tenantId, subject_id: subjectId, decision: "pending" })
-      .sort({ created_at: -1, _id: -1 })
-      .limit(limit)
-      .toArray();
-    return this.live(records.map((r) => this.checkedProposal(r)));
+    return newestFirst(
+      await this.lists.entries(proposalsOf(tenantId, subjectId)),
+      limit,
+      async (proposalIds) => {
+        const records = await this.proposals.find({ _id: { $in: proposalIds.map((p) => memoryDocId(tenantId, subjectId, p)) } }).toArray();
+        return this.live(records.filter((r) => r.decision === "pending").map((r) => this.checkedProposal(r)));
+      },
+      newestOrder,
+    );
   }
 
   /** Marks a pending proposal approved (its item carries the event); false when it was no longer pending. */
@@ -368,11 +379,12 @@ export class LedgerStore implements ContractStore {
       async () => {
         try {
           await this.items.insertOne(record);
-          return true;
         } catch (error) {
           if (isDuplicateKey(error)) return false;
           throw error;
         }
+        await this.lists.add(itemsOf(record.tenant_id, record.subject_id), [timeEntry(record.created_at, record.memory_id)]);
+        return true;
       },
       (claimed) => claimed,
     );
@@ -396,12 +408,15 @@ export class LedgerStore implements ContractStore {
 
   /** Active items only (P54-E), newest first. */
   async activeItems(tenantId: string, subjectId: string, limit: number): Promise<LedgerItemRecord[]> {
-    const records = await this.items
-      .find({ tenant_id: tenantId, subject_id: subjectId, status: "active" })
-      .sort({ created_at: -1, _id: -1 })
-      .limit(limit)
-      .toArray();
-    return this.live(records.map((r) => this.checkedItem(r)));
+    return newestFirst(
+      await this.lists.entries(itemsOf(tenantId, subjectId)),
+      limit,
+      async (memoryIds) => {
+        const records = await this.items.find({ _id: { $in: memoryIds.map((m) => memoryDocId(tenantId, subjectId, m)) } }).toArray();
+        return this.live(records.filter((r) => r.status === "active").map((r) => this.checkedItem(r)));
+      },
+      newestOrder,
+    );
   }
 
   /** The active items among `memoryIds` held by any of the subjects (P54-F: only what was selected). */
@@ -452,8 +467,10 @@ export class LedgerStore implements ContractStore {
     return [...writes, ...erasures].sort((a, b) => a.writtenAt.getTime() - b.writtenAt.getTime()).slice(0, limit);
   }
 
-  async settle(object: UnsettledObject, seq: number): Promise<void> {
+  async settle(object: UnsettledObject, seq: number, repaired = false): Promise<void> {
     if (object.kind === "write") {
+      // The write may have stopped before its list entry: add it again (readers read an entry once).
+      if (repaired && object.missing.event_type === "create") await this.relist(object.tenantId, object.subjectId, object.objectId);
       await this.dueEvents.deleteMany({
         tenant_id: object.tenantId,
         subject_id: object.subjectId,
@@ -474,12 +491,37 @@ export class LedgerStore implements ContractStore {
     }
   }
 
+  /** From the subject's lists, each object read by `_id` in batches. */
   async objectIds(tenantId: string, subjectId: string): Promise<string[]> {
-    const [proposals, items] = await Promise.all([
-      this.proposals.find({ tenant_id: tenantId, subject_id: subjectId, decision: { $ne: "erased" } }, { projection: { proposal_id: 1 } }).toArray(),
-      this.items.find({ tenant_id: tenantId, subject_id: subjectId, status: { $ne: "erased" } }, { projection: { memory_id: 1 } }).toArray(),
-    ]);
-    return [...proposals.map((p) => p.proposal_id), ...items.map((i) => i.memory_id)].sort();
+    const [proposalEntries, itemEntries] = await this.lists.entriesOf([proposalsOf(tenantId, subjectId), itemsOf(tenantId, subjectId)]);
+    const out = new Set<string>();
+    for (const [entries, collection] of [
+      [proposalEntries, this.collectionOf(PROPOSAL_PREFIX)],
+      [itemEntries, this.collectionOf(ITEM_PREFIX)],
+    ] as const) {
+      const ids = entries.map((entry) => memoryDocId(tenantId, subjectId, entryObjectId(entry)));
+      for (let i = 0; i < ids.length; i += 500) {
+        const found = await collection
+          .find({ _id: { $in: ids.slice(i, i + 500) } }, { projection: { decision: 1, status: 1, proposal_id: 1, memory_id: 1 } })
+          .toArray();
+        for (const o of found as unknown as { decision?: string; status?: string; proposal_id?: string; memory_id?: string }[]) {
+          if (o.memory_id === undefined ? o.decision !== "erased" : o.status !== "erased") out.add((o.memory_id ?? o.proposal_id)!);
+        }
+      }
+    }
+    return [...out].sort();
+  }
+
+  /** Adds a proposal's or an item's list entry again (the repair of a write that stopped before it). */
+  private async relist(tenantId: string, subjectId: string, objectId: string): Promise<void> {
+    const _id = memoryDocId(tenantId, subjectId, objectId);
+    if (objectId.startsWith(PROPOSAL_PREFIX)) {
+      const proposal = await this.proposals.findOne({ _id }, { projection: { created_at: 1 } });
+      if (proposal) await this.lists.add(proposalsOf(tenantId, subjectId), [timeEntry(proposal.created_at, objectId)]);
+      return;
+    }
+    const item = await this.items.findOne({ _id }, { projection: { created_at: 1 } });
+    if (item) await this.lists.add(itemsOf(tenantId, subjectId), [timeEntry(item.created_at, objectId)]);
   }
 
   async lookup(tenantId: string, subjectId: string, objectId: string): Promise<{ found: boolean; erased: boolean }> {
@@ -599,6 +641,14 @@ function erasureObject(record: Lifecycle & { tenant_id: string; subject_id: stri
     missing: { event_type: "erase", operation: mark.operation, stop_reason: "SUCCESS_DELETED", content_digest: null, metadata: { requested_by: mark.by } },
   };
 }
+
+const proposalsOf = (tenantId: string, subjectId: string): IdListRef => ({
+  collection: COLLECTIONS.ledgerProposals,
+  tenantId,
+  scope: subjectId,
+  list: "proposals",
+});
+const itemsOf = (tenantId: string, subjectId: string): IdListRef => ({ collection: COLLECTIONS.ledgerItems, tenantId, scope: subjectId, list: "items" });
 
 /** The `_id` of a proposal or an item: tenant, subject and object id, so a read is an `_id` lookup. */
 export const ledgerDocId = memoryDocId;

@@ -92,7 +92,7 @@ export class Repair implements ObjectRepair {
   async settleOne(store: ContractStore, object: UnsettledObject): Promise<boolean> {
     const existing = await this.eventFor(store, object);
     if (existing) {
-      await store.settle(object, existing.seq);
+      await store.settle(object, existing.seq, repairedEvent(existing));
       return true;
     }
     const cutoff = this.clock.now().getTime() - this.minAgeMs;
@@ -102,7 +102,7 @@ export class Repair implements ObjectRepair {
     const found = await this.findEvent(store, object);
     const appended = found ?? (await this.appendMissing(store, object));
     this.absent.delete(keyOf(object));
-    await store.settle(object, appended.seq);
+    await store.settle(object, appended.seq, !found || repairedEvent(found));
     if (!found)
       this.logger.warn({ contract: store.contract, objectId: object.objectId }, "a read completed an object a stopped process left without its event");
     return true;
@@ -156,7 +156,7 @@ export class Repair implements ObjectRepair {
         progressed = true;
         const existing = await this.findEvent(store, object);
         if (existing) {
-          await store.settle(object, existing.seq);
+          await store.settle(object, existing.seq, repairedEvent(existing));
           report.settled++;
           continue;
         }
@@ -166,7 +166,7 @@ export class Repair implements ObjectRepair {
           continue;
         }
         const appended = await this.appendMissing(store, object);
-        await store.settle(object, appended.seq);
+        await store.settle(object, appended.seq, true);
         if (object.kind === "erasure") report.erasuresCompleted++;
         else report.completed++;
       }
@@ -298,4 +298,9 @@ function isOwn(store: ContractStore, object: UnsettledObject, event: MemoryEvent
   // write's own is the one of its decision, not an earlier create of the same memory.
   if (object.version === null) return !object.missing.decision_id || !event.decision_id || event.decision_id === object.missing.decision_id;
   return (event.metadata.version ?? object.version) === object.version;
+}
+
+/** An event a repair appended: its write stopped before the event, so maybe before the object's list entries too. */
+function repairedEvent(event: MemoryEvent): boolean {
+  return (event.metadata as { repaired?: unknown } | undefined)?.repaired === true;
 }
