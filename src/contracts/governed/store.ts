@@ -78,6 +78,8 @@ export interface ListQuery {
   tenantId: string;
   subjectId: string;
   category?: string;
+  /** Only the items stored under this key (a client's lookup by key). */
+  key?: string;
   now: Date;
   limit: number;
   /** Keyset cursor: items strictly after this (created_at desc, _id desc). */
@@ -322,6 +324,7 @@ export class GovernedStore implements ContractStore {
       expires_at: { $gt: query.now },
     };
     if (query.category !== undefined) filter.category = query.category;
+    if (query.key !== undefined) filter.key = query.key;
     if (query.after) {
       filter.$or = [{ created_at: { $lt: query.after.createdAt } }, { created_at: query.after.createdAt, _id: { $lt: query.after.id } }];
     }

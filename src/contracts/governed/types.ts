@@ -92,9 +92,16 @@ export const deleteRequest = (memoryId: string, subjectId: string | null, reason
   expected_version: expectedVersion,
 });
 export const readRequest = (memoryId: string, subjectId: string | null): ReadRequest => ({ memory_id: memoryId, subject_id: subjectId });
-export const listRequest = (subjectId: string | null, category: string | null, limit: number | null, after: string | null): ListRequest => ({
+export const listRequest = (
+  subjectId: string | null,
+  category: string | null,
+  limit: number | null,
+  after: string | null,
+  key: string | null = null,
+): ListRequest => ({
   subject_id: subjectId,
   category,
+  key,
   limit,
   after,
 });
