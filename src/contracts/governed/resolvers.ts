@@ -38,6 +38,7 @@ export class GovernedResolver {
     const { kernel, contracts } = ctx.services;
     return MemoryDecision.from(
       await kernel.run(contracts.governed.operations.delete, ctx.principal, deleteRequest(memoryId, subjectId, reason, expectedVersion), ctx),
+      memoryId,
     );
   }
 
