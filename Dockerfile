@@ -8,6 +8,8 @@ RUN GOBIN=/out go install github.com/open-policy-agent/opa@v1.10.1
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client packages are npm workspaces (npm ci needs their package.json); the ledger page imports the client's source.
+COPY clients ./clients
 RUN npm ci --no-audit --no-fund --engine-strict
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -17,10 +19,13 @@ COPY web ./web
 # JSON Schemas and the OpenAPI document are imported by the agent door and /v1/openapi.json (compiled into dist/).
 COPY schema ./schema
 COPY --from=opa /out/opa /app/.tools/bin/opa
+# The gateway runs without the client packages: dropping the workspaces before the prune drops
+# them and their peers (@apollo/client, @langchain/*) from the runtime image.
 RUN bash scripts/policy.sh test \
  && bash scripts/policy.sh build \
  && node scripts/build-web.mjs \
  && npx tsc -p tsconfig.build.json \
+ && npm pkg delete workspaces \
  && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
