@@ -47,8 +47,6 @@ describe("real MCP clients against /mcp (issue 14)", () => {
       const { stdout } = await run(
         process.execPath,
         [
-          "--import",
-          path.join(__dirname, "conformance", "node20.mjs"),
           CONFORMANCE,
           "server",
           "--url",
