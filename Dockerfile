@@ -18,11 +18,14 @@ ENV CGO_ENABLED=0
 COPY scripts/bootstrap.sh ./scripts/
 COPY scripts/ferretdb-tools ./scripts/ferretdb-tools
 COPY scripts/ferretdb-patches ./scripts/ferretdb-patches
+COPY scripts/ferretdb-source.sh scripts/ferretdb-test.sh ./scripts/
 RUN bash scripts/bootstrap.sh
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The client packages are npm workspaces (npm ci needs their package.json); the ledger page imports the client's source.
+COPY clients ./clients
 RUN npm ci --no-audit --no-fund --engine-strict
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -51,6 +54,9 @@ RUN --mount=type=secret,id=policy_signing_key,required=false \
  && ! grep -rl "PRIVATE KEY" build
 RUN node scripts/build-web.mjs \
  && npx tsc -p tsconfig.build.json \
+ # The gateway runs without the client packages: dropping the workspaces before the prune drops
+ # them and their peers (@apollo/client, @langchain/*) from the runtime image.
+ && npm pkg delete workspaces \
  && npm prune --omit=dev
 
 FROM node:22-bookworm-slim

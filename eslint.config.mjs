@@ -10,7 +10,7 @@ const MONGODB_ONLY_IN_STORES =
   "Only the store layer knows MongoDB: src/store/, a contract's store (src/contracts/<name>/store.ts, store-*.ts or store/), scripts and tests.";
 
 export default defineConfig([
-  globalIgnores(["node_modules/", "dist/", "build/", "coverage/", "test-artifacts/", "data/", ".tools/"]),
+  globalIgnores(["node_modules/", "dist/", "clients/*/dist/", "build/", "coverage/", "test-artifacts/", "data/", ".tools/"]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -163,12 +163,34 @@ const ERRORS = {
   },
 };
 
+/** The answer to a body too large (413) or nested too deep (400): a SCHEMA_INVALID refusal before the kernel, at pointer "". */
+const SCHEMA_INVALID_ANSWER = {
+  type: "object",
+  required: ["stop_reason", "errors"],
+  properties: {
+    stop_reason: { const: "SCHEMA_INVALID" },
+    errors: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["pointer", "message"],
+        properties: {
+          pointer: { type: "string" },
+          message: { type: "string" },
+          extensions: { type: "object", properties: { code: { type: "string" } } },
+        },
+      },
+    },
+  },
+};
+
 export function buildOpenApi(): JsonObject {
   const schemas: JsonObject = {};
   for (const { file, name } of SEED_SCHEMAS) schemas[name] = describedSeedSchema(file, name);
   schemas.MemoryResponse = MEMORY_RESPONSE;
   schemas.AgentMemory = AGENT_ITEM;
   schemas.Errors = ERRORS;
+  schemas.SchemaInvalidAnswer = SCHEMA_INVALID_ANSWER;
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   return {
     openapi: "3.1.0",
@@ -187,7 +209,7 @@ export function buildOpenApi(): JsonObject {
           operationId: "memoryRequest",
           summary: "Read, write or update agent memory with one seed-001 document",
           description:
-            "The document's `op` picks its schema. A document that fails its schema is not an HTTP error: the answer is 200 with stop_reason SCHEMA_INVALID and every offending JSON pointer in `errors` (IF1-VALID). A field the schema does not list is refused the same way at its pointer (`additionalProperties: false`: the seed's schemas leave extra fields open, the door does not). Only a missing or bad token (401) and a body that is not JSON (400) are HTTP errors.",
+            "The document's `op` picks its schema. A document that fails its schema is not an HTTP error: the answer is 200 with stop_reason SCHEMA_INVALID and every offending JSON pointer in `errors` (IF1-VALID). A field the schema does not list is refused the same way at its pointer (`additionalProperties: false`: the seed's schemas leave extra fields open, the door does not). HTTP errors are for the transport only: a body that is not JSON or too deep (400), a missing or bad token (401), too large (413), not application/json (415), over the caller's rate (429, with Retry-After).",
           requestBody: {
             required: true,
             content: {
@@ -211,8 +233,31 @@ export function buildOpenApi(): JsonObject {
               description: "The decision: a success or a refusal, with its stop reason.",
               content: { "application/json": { schema: ref("MemoryResponse") } },
             },
-            "400": { description: "The body is not JSON (code BAD_REQUEST).", content: { "application/json": { schema: ref("Errors") } } },
+            "400": {
+              description:
+                "The body is not JSON (code BAD_REQUEST) or the Idempotency-Key header is malformed (code BAD_USER_INPUT): Errors. A document nested deeper than the door allows: SchemaInvalidAnswer.",
+              content: { "application/json": { schema: { oneOf: [ref("Errors"), ref("SchemaInvalidAnswer")] } } },
+            },
             "401": { description: "No valid bearer token (code UNAUTHENTICATED).", content: { "application/json": { schema: ref("Errors") } } },
+            "413": {
+              description: "The body is larger than the door allows (MEMGATE limits): stop_reason SCHEMA_INVALID, nothing read.",
+              content: { "application/json": { schema: ref("SchemaInvalidAnswer") } },
+            },
+            "415": {
+              description: "Content-Type is not application/json (code UNSUPPORTED_MEDIA_TYPE).",
+              content: { "application/json": { schema: ref("Errors") } },
+            },
+            "429": {
+              description: "Over the caller's rate (token bucket per tenant and principal; code RATE_LIMITED). Retry after the seconds in Retry-After.",
+              headers: {
+                "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 1 } },
+              },
+              content: { "application/json": { schema: ref("Errors") } },
+            },
+            "500": {
+              description: "The gateway failed unexpectedly (code INTERNAL_SERVER_ERROR); nothing was decided.",
+              content: { "application/json": { schema: ref("Errors") } },
+            },
           },
         },
       },

@@ -1,16 +1,16 @@
 // A LangGraph graph that remembers across threads through memgate (no LLM: the node is plain code).
-// Run from the repository root against a running gateway:
+// Run from the repository root (after npm start or npm run build) against a running gateway:
 //   MEMGATE_GRAPHQL_URL=http://localhost:4000/graphql MEMGATE_TOKEN=$(npm run -s token -- --tenant acme --subject alice --role agent) \
 //     npx tsx examples/langgraph/remember-across-threads.ts
 import { Annotation, MemorySaver, START, StateGraph, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { createMemgateClient } from "../../clients/typescript/src";
-import { MemgateRefusalError, MemgateStore } from "../../clients/typescript/src/langgraph";
+import { createMemgateClient } from "@memgate/client";
+import { MemgateRefusalError, MemgateStore } from "@memgate/client/langgraph";
 
 const State = Annotation.Root({ message: Annotation<string>, reply: Annotation<string> });
 
 // "remember <key>: <text>" stores a preference; anything else answers with what is remembered.
 async function assistant(state: typeof State.State, config: LangGraphRunnableConfig) {
-  const namespace = ["subjects", String(config.configurable?.user_id)];
+  const namespace = ["users", String(config.configurable?.user_id), "prefs"]; // the user's memgate subject: the label after "users"
   const said = /^remember (\w+): (.+)$/.exec(state.message);
   if (said) {
     try {
@@ -25,9 +25,11 @@ async function assistant(state: typeof State.State, config: LangGraphRunnableCon
   return { reply: `I remember: ${memories.map((m) => `${m.key}=${m.value.text}`).join(", ") || "nothing"}` };
 }
 
+// A graph's own writes need no option (SYSTEM_KNOWN); here the user said "remember", so the write
+// is USER_EXPLICIT and carries their consent (C19-CONSENT; see docs/CLIENT.md).
 const store = new MemgateStore({
   client: createMemgateClient({ url: process.env.MEMGATE_GRAPHQL_URL!, token: process.env.MEMGATE_TOKEN! }),
-  governed: { category: "PREFERENCE", sourceKind: "USER_EXPLICIT", ttlClass: "LONG", consent: { explicit: true } },
+  governed: { sourceKind: "USER_EXPLICIT", consent: { explicit: true } },
 });
 const graph = new StateGraph(State).addNode("assistant", assistant).addEdge(START, "assistant").compile({ checkpointer: new MemorySaver(), store });
 

@@ -1,17 +1,8 @@
 // Store a memory, update it, and read it back through Apollo Client's normalised cache.
-// Run from the repository root against a running gateway:
+// Run from the repository root (after npm start or npm run build) against a running gateway:
 //   MEMGATE_GRAPHQL_URL=http://localhost:4000/graphql MEMGATE_TOKEN=$(npm run -s token -- --tenant acme --subject alice --role agent) \
 //     npx tsx examples/typescript/quickstart.ts
-import {
-  MemoryDocument,
-  StoreMemoryDocument,
-  UpdateMemoryDocument,
-  createMemgateClient,
-  decide,
-  expectSuccess,
-  mutate,
-  query,
-} from "../../clients/typescript/src";
+import { MemoryDocument, StoreMemoryDocument, UpdateMemoryDocument, createMemgateClient, decide, expectSuccess, mutate, query } from "@memgate/client";
 
 async function main() {
   const client = createMemgateClient({ url: process.env.MEMGATE_GRAPHQL_URL!, token: process.env.MEMGATE_TOKEN! });

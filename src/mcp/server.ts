@@ -14,6 +14,7 @@ import type { CallContext } from "../kernel/outcome";
 import type { Services } from "../services";
 import { toToolResult } from "./results";
 import { tokenRights } from "./token-rights";
+import { withVocabulary } from "./tool-vocabulary";
 import { MEMGATE_TOOLS, type ToolArguments } from "./tools";
 
 export const ME_RESOURCE_URI = "memgate://me";
@@ -46,7 +47,13 @@ export function createMcpSession(deps: McpSessionDeps): Server {
     { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MEMGATE_TOOLS.map((tool) => tool.definition) }));
+  // Enumerations (categories, TTL classes, source kinds …) from the contract in force at each tools/list.
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: withVocabulary(
+      MEMGATE_TOOLS.map((tool) => tool.definition),
+      services,
+    ),
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = TOOLS_BY_NAME.get(request.params.name);

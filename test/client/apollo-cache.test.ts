@@ -1,6 +1,13 @@
-import type { ApolloClient } from "@apollo/client";
+import type { ApolloClient, OperationVariables, TypedDocumentNode } from "@apollo/client";
 import {
   AgentReadDocument,
+  ApproveProposalDocument,
+  DeclineProposalDocument,
+  DeleteMemoryDocument,
+  ForgetMemoryDocument,
+  LedgerDocument,
+  PendingProposalsDocument,
+  ProposeMemoryDocument,
   AgentUpdateDocument,
   AgentWriteDocument,
   MemgateRefusalError,
@@ -143,5 +150,115 @@ describe("the typed client: Apollo Client with memgate's type policies against a
       variables: { input: { repo_id: REPO, mode: "targeted", query: "eslint flat config eslint.config.mjs", expand: { semantic_hops: 0 } } },
     });
     expect(cachedAgain!.agentRead.hits.find((h) => h.memory.id === eslint.id)?.memory.truth).toMatchObject({ target: 0.2 });
+  });
+});
+
+/** A watched query: its answers as they come, and a promise for the first one a predicate accepts. */
+function watch<TData, TVariables extends OperationVariables>(client: ApolloClient, query: TypedDocumentNode<TData, TVariables>, variables: TVariables) {
+  let latest: TData | undefined;
+  let waiting: { accept: (data: TData) => boolean; resolve: (data: TData) => void }[] = [];
+  const settle = () => {
+    if (latest === undefined) return;
+    const data = latest;
+    waiting = waiting.filter((w) => (w.accept(data) ? (w.resolve(data), false) : true));
+  };
+  const subscription = client.watchQuery({ query, variables } as ApolloClient.WatchQueryOptions<TData, TVariables>).subscribe({
+    next: (result) => {
+      if (result.dataState !== "complete") return;
+      latest = result.data as TData;
+      settle();
+    },
+  });
+  return {
+    until(accept: (data: TData) => boolean): Promise<TData> {
+      return new Promise((resolve) => {
+        waiting.push({ accept, resolve });
+        settle();
+      });
+    },
+    stop: () => subscription.unsubscribe(),
+  };
+}
+
+/**
+ * Every watched query of a real Apollo Client 4 cache stays true through a memory's whole life:
+ * store → update → delete on governed memory, propose → approve / decline → forget on the
+ * ledger (issue 24 item 3). The client is the shipped one: type policies plus memgateUpdate.
+ */
+describe("Apollo Client's watched queries through store → update → delete → approve → decline → forget", () => {
+  const clock = new ManualClock("2026-03-01T12:00:00.000Z");
+  let gw: TestGateway;
+  let agent: ApolloClient;
+  let person: ApolloClient;
+  const stops: (() => void)[] = [];
+
+  beforeAll(async () => {
+    gw = await startTestGateway({ clock });
+    const url = `${gw.url}/graphql`;
+    agent = createMemgateClient({ url, token: await gw.token({ tenant: "acme", subjects: ["alice"], roles: ["agent"], sub: "reflection-agent" }) });
+    person = createMemgateClient({ url, token: await gw.token({ tenant: "acme", subjects: ["alice"], roles: ["user"], sub: "alice" }) });
+  });
+  afterAll(async () => {
+    stops.forEach((stop) => stop());
+    await agent?.clearStore();
+    await person?.clearStore();
+    await gw?.stop();
+  });
+
+  it("C19-OPS SPEC D1 D2: the watched list shows a stored item, both watchers show version 2, and after delete the list drops it and memory(id) answers NOT_FOUND", async () => {
+    const list = watch(agent, MemoriesDocument, {});
+    stops.push(list.stop);
+    await list.until((d) => d.memories.memories.length === 0);
+
+    const stored = expectSuccess((await mutate(agent, StoreMemoryDocument, { input: storeInput() })).storeMemory).memory!;
+    await list.until((d) => d.memories.memories.map((m) => m.memoryId).join() === stored.memoryId);
+    const one = watch(agent, MemoryDocument, { memoryId: stored.memoryId });
+    stops.push(one.stop);
+    await one.until((d) => d.memory.memory?.version === 1);
+
+    await mutate(agent, UpdateMemoryDocument, { input: { ...storeInput(), memoryId: stored.memoryId, value: "prefer bullet points", expectedVersion: 1 } });
+    await one.until((d) => d.memory.memory?.version === 2 && d.memory.memory.value === "prefer bullet points");
+    await list.until((d) => d.memories.memories[0]?.version === 2);
+
+    const deleted = (await mutate(agent, DeleteMemoryDocument, { memoryId: stored.memoryId, expectedVersion: 2 })).deleteMemory;
+    expect(deleted).toMatchObject({ stopReason: "SUCCESS_DELETED", memoryId: stored.memoryId, memory: null }); // SPEC D1: never returned again
+    await list.until((d) => d.memories.memories.length === 0);
+    const gone = await one.until((d) => d.memory.memory === null);
+    expect(gone.memory.stopReason).toBe("NOT_FOUND");
+    expect(Object.keys(cacheKeys(agent)).filter((key) => key.startsWith("Memory:"))).toEqual([]);
+  });
+
+  it("P54-A P54-E: approve moves a proposal from the watched pending list to the watched ledger, decline drops it, forget drops the item", async () => {
+    const propose = async (proposedText: string) =>
+      (
+        await mutate(agent, ProposeMemoryDocument, {
+          input: { subjectId: "alice", proposedText, kind: "SELF_OBSERVATION", source: { sourceType: "phase3_reflection", sourceId: "refl-17" } },
+        })
+      ).proposeMemory.proposalId!;
+    const first = await propose("I've noticed I focus better in the morning");
+    const second = await propose("I've noticed I like long walks after lunch");
+
+    const pending = watch(person, PendingProposalsDocument, { subjectId: "alice" });
+    const ledger = watch(person, LedgerDocument, { subjectId: "alice" });
+    stops.push(pending.stop, ledger.stop);
+    await pending.until((d) => d.pendingProposals.proposals.length === 2);
+    await ledger.until((d) => d.ledger.items.length === 0);
+
+    const approved = expectSuccess(
+      (await mutate(person, ApproveProposalDocument, { proposalId: first, finalText: "I've noticed I focus better in the morning" })).approveProposal,
+    ).memory!;
+    await pending.until((d) => d.pendingProposals.proposals.map((p) => p.proposalId).join() === second);
+    const withItem = await ledger.until((d) => d.ledger.items.length === 1);
+    expect(withItem.ledger.items[0]).toMatchObject({ memoryId: approved.memoryId, status: "active", proposalId: first });
+
+    expect((await mutate(person, DeclineProposalDocument, { proposalId: second })).declineProposal).toMatchObject({
+      stopReason: "SUCCESS_DELETED",
+      proposalId: second,
+    });
+    await pending.until((d) => d.pendingProposals.proposals.length === 0);
+
+    expect((await mutate(person, ForgetMemoryDocument, { memoryId: approved.memoryId })).forgetMemory).toMatchObject({ memoryId: approved.memoryId });
+    await ledger.until((d) => d.ledger.items.length === 0);
+    expect(Object.keys(cacheKeys(person)).filter((key) => key.startsWith("LedgerItem:") || key.startsWith("MemoryProposal:"))).toEqual([]);
   });
 });

@@ -108,15 +108,17 @@ describe("MemgateStore: LangGraph's BaseStore through memgate GraphQL", () => {
     );
     expect(await store.listNamespaces({ prefix: ["repos"] })).toEqual([["repos", REPO]]);
     expect(await store.listNamespaces({ prefix: ["subjects"], maxDepth: 1 })).toEqual([["subjects"]]);
-    await expect(store.get(["memories", "alice"], "x")).rejects.toBeInstanceOf(InvalidNamespaceError);
-    await expect(store.put(["subjects"], "x", { text: "y" })).rejects.toBeInstanceOf(InvalidNamespaceError);
+    await expect(store.get(["repos", REPO, "x"], "x")).rejects.toBeInstanceOf(InvalidNamespaceError);
+    await expect(store.put(["ledger"], "x", { text: "y" })).rejects.toBeInstanceOf(InvalidNamespaceError);
   });
 
   it("SPEC D2: a second put of a key updates the one memgate memory to version 2", async () => {
     const client = createMemgateClient({ url, token: await gw.token({ tenant: "acme", subjects: ["alice"], roles: ["agent"] }) });
     await store.put(["subjects", "alice"], "lang", { text: "answers in English" });
     await store.put(["subjects", "alice"], "lang", { text: "answers in French" });
-    const memories = (await query(client, MemoriesDocument, { subjectId: "alice", limit: 100 })).memories.memories.filter((m) => m.key === "lang");
+    const memories = (await query(client, MemoriesDocument, { subjectId: "alice", limit: 100 })).memories.memories.filter(
+      (m) => m.key === "subjects.alice:lang",
+    );
     expect(memories.map((m) => [m.version, JSON.parse(m.value)])).toEqual([[2, { text: "answers in French" }]]);
   });
 });

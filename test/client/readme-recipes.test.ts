@@ -60,6 +60,6 @@ describe("README recipes run against a real gateway", () => {
     // The memory lives in memgate, not in the process that ran the graph.
     const client = createMemgateClient({ url: `${gw.url}/graphql`, token });
     const { memories } = (await query(client, MemoriesDocument, { subjectId: "carol" })).memories;
-    expect(memories.map((m) => [m.key, JSON.parse(m.value)])).toEqual([["tone", { text: "prefer concise answers" }]]);
+    expect(memories.map((m) => [m.key, JSON.parse(m.value)])).toEqual([["users.carol.prefs:tone", { text: "prefer concise answers" }]]);
   });
 });

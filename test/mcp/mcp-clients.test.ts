@@ -47,8 +47,6 @@ describe("real MCP clients against /mcp (issue 14)", () => {
       const { stdout } = await run(
         process.execPath,
         [
-          "--import",
-          path.join(__dirname, "conformance", "node20.mjs"),
           CONFORMANCE,
           "server",
           "--url",
@@ -98,16 +96,18 @@ describe("real MCP clients against /mcp (issue 14)", () => {
     expect(stdout).toContain('"stop_reason": "SUCCESS_STORED"');
   });
 
-  it("runs the README's stdio configuration: npx memgate-mcp bridges an SDK stdio client to /mcp", async () => {
+  it("runs the README's stdio configuration from a folder outside the checkout: the installed memgate-mcp (never npx) bridges an SDK stdio client to /mcp", async () => {
     const { json } = readmeRecipe();
-    const config = JSON.parse(json[0]) as { mcpServers: { memgate: { command: string; args: string[]; env: Record<string, string> } } };
+    const config = JSON.parse(json[0]) as { mcpServers: { memgate: { command: string; args?: string[]; env: Record<string, string> } } };
     const server = config.mcpServers.memgate;
+    expect(server.command).toBe("memgate-mcp"); // the installed binary: no registry lookup
     const client = new Client({ name: "desktop-like-client", version: "1.0.0" });
     const transport = new StdioClientTransport({
       command: server.command,
-      args: server.args,
-      cwd: ROOT,
-      env: { ...(process.env as Record<string, string>), ...server.env, MEMGATE_URL: gw.url, MEMGATE_TOKEN: token },
+      args: server.args ?? [],
+      cwd: os.tmpdir(),
+      // The workspace's node_modules/.bin holds memgate-mcp as `npm install -g` of @memgate/mcp puts it on the PATH.
+      env: { ...(process.env as Record<string, string>), PATH: `${BIN}:${process.env.PATH}`, ...server.env, MEMGATE_URL: gw.url, MEMGATE_TOKEN: token },
       stderr: "pipe",
     });
     await client.connect(transport);

@@ -120,3 +120,60 @@ describe("OpenAPI 3.1 for POST /v1/memory (issue 14)", () => {
     for (const answer of answers) expect({ answer, errors: response(answer) ? null : response.errors }).toEqual({ answer, errors: null });
   });
 });
+
+/**
+ * The document declares every status POST /v1/memory answers (issue 24 item 6): each transport
+ * answer, provoked live, has its status declared, and its body validates against that status's
+ * declared schema; a 429 carries the declared Retry-After.
+ */
+describe("OpenAPI declares every status POST /v1/memory answers", () => {
+  const document = buildOpenApi() as Json;
+  const responses = document.paths["/v1/memory"].post.responses as Record<string, Json>;
+  let gw: TestGateway;
+
+  beforeAll(async () => {
+    // A bucket of one request per principal, refilled once a second: of three at once, some are answered 429.
+    gw = await startTestGateway({ env: { MEMGATE_RATE_LIMIT_PER_S: "1", MEMGATE_RATE_LIMIT_BURST: "1" } });
+  });
+  afterAll(() => gw?.stop());
+
+  it("400, 401, 413, 415 and 429 (with Retry-After) are declared, and each live answer validates against its declared schema", async () => {
+    const ajv = ajvFor(document);
+    const validate = (status: number, body: unknown) => {
+      const declared = responses[String(status)];
+      expect({ status, declared: declared !== undefined }).toEqual({ status, declared: true });
+      // The declared schema, its $refs pointing into the document ajvFor registered as "openapi".
+      const check = ajv.compile(JSON.parse(JSON.stringify(declared.content["application/json"].schema).replaceAll('"#/components/', '"openapi#/components/')));
+      expect({ status, body, errors: check(body) ? null : check.errors }).toEqual({ status, body, errors: null });
+    };
+    const post = (init: { token?: string | null; type?: string; body: string }) =>
+      fetch(`${gw.url}/v1/memory`, {
+        method: "POST",
+        headers: { "content-type": init.type ?? "application/json", ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+        body: init.body,
+      });
+    const token = (sub: string) => gw.token({ tenant: "acme", subjects: ["repo:acme/web"], roles: ["agent"], sub });
+
+    const unauthenticated = await post({ token: null, body: "{}" });
+    expect(unauthenticated.status).toBe(401);
+    validate(401, await unauthenticated.json());
+    const wrongType = await post({ token: await token("a"), type: "text/plain", body: "hello" });
+    expect(wrongType.status).toBe(415);
+    validate(415, await wrongType.json());
+
+    const tooLarge = await post({ token: await token("b"), body: JSON.stringify({ op: "write", text: "x".repeat(2_000_000) }) });
+    expect(tooLarge.status).toBe(413);
+    validate(413, await tooLarge.json());
+    const notJson = await post({ token: await token("c"), body: "{not json" });
+    expect(notJson.status).toBe(400);
+    validate(400, await notJson.json());
+
+    const burst = await token("d");
+    const answers = await Promise.all([1, 2, 3].map(() => post({ token: burst, body: "{}" })));
+    const limited = answers.find((answer) => answer.status === 429)!;
+    expect(limited).toBeDefined();
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(responses["429"].headers["Retry-After"]).toMatchObject({ required: true });
+    validate(429, await limited.json());
+  });
+});

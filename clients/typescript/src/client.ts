@@ -6,7 +6,7 @@
  */
 import { ApolloClient, CombinedGraphQLErrors, HttpLink, InMemoryCache, ServerError, type OperationVariables, type TypedDocumentNode } from "@apollo/client";
 import { MemgateRequestError } from "./errors";
-import { memgateCacheConfig } from "./type-policies";
+import { memgateCacheConfig, memgateUpdate } from "./type-policies";
 
 export interface MemgateClientOptions {
   /** The gateway's GraphQL endpoint, e.g. http://localhost:4000/graphql */
@@ -49,7 +49,10 @@ export async function query<TData, TVariables extends OperationVariables>(
   return data;
 }
 
-/** Runs a generated mutation; the entities in its answer update every cached read of them. */
+/**
+ * Runs a generated mutation; the entities in its answer update every cached read of them, and
+ * memgateUpdate evicts what it ended (a deleted memory, an approved proposal …) from cached lists.
+ */
 export async function mutate<TData, TVariables extends OperationVariables>(
   client: ApolloClient,
   document: TypedDocumentNode<TData, TVariables>,
@@ -57,7 +60,10 @@ export async function mutate<TData, TVariables extends OperationVariables>(
 ): Promise<TData> {
   let data: TData | null | undefined;
   try {
-    ({ data } = await client.mutate<TData, TVariables>({ mutation: document, variables } as ApolloClient.MutateOptions<TData, TVariables>));
+    ({ data } = await client.mutate<TData, TVariables>({ mutation: document, variables, update: memgateUpdate } as ApolloClient.MutateOptions<
+      TData,
+      TVariables
+    >));
   } catch (error) {
     throw requestError(error);
   }

@@ -6,8 +6,9 @@
  * returned them instead of filling the cache with one object per call.
  * test/client/type-policies.test.ts checks that every object type of the schema is listed here.
  */
-import type { InMemoryCacheConfig, TypePolicies } from "@apollo/client";
-import { possibleTypes } from "./generated/graphql";
+import type { ApolloCache, InMemoryCacheConfig, TypePolicies } from "@apollo/client";
+import { possibleTypes, type StopReason } from "./generated/graphql";
+import { isSuccessStopReason } from "./results";
 
 /** Entities: one cache object per id, whatever query or mutation returned them. */
 export const ENTITY_KEYS = {
@@ -56,3 +57,61 @@ export const typePolicies: TypePolicies = {
 
 /** The InMemoryCache options a memgate client needs: `new InMemoryCache(memgateCacheConfig)`. */
 export const memgateCacheConfig: InMemoryCacheConfig = { typePolicies, possibleTypes };
+
+/**
+ * What a mutation's answer removes from or adds to cached lists, for a normalised cache. The
+ * entity answers update themselves (keyFields above); what a mutation ends is evicted, and
+ * Apollo Client then leaves the dangling reference out of every cached list and refetches a
+ * watched single read of it:
+ *   deleteMemory     evicts the Memory (its answer's memoryId; a deleted item's content is never returned, SPEC D1): `memory(id)` refetches
+ *                    and answers NOT_FOUND, every `memories` list drops it.
+ *   approveProposal  evicts the approved MemoryProposal (pending lists drop it) and the cached
+ *                    `ledger` lists, which refetch with the new item.
+ *   declineProposal  evicts the MemoryProposal.
+ *   forgetMemory     evicts the LedgerItem: every `ledger` list drops it.
+ *   storeMemory,     evict the cached `memories` / `pendingProposals` lists, which refetch with
+ *   proposeMemory    the new entity (a list's order and page are the gateway's to decide).
+ * A refusal or a held write changed nothing and touches nothing. `mutate` (client.ts) applies
+ * this to every mutation; with Apollo's own `useMutation` / `client.mutate` pass it as `update`.
+ */
+export function memgateUpdate(cache: ApolloCache, result: { data?: unknown }): void {
+  const data = result.data;
+  if (typeof data !== "object" || data === null) return;
+  let changed = false;
+  const evict = (options: { id?: string; fieldName?: string }) => {
+    changed = cache.evict(options) || changed;
+  };
+  for (const [field, answer] of Object.entries(data as Record<string, MutationAnswer | null>)) {
+    if (!answer || typeof answer.stopReason !== "string" || !isSuccessStopReason(answer.stopReason as StopReason)) continue;
+    switch (field) {
+      case "deleteMemory":
+        if (answer.memoryId) evict({ id: cache.identify({ __typename: "Memory", memoryId: answer.memoryId }) });
+        break;
+      case "approveProposal":
+        if (answer.memory?.proposalId) evict({ id: cache.identify({ __typename: "MemoryProposal", proposalId: answer.memory.proposalId }) });
+        evict({ id: "ROOT_QUERY", fieldName: "ledger" });
+        break;
+      case "declineProposal":
+        if (answer.proposalId) evict({ id: cache.identify({ __typename: "MemoryProposal", proposalId: answer.proposalId }) });
+        break;
+      case "forgetMemory":
+        if (answer.memoryId) evict({ id: cache.identify({ __typename: "LedgerItem", memoryId: answer.memoryId }) });
+        break;
+      case "storeMemory":
+        evict({ id: "ROOT_QUERY", fieldName: "memories" });
+        break;
+      case "proposeMemory":
+        evict({ id: "ROOT_QUERY", fieldName: "pendingProposals" });
+        break;
+    }
+  }
+  if (changed) cache.gc();
+}
+
+/** The parts of a mutation's answer memgateUpdate reads. */
+interface MutationAnswer {
+  stopReason?: unknown;
+  proposalId?: string | null;
+  memoryId?: string | null;
+  memory?: { memoryId?: string | null; proposalId?: string | null } | null;
+}

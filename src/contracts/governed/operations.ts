@@ -57,6 +57,8 @@ export interface ReadRequest {
 export interface ListRequest {
   subject_id?: string | null;
   category?: string | null;
+  /** Only the items stored under this key: a client's lookup by its own key in one round trip (LangGraph's get). */
+  key?: string | null;
   limit?: number | null;
   after?: string | null;
 }
@@ -95,7 +97,7 @@ export const STORE_FIELDS: Fields = ITEM;
 export const UPDATE_FIELDS: Fields = { ...ITEM, memory_id: id(), expected_version: number() };
 export const DELETE_FIELDS: Fields = { ...SUBJECT, memory_id: id(), reason: text(), expected_version: number() };
 export const READ_FIELDS: Fields = { ...SUBJECT, memory_id: id() };
-export const LIST_FIELDS: Fields = { ...SUBJECT, category: enumeration(), limit: number(), after: id() };
+export const LIST_FIELDS: Fields = { ...SUBJECT, category: enumeration(), key: text(), limit: number(), after: id() };
 export const SETTINGS_FIELDS: Fields = { ...SUBJECT, enabled: boolean(), max_items_per_subject: number(), max_writes_per_window: number() };
 
 interface EntitlementData {
@@ -423,6 +425,7 @@ export function governedOperations(store: GovernedStore) {
         tenantId: ctx.tenantId,
         subjectId: ctx.subjectId,
         category: req.category ?? undefined,
+        key: req.key ?? undefined,
         now: ctx.now,
         limit: limit + 1,
         after: (req.after && decodeCursor(req.after)) || undefined,

@@ -38,6 +38,7 @@ export class GovernedResolver {
     const { kernel, contracts } = ctx.services;
     return MemoryDecision.from(
       await kernel.run(contracts.governed.operations.delete, ctx.principal, deleteRequest(memoryId, subjectId, reason, expectedVersion), ctx),
+      memoryId,
     );
   }
 
@@ -57,15 +58,18 @@ export class GovernedResolver {
     return MemoryDecision.from(await kernel.run(contracts.governed.operations.read, ctx.principal, readRequest(memoryId, subjectId), ctx));
   }
 
-  @Query(() => MemoryListDecision, { description: "LIST a subject's live items, newest first (seed 000)." })
+  @Query(() => MemoryListDecision, { description: "LIST a subject's live items, newest first (seed 000); with `key`, only the items stored under that key." })
   async memories(
     @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
     @Arg("category", () => String, { nullable: true }) category: string | null,
     @Arg("limit", () => Int, { nullable: true }) limit: number | null,
     @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Arg("key", () => String, { nullable: true, description: "Only the items stored under this key (a lookup by the caller's own key)." }) key: string | null,
     @Ctx() ctx: GatewayContext,
   ): Promise<MemoryListDecision> {
     const { kernel, contracts } = ctx.services;
-    return MemoryListDecision.from(await kernel.run(contracts.governed.operations.list, ctx.principal, listRequest(subjectId, category, limit, after), ctx));
+    return MemoryListDecision.from(
+      await kernel.run(contracts.governed.operations.list, ctx.principal, listRequest(subjectId, category, limit, after, key), ctx),
+    );
   }
 }

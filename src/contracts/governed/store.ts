@@ -79,6 +79,8 @@ export interface ListQuery {
   tenantId: string;
   subjectId: string;
   category?: string;
+  /** Only the items stored under this key (a client's lookup by key). */
+  key?: string;
   now: Date;
   limit: number;
   /** Keyset cursor: items strictly after this (created_at desc, _id desc). */
@@ -318,9 +320,13 @@ export class GovernedStore implements ContractStore {
       query.limit,
       async (memoryIds) => {
         const items = await this.memories.find({ _id: { $in: memoryIds.map((m) => memoryDocId(tenantId, subjectId, m)) } }).toArray();
-        // Entries whose item is gone (undone), not live, expired or of another category are passed over.
+        // Entries whose item is gone (undone), not live, expired, of another category or key are passed over.
         const wanted = items.filter(
-          (m) => m.status === "active" && m.expires_at > query.now && (query.category === undefined || m.category === query.category),
+          (m) =>
+            m.status === "active" &&
+            m.expires_at > query.now &&
+            (query.category === undefined || m.category === query.category) &&
+            (query.key === undefined || m.key === query.key),
         );
         return this.live(wanted.map(verified));
       },

@@ -92,9 +92,16 @@ export const deleteRequest = (memoryId: string, subjectId: string | null, reason
   expected_version: expectedVersion,
 });
 export const readRequest = (memoryId: string, subjectId: string | null): ReadRequest => ({ memory_id: memoryId, subject_id: subjectId });
-export const listRequest = (subjectId: string | null, category: string | null, limit: number | null, after: string | null): ListRequest => ({
+export const listRequest = (
+  subjectId: string | null,
+  category: string | null,
+  limit: number | null,
+  after: string | null,
+  key: string | null = null,
+): ListRequest => ({
   subject_id: subjectId,
   category,
+  key,
   limit,
   after,
 });
@@ -142,10 +149,16 @@ export class Memory {
 @ObjectType({ implements: DecisionFields, description: "The answer to a single-item operation: one stop reason, and the item when it succeeded." })
 export class MemoryDecision extends DecisionFields {
   @Field(() => Memory, { nullable: true }) memory!: Memory | null;
+  @Field(() => ID, {
+    nullable: true,
+    description: "The id of the item acted on when it succeeded, also after DELETE, which returns no content: a client cache evicts Memory by it.",
+  })
+  memoryId!: string | null;
 
-  static from(outcome: Outcome<MemoryRecord | undefined>): MemoryDecision {
+  static from(outcome: Outcome<MemoryRecord | undefined>, actedOn: string | null = null): MemoryDecision {
     const decision = new MemoryDecision().assignDecision(outcome);
     decision.memory = outcome.value ? Memory.from(outcome.value) : null;
+    decision.memoryId = outcome.value?.memory_id ?? (outcome.stopReason.startsWith("SUCCESS_") ? actedOn : null);
     return decision;
   }
 }
