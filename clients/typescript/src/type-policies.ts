@@ -48,6 +48,7 @@ export const EMBEDDED_TYPES = [
   "ReauditProgress", // a status snapshot: each poll must show the fresh counts
   "ReauditTargetProgress",
   "Me", // the calling token's rights (query { me }): per token, never shared across tokens
+  "LedgerChange", // one notice of the ledger's live stream (subscription ledgerChanges)
 ] as const;
 
 export const typePolicies: TypePolicies = {
