@@ -241,7 +241,8 @@ describe("the agent contract on the operation kernel", () => {
           truth: null,
           utility: null,
           content_salt: "",
-          erasure: { reason: "repository deleted", subject_id: `repo:${ERASE_REPO}` },
+          // A reason that is not a code is recorded as `other`; its words go to an erasable note (issue 22 §4).
+          erasure: { reason: "other", subject_id: `repo:${ERASE_REPO}` },
         });
         expect(t.provenance.source_refs).toEqual([]);
       }

@@ -178,7 +178,7 @@ describe("the ledger on the operation kernel (issue 11)", () => {
       text: "",
       content_salt: "",
       source: { source_type: "phase3_reflection", source_id: null, note: null },
-      erasure: { reason: "I asked to be forgotten" },
+      erasure: { reason: "other" }, // free text is not a reason code: its words go to an erasable note (issue 22 §4)
     });
     const proposalTombstone = await proposals().findOne({ proposal_id: tombstone!.proposal_id });
     expect(proposalTombstone).toMatchObject({ decision: "erased", final_text: null, source: { source_type: "phase3_reflection", source_id: null } });

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ManualClock } from "../../src/clock";
+import { loadBundle } from "../../src/policy/bundle";
 import { leaseId, REAUDIT_LEASES } from "../../src/store/log/reaudit";
 import { eventsOf, STORE } from "../audit/support";
 import { POLICY_BUNDLE, startTestGateway, type TestGateway } from "../support/gateway";
@@ -48,7 +48,8 @@ describe("MP-BREAK MP-LOG: two gateways loading one tightened bundle walk each t
       expect((await first.gql(agent, STORE, { input: preference({ key: `k${i}`, value }) })).data!.storeMemory.stopReason).toBe("SUCCESS_STORED");
     }
     const tightened = tightenedBundle();
-    const hash = createHash("sha256").update(readFileSync(tightened)).digest("hex");
+    // The policy version is the digest of the bundle's content (issue 22 §6), not of the file.
+    const hash = (await loadBundle(tightened)).hash;
     // Another tenant's walk under that bundle is leased by a process elsewhere (alive: its lease runs a minute more).
     const lease = await first.token({ tenant: "walkers-lease", subjects: ["alice"], roles: ["agent"] });
     expect((await first.gql(lease, STORE, { input: preference({ key: "x", value: `loves ${PHRASE} 4` }) })).data!.storeMemory.stopReason).toBe(

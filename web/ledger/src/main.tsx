@@ -533,20 +533,23 @@ function App({
     if (skip) skip.textContent = language.words.page("skip");
   }, [language]);
   useEffect(() => saveSession(session), [session]);
-  // Renews an OpenID session before its token expires; a failed renewal ends it.
+  // Renews an OpenID session before its token expires; a failed renewal ends it. The timer is set
+  // once per session (not again when the language changes, which would push the renewal back).
+  const words = useRef(language.words);
+  words.current = language.words;
   useEffect(() => {
     if (!session || session.via !== "oidc" || !session.refreshToken || !settings.oidc) return undefined;
     const timer = setTimeout(
       () => {
         refreshSession(settings.oidc!, session).then(setSession, () => {
-          setError(language.words.status("session_ended"));
+          setError(words.current.status("session_ended"));
           setSession(null);
         });
       },
       Math.max(REFRESH_GAP_MS, session.expiresAt - Date.now() - REFRESH_BEFORE_MS),
     );
     return () => clearTimeout(timer);
-  }, [session, settings, language]);
+  }, [session, settings]);
   const switchTo = (code: string) => {
     rememberLanguage(code);
     void loadMessages(code).then((messages) => setLanguage({ code, words: new Words(messages) }));
