@@ -541,10 +541,18 @@ function App({
     if (!session || session.via !== "oidc" || !session.refreshToken || !settings.oidc) return undefined;
     const timer = setTimeout(
       () => {
-        refreshSession(settings.oidc!, session).then(setSession, () => {
-          setError(words.current.status("session_ended"));
-          setSession(null);
-        });
+        // A renewal that answers after the person signed out (or signed in anew) changes nothing:
+        // it must never bring an ended session back.
+        refreshSession(settings.oidc!, session).then(
+          (renewed) => {
+            if (current.current === session) setSession(renewed);
+          },
+          () => {
+            if (current.current !== session) return;
+            setError(words.current.status("session_ended"));
+            setSession(null);
+          },
+        );
       },
       Math.max(REFRESH_GAP_MS, session.expiresAt - Date.now() - REFRESH_BEFORE_MS),
     );
