@@ -45,7 +45,6 @@ export interface Sense {
 
 /** data.memgate.injection of the bundle (policies/memgate/injection/data.json). */
 export interface InjectionLexicon {
-  patterns: Record<string, Entry[]>;
   /** One character class (RE2 syntax, `\x{HHHH}` escapes) of characters that hide text from a reviewer. */
   hidden_characters?: string;
 }
@@ -256,9 +255,6 @@ function compileAll(source: LexiconSource): Compiled[] {
   for (const [cls, entries] of Object.entries(forbidden?.topics ?? {})) {
     entries.forEach((entry, i) => out.push(compile(`topic:${cls}`, `topic:${cls}#${i}`, entry)));
   }
-  for (const [kind, entries] of Object.entries(injection?.patterns ?? {})) {
-    entries.forEach((entry, i) => out.push(compile("injection", `${kind}#${i}`, entry)));
-  }
   if (injection?.hidden_characters) {
     // Matched on the raw text: normalize() drops the very characters it looks for.
     const hidden = re2CharacterClass(injection.hidden_characters);
@@ -309,8 +305,8 @@ export function createLexiconDetector(source: LexiconSource): Detector {
   };
   const scan = (field: string, text: string, together = false, language?: ReturnType<typeof languageOfLongest>): Finding[] => {
     const normalized = normalize(text);
-    // The forbidden classes' English patterns read Latin letters folded; injection patterns
-    // (which may spell other languages' accents) and the per-language lexicons read the text.
+    // The forbidden classes' English patterns read Latin letters folded; the per-language
+    // lexicons read the text (injection has its own detector, src/detectors/injection.ts).
     const latin = foldLatin(normalized);
     const analysis = analysisFor(foldLatin(normalizeKeepingCase(text)), latin);
     // A class with a plain finding is settled; one with only sense readings so far is not.
@@ -318,7 +314,7 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     const findings: Finding[] = [];
     for (const c of current()) {
       if (together && c.field) continue;
-      const subject = c.raw ? text : c.cls === "injection" ? normalized : latin;
+      const subject = c.raw ? text : latin;
       if (settled.has(c.cls) || !c.match.test(subject)) continue;
       if (c.unless?.test(subject)) continue;
       const found = findingsOfMatches(field, c, subject, c.raw ? [] : senses, analysis);

@@ -1,28 +1,8 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
-import { GraphQLError } from "graphql";
 import type { GatewayContext } from "../../graphql/context";
-import { ErrorCode } from "../../graphql/errors";
+import { subscriptionStream } from "../../graphql/subscription";
 import type { MemoryEvent } from "../../store/event-log";
-import { SubscriptionLimitError } from "../../store/log/event-source";
 import { AcknowledgementDecision, AuditCheckpointList, ChainVerification, ErasureDecision, MemoryEventView } from "./types";
-
-/**
- * An async iterator whose `return()` (the client unsubscribed or went away) aborts the
- * source at once, even while it waits for the next poll.
- */
-function abortable<T>(iterable: AsyncIterable<T>, controller: AbortController): AsyncIterableIterator<T> {
-  const inner = iterable[Symbol.asyncIterator]();
-  return {
-    next: () => inner.next(),
-    return: async () => {
-      controller.abort();
-      return { done: true, value: undefined };
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-}
 
 async function subscribeToEvents({
   args,
@@ -30,20 +10,7 @@ async function subscribeToEvents({
 }: SubscribeResolverData<unknown, { afterSeq?: number | null }, GatewayContext>): Promise<AsyncIterable<MemoryEvent>> {
   const { kernel, contracts } = context.services;
   const outcome = await kernel.run(contracts.audit.operations.subscribeEvents, context.principal, { afterSeq: args.afterSeq }, context);
-  if (!outcome.value) {
-    // A subscription has no result to carry a refusal: it ends with the stop reason in the error.
-    throw new GraphQLError(`memoryEvents refused: ${outcome.stopReason}`, {
-      extensions: { code: ErrorCode.FORBIDDEN, stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations },
-    });
-  }
-  const controller = new AbortController();
-  try {
-    return abortable(outcome.value(controller.signal), controller);
-  } catch (error) {
-    controller.abort();
-    if (!(error instanceof SubscriptionLimitError)) throw error;
-    throw new GraphQLError(error.message, { extensions: { code: ErrorCode.FORBIDDEN, reason: error.code, scope: error.scope, limit: error.limit } });
-  }
+  return subscriptionStream("memoryEvents", outcome);
 }
 
 /** The auditor's and the subject's doors to the log (issue 5). Each method is one kernel run of an audit operation. */

@@ -1,8 +1,6 @@
-import { GraphQLError } from "graphql";
 import { Arg, Ctx, ID, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
-import { ErrorCode } from "../../graphql/errors";
-import { SubscriptionLimitError } from "../../store/log/event-source";
 import type { GatewayContext } from "../../graphql/context";
+import { subscriptionStream } from "../../graphql/subscription";
 import { ledgerData } from "./data";
 import type { LedgerNotice } from "./watch";
 import {
@@ -17,40 +15,13 @@ import {
   SelectedMemoryContextDecision,
 } from "./types";
 
-/** Ends the source as soon as the client unsubscribes or goes away, even while it waits for the next event. */
-function abortable<T>(iterable: AsyncIterable<T>, controller: AbortController): AsyncIterableIterator<T> {
-  const inner = iterable[Symbol.asyncIterator]();
-  return {
-    next: () => inner.next(),
-    return: async () => {
-      controller.abort();
-      return { done: true, value: undefined };
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
-}
-
 async function subscribeToLedger({
   args,
   context,
 }: SubscribeResolverData<unknown, { subjectId?: string | null }, GatewayContext>): Promise<AsyncIterable<LedgerNotice>> {
   const { kernel, contracts } = context.services;
   const outcome = await kernel.run(contracts.ledger.operations.watch, context.principal, { subjectId: args.subjectId ?? null }, context);
-  if (!outcome.value) {
-    throw new GraphQLError(`ledgerChanges refused: ${outcome.stopReason}`, {
-      extensions: { code: ErrorCode.FORBIDDEN, stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations },
-    });
-  }
-  const controller = new AbortController();
-  try {
-    return abortable(outcome.value(controller.signal), controller);
-  } catch (error) {
-    controller.abort();
-    if (!(error instanceof SubscriptionLimitError)) throw error;
-    throw new GraphQLError(error.message, { extensions: { code: ErrorCode.FORBIDDEN, reason: error.code, scope: error.scope, limit: error.limit } });
-  }
+  return subscriptionStream("ledgerChanges", outcome);
 }
 
 /** The person's ledger (seed 003). Each method parses, runs one operation through the kernel and shapes its answer. */
