@@ -21,6 +21,8 @@ export interface Config {
   readonly secondaryIndexes: boolean;
   /** How long a write's Idempotency-Key answers its first outcome (MEMGATE_IDEMPOTENCY_WINDOW_S, default 86400). */
   readonly idempotencyWindowS: number;
+  /** How long a retry waits for the attempt that holds its key before answering "in progress" (MEMGATE_IDEMPOTENCY_WAIT_MS, default 2000). */
+  readonly idempotencyWaitMs: number;
   /** Supervision of the embedded FerretDB (issue 15): first restart delay, doubled per failed attempt, and attempts before giving up. */
   readonly ferretdbRestart: { readonly backoffMs: number; readonly maxAttempts: number };
   readonly policyBundlePath: string;
@@ -243,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ferretdbBinary: ferretdbBinaryPath(projectRoot, env), // MEMGATE_FERRETDB_BIN, MEMGATE_FERRETDB_PATCHES
     secondaryIndexes: flag(env, "MEMGATE_SECONDARY_INDEXES", Boolean(mongodbUri)),
     idempotencyWindowS: integer(env, "MEMGATE_IDEMPOTENCY_WINDOW_S", 86_400, 1, 30 * 86_400),
+    idempotencyWaitMs: integer(env, "MEMGATE_IDEMPOTENCY_WAIT_MS", 2_000, 0, 60_000),
     ferretdbRestart: Object.freeze({
       backoffMs: integer(env, "MEMGATE_FERRETDB_RESTART_BACKOFF_MS", 250, 10, 60_000),
       maxAttempts: integer(env, "MEMGATE_FERRETDB_RESTART_ATTEMPTS", 8, 1, 1_000),

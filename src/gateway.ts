@@ -137,6 +137,7 @@ export class Gateway {
       const idempotency = {
         store: new MongoIdempotencyStore(db),
         windowMs: config.idempotencyWindowS * 1000,
+        waitMs: config.idempotencyWaitMs,
         // An attempt this old is presumed dead, as the repair presumes of an unsettled object (docs/FAULTS.md "Idempotency").
         staleMs: config.audit.repairMinAgeMs,
         exists: async (o: ReservedObject) => (await stores.find((s) => s.contract === o.contract)?.lookup(o.tenantId, o.subjectId, o.objectId))?.found ?? false,
