@@ -6,6 +6,9 @@ import { buildSchema, parse, validate, type DocumentNode } from "graphql";
 import { ensureDevKeyPair } from "../../src/auth/dev-keys";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 
+// Each `npm run -s token` is a process start; a busy CI machine takes seconds for each.
+jest.setTimeout(180_000);
+
 const root = path.resolve(__dirname, "..", "..");
 const README = readFileSync(path.join(root, "README.md"), "utf8");
 
