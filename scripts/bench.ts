@@ -6,7 +6,7 @@
  *   MEMGATE_FERRETDB_POSTGRESQL_URL  also run everything on FerretDB's PostgreSQL backend
  *   BENCH_MONGODB_URI  instead, run everything against this database (a MongoDB 7, or a FerretDB started by hand)
  *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
- *   BENCH_CPU_PROFILE a directory: the gateway's and the raw server's V8 CPU profiles over their scenarios are written there
+ *   BENCH_CPU_PROFILE a directory: the gateway's and the raw server's V8 CPU profiles of each scenario's load and drain are written there
  *   BENCH_ONLY       READ or STORE: run only the scenarios of that kind (a profile of one path)
  * The raw server also reads with its lookups grouped as memgate groups them (the "grouped"
  * row; its "vs raw" cell, in parentheses, is the governed READ against it).
@@ -143,15 +143,29 @@ async function commandsOf(child: ChildProcess): Promise<CommandCount> {
   });
 }
 
-async function profileOf(child: ChildProcess): Promise<string> {
-  return new Promise<string>((resolve) => {
-    const onMessage = (m: { profile?: string }) => {
-      if (m.profile === undefined) return;
+/** BENCH_CPU_PROFILE: the server starts its V8 profiler (one profile per scenario and round). */
+async function profileStart(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const onMessage = (m: { profiling?: boolean }) => {
+      if (!m.profiling) return;
       child.off("message", onMessage);
-      resolve(m.profile);
+      resolve();
     };
     child.on("message", onMessage);
-    child.send("profile");
+    child.send("profile-start");
+  });
+}
+
+/** Stops the server's profiler and writes the profile; resolves with its file. */
+async function profileOf(child: ChildProcess, scenario: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const onMessage = (m: { profile?: string | null }) => {
+      if (m.profile === undefined) return;
+      child.off("message", onMessage);
+      resolve(String(m.profile));
+    };
+    child.on("message", onMessage);
+    child.send({ profile: scenario });
   });
 }
 
@@ -206,6 +220,8 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   const { url } = server;
   if (database) await idleOf(server.child);
   const before = database ? await commandsOf(server.child) : undefined;
+  const profiling = Boolean(process.env.BENCH_CPU_PROFILE) && database;
+  if (profiling) await profileStart(server.child);
   const cpuBefore = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
   const probe = await sendProbe(url, bodies(), token).catch(async (error: unknown) => {
     // The server says what it waits for (on its stderr) before the bench stops it.
@@ -260,6 +276,7 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   }
   const rps = result.requests.average;
   const cpuAfter = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
+  if (profiling) process.stdout.write(`  ${scenario}: cpu profile ${await profileOf(server.child, scenario)}\n`);
   return {
     scenario,
     rps,
@@ -391,7 +408,6 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
       const measured = runs.get(name);
       if (measured) add(median(measured));
     }
-    if (process.env.BENCH_CPU_PROFILE) process.stdout.write(`  cpu profiles: ${await profileOf(governed.child)}, ${await profileOf(raw.child)}\n`);
     await stopChild(governed.child);
     await stopChild(raw.child);
   } finally {

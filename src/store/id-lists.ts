@@ -107,7 +107,8 @@ export class IdLists {
    */
   private async findEnd(ref: IdListRef, key: string): Promise<void> {
     const openIds = (p: number): string[] => [`${key}:p${p}`, ...Array.from({ length: ID_LIST_PAGE }, (_, s) => `${key}:${p * ID_LIST_PAGE + s}`)];
-    const byId = async (ids: string[]): Promise<Map<string, ListDoc>> => new Map((await this.docs.find({ _id: { $in: ids } }).toArray()).map((doc) => [doc._id, doc]));
+    const byId = async (ids: string[]): Promise<Map<string, ListDoc>> =>
+      new Map((await this.docs.find({ _id: { $in: ids } }).toArray()).map((doc) => [doc._id, doc]));
     let page = Math.floor((this.next.get(key) ?? 0) / ID_LIST_PAGE);
     let found = await byId([`${key}:head`, ...openIds(page)]);
     const headPages = found.get(`${key}:head`)?.pages ?? 0;
