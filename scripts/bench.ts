@@ -8,6 +8,7 @@
  *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
  *   BENCH_CPU_PROFILE a directory: the gateway's and the raw server's V8 CPU profiles of each scenario's load and drain are written there
  *   BENCH_ONLY       READ or STORE: run only the scenarios of that kind (a profile of one path)
+ *   BENCH_REST_SECONDS seconds the gateway's CPU is watched with no request, after seeding (default 5; 0: not)
  * The raw server also reads with its lookups grouped as memgate groups them (the "grouped"
  * row; its "vs raw" cell, in parentheses, is the governed READ against it).
  * Prints one table per backend; numbers, not assertions. "db cmds/req" is every command the
@@ -34,6 +35,8 @@ import { policyLatency } from "./bench-policy";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SEEDED = 200;
+/** Seconds the governed gateway is watched at rest after seeding (BENCH_REST_SECONDS; 0: not). */
+const REST_SECONDS = Number(process.env.BENCH_REST_SECONDS ?? 5);
 /** Rounds of every scenario (BENCH_ROUNDS); each row is the median round, with the range of all. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** Traffic spread over many subjects, as real traffic is (a subject's write quota is 100 an hour). */
@@ -344,6 +347,18 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
       );
       if (res.data?.storeMemory?.stopReason !== "SUCCESS_STORED") throw new Error(`seeding failed: ${JSON.stringify(res)}`);
       ids.push({ subject, id: res.data.storeMemory.memory.memoryId });
+    }
+    if (REST_SECONDS > 0) {
+      // What the gateway spends with no request (chain sweep, checkpointer, settings poll, repair):
+      // a cost per second, which the rows' cpu per request include at whatever rate they reach.
+      await idleOf(governed.child);
+      const before = { server: cpuSeconds(governed.child.pid), db: cpuSeconds(dbPid) };
+      await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000));
+      const after = { server: cpuSeconds(governed.child.pid), db: cpuSeconds(dbPid) };
+      const perSecond = (a: number | null, b: number | null) => (a === null || b === null ? "-" : (((b - a) * 1000) / REST_SECONDS).toFixed(0));
+      process.stdout.write(
+        `  governed gateway at rest (${REST_SECONDS} s, no request): ${perSecond(before.server, after.server)} ms cpu/s, database ${perSecond(before.db, after.db)} ms cpu/s\n`,
+      );
     }
     const raw = await startChild("raw", ferret.uri, dbName, dbPid);
     const rawIds = ids.map(({ subject, id }) => memoryDocId("bench", subject, id));
