@@ -151,21 +151,26 @@ async function bareServer(kind: "constant" | "raw", uri: string, dbName: string)
   return (server.address() as AddressInfo).port;
 }
 
-/** BENCH_CPU_PROFILE=<dir>: the server's V8 CPU profile over its scenarios, written when the parent asks. */
+/**
+ * BENCH_CPU_PROFILE=<dir>: the server's V8 CPU profile over one scenario's load and drain (start-up
+ * and seeding left out), started and written when the parent asks.
+ */
 let profiler: Session | undefined;
 
 async function startProfile(): Promise<void> {
   if (!process.env.BENCH_CPU_PROFILE) return;
-  profiler = new Session();
-  profiler.connect();
-  await profiler.post("Profiler.enable");
+  if (!profiler) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+  }
   await profiler.post("Profiler.start");
 }
 
-async function stopProfile(): Promise<string | null> {
+async function stopProfile(scenario: string): Promise<string | null> {
   if (!profiler) return null;
   const { profile } = await profiler.post("Profiler.stop");
-  const file = `${process.env.BENCH_CPU_PROFILE}/${process.argv[2]}-${Date.now()}.cpuprofile`;
+  const file = `${process.env.BENCH_CPU_PROFILE}/${process.argv[2]}-${scenario.replace(/[^A-Za-z0-9]+/g, "-")}-${Date.now()}.cpuprofile`;
   writeFileSync(file, JSON.stringify(profile));
   return file;
 }
@@ -215,12 +220,12 @@ async function main(): Promise<void> {
   } else {
     port = await bareServer(kind as "constant" | "raw", uri, dbName);
   }
-  await startProfile();
-  process.on("message", (message) => {
+  process.on("message", (message: string | { profile: string }) => {
+    if (message === "profile-start") void startProfile().then(() => process.send?.({ profiling: true }));
+    if (typeof message === "object" && "profile" in message) void stopProfile(message.profile).then((file) => process.send?.({ profile: file }));
     if (message === "commands") process.send?.({ commands, requests, inFlight, byKind: Object.fromEntries(byKind), msByKind: Object.fromEntries(timeByKind) });
     // Off-path work left by earlier requests (settle marks, counters, chain heads) is done before a scenario starts.
     if (message === "idle") void idle().then(() => process.send?.({ idle: true }));
-    if (message === "profile") void stopProfile().then((file) => process.send?.({ profile: file }));
     if (message === "diagnose")
       process.stderr.write(`bench-server ${kind}: ${JSON.stringify({ inFlight, requests, resources: process.getActiveResourcesInfo(), ...diagnose() })}\n`);
   });

@@ -6,8 +6,9 @@
  *   MEMGATE_FERRETDB_POSTGRESQL_URL  also run everything on FerretDB's PostgreSQL backend
  *   BENCH_MONGODB_URI  instead, run everything against this database (a MongoDB 7, or a FerretDB started by hand)
  *   BENCH_COMMANDS   also print each scenario's commands per request by command and collection
- *   BENCH_CPU_PROFILE a directory: the gateway's and the raw server's V8 CPU profiles over their scenarios are written there
+ *   BENCH_CPU_PROFILE a directory: the gateway's and the raw server's V8 CPU profiles of each scenario's load and drain are written there
  *   BENCH_ONLY       READ or STORE: run only the scenarios of that kind (a profile of one path)
+ *   BENCH_REST_SECONDS seconds the gateway's CPU is watched with no request, after seeding (default 5; 0: not)
  * The raw server also reads with its lookups grouped as memgate groups them (the "grouped"
  * row; its "vs raw" cell, in parentheses, is the governed READ against it).
  * Prints one table per backend; numbers, not assertions. "db cmds/req" is every command the
@@ -34,6 +35,8 @@ import { policyLatency } from "./bench-policy";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SEEDED = 200;
+/** Seconds the governed gateway is watched at rest after seeding (BENCH_REST_SECONDS; 0: not). */
+const REST_SECONDS = Number(process.env.BENCH_REST_SECONDS ?? 5);
 /** Rounds of every scenario (BENCH_ROUNDS); each row is the median round, with the range of all. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 /** Traffic spread over many subjects, as real traffic is (a subject's write quota is 100 an hour). */
@@ -143,15 +146,29 @@ async function commandsOf(child: ChildProcess): Promise<CommandCount> {
   });
 }
 
-async function profileOf(child: ChildProcess): Promise<string> {
-  return new Promise<string>((resolve) => {
-    const onMessage = (m: { profile?: string }) => {
-      if (m.profile === undefined) return;
+/** BENCH_CPU_PROFILE: the server starts its V8 profiler (one profile per scenario and round). */
+async function profileStart(child: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const onMessage = (m: { profiling?: boolean }) => {
+      if (!m.profiling) return;
       child.off("message", onMessage);
-      resolve(m.profile);
+      resolve();
     };
     child.on("message", onMessage);
-    child.send("profile");
+    child.send("profile-start");
+  });
+}
+
+/** Stops the server's profiler and writes the profile; resolves with its file. */
+async function profileOf(child: ChildProcess, scenario: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    const onMessage = (m: { profile?: string | null }) => {
+      if (m.profile === undefined) return;
+      child.off("message", onMessage);
+      resolve(String(m.profile));
+    };
+    child.on("message", onMessage);
+    child.send({ profile: scenario });
   });
 }
 
@@ -206,6 +223,8 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   const { url } = server;
   if (database) await idleOf(server.child);
   const before = database ? await commandsOf(server.child) : undefined;
+  const profiling = Boolean(process.env.BENCH_CPU_PROFILE) && database;
+  if (profiling) await profileStart(server.child);
   const cpuBefore = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
   const probe = await sendProbe(url, bodies(), token).catch(async (error: unknown) => {
     // The server says what it waits for (on its stderr) before the bench stops it.
@@ -260,6 +279,7 @@ async function load(scenario: string, server: Server, bodies: () => string, toke
   }
   const rps = result.requests.average;
   const cpuAfter = { server: cpuSeconds(server.child.pid), db: database ? cpuSeconds(server.dbPid) : null };
+  if (profiling) process.stdout.write(`  ${scenario}: cpu profile ${await profileOf(server.child, scenario)}\n`);
   return {
     scenario,
     rps,
@@ -328,6 +348,18 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
       if (res.data?.storeMemory?.stopReason !== "SUCCESS_STORED") throw new Error(`seeding failed: ${JSON.stringify(res)}`);
       ids.push({ subject, id: res.data.storeMemory.memory.memoryId });
     }
+    if (REST_SECONDS > 0) {
+      // What the gateway spends with no request (chain sweep, checkpointer, settings poll, repair):
+      // a cost per second, which the rows' cpu per request include at whatever rate they reach.
+      await idleOf(governed.child);
+      const before = { server: cpuSeconds(governed.child.pid), db: cpuSeconds(dbPid) };
+      await new Promise((resolve) => setTimeout(resolve, REST_SECONDS * 1000));
+      const after = { server: cpuSeconds(governed.child.pid), db: cpuSeconds(dbPid) };
+      const perSecond = (a: number | null, b: number | null) => (a === null || b === null ? "-" : (((b - a) * 1000) / REST_SECONDS).toFixed(0));
+      process.stdout.write(
+        `  governed gateway at rest (${REST_SECONDS} s, no request): ${perSecond(before.server, after.server)} ms cpu/s, database ${perSecond(before.db, after.db)} ms cpu/s\n`,
+      );
+    }
     const raw = await startChild("raw", ferret.uri, dbName, dbPid);
     const rawIds = ids.map(({ subject, id }) => memoryDocId("bench", subject, id));
     let n = 0;
@@ -391,7 +423,6 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined, to
       const measured = runs.get(name);
       if (measured) add(median(measured));
     }
-    if (process.env.BENCH_CPU_PROFILE) process.stdout.write(`  cpu profiles: ${await profileOf(governed.child)}, ${await profileOf(raw.child)}\n`);
     await stopChild(governed.child);
     await stopChild(raw.child);
   } finally {

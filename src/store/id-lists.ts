@@ -1,5 +1,6 @@
 import type { Collection } from "mongodb";
 import { isDuplicateKey, type Database } from "./database";
+import { InsertQueue } from "./insert-queue";
 
 /** The collection of every list document (one collection, so a new list costs no new collection). */
 export const ID_LISTS = "id_lists";
@@ -27,6 +28,9 @@ interface ListDoc {
 
 const part = (value: string): string => encodeURIComponent(value);
 
+/** Taken slots in a row before an add gives up (each sends the writer to read the list's end again). */
+const MAX_TAKEN = 64;
+
 /**
  * Lists of member ids kept beside the objects, so that every list read is `_id`-addressed:
  * FerretDB 1.24 on SQLite answers `_id` equality and `_id: {$in}` from its primary key, and
@@ -35,50 +39,94 @@ const part = (value: string): string => encodeURIComponent(value);
  * Every document is written once and never updated, because FerretDB's updates are
  * read-modify-write (two concurrent `$addToSet`s on one document lose one; measured) and
  * MongoDB without transactions is the target: the unique `_id` is the only arbiter. An `add`
- * inserts a slot `<key>:<n>` (n dense: a taken slot answers duplicate key and the next is
- * tried); the writer of a page's last slot (or the first reader to find the page full)
- * inserts the page `<key>:p<p>`, the union of its ID_LIST_PAGE slots, and raises the head's
- * page count (a hint: a stale one costs one more round trip). A read is one `$in` of the
- * written pages and the open page's slots (a second for the head when this process has no
+ * inserts a slot `<key>:<n>` (n dense) at the end this process knows, without reading: a slot
+ * another process took answers duplicate key, and the writer reads where the list ends now
+ * and takes the next. The writer of a page's last slot (or the first reader to find the page
+ * full) inserts the page `<key>:p<p>`, the union of its ID_LIST_PAGE slots, and raises the
+ * head's page count (a hint: a stale one costs one more round trip). A read is one `$in` of
+ * the written pages and the open page's slots (a second for the head when this process has no
  * hint), whatever else the database holds.
  *
- * Without transactions an entry and its object are two writes: the object is written first,
- * then its entry, so a reader may meet an entry whose object is missing (a write undone),
- * superseded, deleted or erased, and keeps only the objects that qualify. An object without
- * its entry is left only by a process that stopped between the two writes while the object's
- * due mark is still there: the repair, which settles every due mark, adds the entry again
- * (readers read each entry once).
+ * Without transactions an entry and its object are two writes, made together once the object's
+ * due mark is in, so a reader may meet an entry whose object is missing (not yet written, or
+ * a write undone), superseded, deleted or erased, and keeps only the objects that qualify. An
+ * object without its entry is left only by a process that stopped between the two writes
+ * while the object's due mark is still there: the repair, which settles every due mark, adds
+ * the entry again (readers read each entry once).
  */
 export class IdLists {
   private readonly docs: Collection<ListDoc>;
-  /** Per list, the next slot this process would take (a hint, bounded below). */
+  /** Slot and page inserts of concurrent requests, one `insertMany` between them (each caller gets its own outcome). */
+  private readonly inserts: InsertQueue<ListDoc>;
+  /**
+   * Per list, the next slot this process would take: the list's end as this process knows it
+   * (what it appended, or read). Insert-only documents make it safe to extend without reading:
+   * a slot some other process took since answers duplicate key, and only then is the end read.
+   */
   private readonly next = new Map<string, number>();
 
   constructor(db: Database) {
     this.docs = db.collection<ListDoc>(ID_LISTS);
+    this.inserts = new InsertQueue(this.docs);
   }
 
   static key(ref: IdListRef): string {
     return `idl:${part(ref.collection)}:${part(ref.tenantId)}:${part(ref.scope)}:${part(ref.list)}`;
   }
 
-  /** Adds entries as one slot (an entry added twice is read once). */
+  /**
+   * Adds entries as one slot (an entry added twice is read once). No read on the way: the slot
+   * after the list's end as this process knows it (slot 0 for a list it has not seen, which is
+   * free when the list is new) is inserted, grouped with concurrent adds. Another gateway (or
+   * this one before a restart) having appended since answers duplicate key: the list's end is
+   * then read (its head, the open page and its slots: one query) and the next free slot taken.
+   */
   async add(ref: IdListRef, entries: readonly string[]): Promise<void> {
     if (entries.length === 0) return;
     const key = IdLists.key(ref);
-    if (!this.next.has(key)) await this.read([ref]);
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const n = this.next.get(key) ?? 0;
       this.remember(key, n + 1); // concurrent adds of this process take the following slots
       try {
-        await this.docs.insertOne({ _id: `${key}:${n}`, tenant_id: ref.tenantId, entries: [...entries] });
+        await this.inserts.insert({ _id: `${key}:${n}`, tenant_id: ref.tenantId, entries: [...entries] });
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
-        continue; // another process took it
+        if (attempt >= MAX_TAKEN) throw new Error(`id list: ${attempt + 1} slots in a row were taken`, { cause: error });
+        await this.findEnd(ref, key);
+        continue;
       }
       if (n % ID_LIST_PAGE === ID_LIST_PAGE - 1) await this.writePage(ref, key, Math.floor(n / ID_LIST_PAGE));
       return;
     }
+  }
+
+  /**
+   * Where the list ends now: one `$in` of its head, the page this process believes open and
+   * that page's slots, then (only if others filled pages meanwhile) the pages after it. The
+   * end is past the last slot found; this process's own adds in flight keep the hint above it.
+   */
+  private async findEnd(ref: IdListRef, key: string): Promise<void> {
+    const openIds = (p: number): string[] => [`${key}:p${p}`, ...Array.from({ length: ID_LIST_PAGE }, (_, s) => `${key}:${p * ID_LIST_PAGE + s}`)];
+    const byId = async (ids: string[]): Promise<Map<string, ListDoc>> =>
+      new Map((await this.docs.find({ _id: { $in: ids } }).toArray()).map((doc) => [doc._id, doc]));
+    let page = Math.floor((this.next.get(key) ?? 0) / ID_LIST_PAGE);
+    let found = await byId([`${key}:head`, ...openIds(page)]);
+    const headPages = found.get(`${key}:head`)?.pages ?? 0;
+    if (headPages > page) {
+      page = headPages;
+      found = await byId(openIds(page));
+    }
+    for (let round = 0; ; round++) {
+      if (round > 10_000) throw new Error("id list: no end found");
+      const full = found.has(`${key}:${page * ID_LIST_PAGE + ID_LIST_PAGE - 1}`);
+      if (!found.has(`${key}:p${page}`) && !full) break;
+      if (!found.has(`${key}:p${page}`)) await this.writePage(ref, key, page, found);
+      page++;
+      found = await byId(openIds(page));
+    }
+    let end = page * ID_LIST_PAGE;
+    for (let s = 0; s < ID_LIST_PAGE; s++) if (found.has(`${key}:${page * ID_LIST_PAGE + s}`)) end = page * ID_LIST_PAGE + s + 1;
+    this.remember(key, end);
   }
 
   /** The entries of a list, oldest first, each once. */
@@ -157,7 +205,7 @@ export class IdLists {
     if (!ids.every((id) => byId.has(id))) return; // not full yet (a reader raced a writer): the next one writes it
     const entries = [...new Set(ids.flatMap((id) => byId.get(id)!.entries ?? []))];
     try {
-      await this.docs.insertOne({ _id: `${key}:p${p}`, tenant_id: ref.tenantId, entries });
+      await this.inserts.insert({ _id: `${key}:p${p}`, tenant_id: ref.tenantId, entries });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }

@@ -59,4 +59,32 @@ describe("IdLists (SG-LOAD, SG-ISO)", () => {
     expect(await lists.entriesOf([ref("multi", "a"), ref("multi", "b"), ref("multi", "none")])).toEqual([["1"], ["2", "3"], []]);
     expect(commands.filter((c) => c.commandName === "find")).toHaveLength(2);
   });
+
+  it("adds without reading: a new list's first slot, and concurrent adds in one grouped insert (SG-LOAD, issue 26 §5)", async () => {
+    const lists = new IdLists(db);
+    await lists.add(ref("quiet", "a"), ["first"]);
+    await Promise.all(Array.from({ length: 20 }, (_, n) => lists.add(ref("quiet", `s${n}`), [`e${n}`])));
+    await Promise.all(Array.from({ length: 10 }, (_, n) => lists.add(ref("quiet", "a"), [`more${n}`])));
+    expect(commands.filter((c) => c.commandName === "find")).toHaveLength(0);
+    // One insert for the first add, then one (or a few, as the queue drains) for each burst of concurrent adds.
+    expect(commands.filter((c) => c.commandName === "insert").length).toBeLessThanOrEqual(5);
+    expect(await new IdLists(db).entries(ref("quiet", "a"))).toEqual(["first", ...Array.from({ length: 10 }, (_, n) => `more${n}`)]);
+  });
+
+  it("a second process's hint goes stale: its slot answers duplicate key, it reads the list's end once and appends after it", async () => {
+    const a = new IdLists(db);
+    const b = new IdLists(db);
+    const long = Array.from({ length: ID_LIST_PAGE * 3 + 5 }, (_, n) => `a${n}`);
+    for (const entry of long.slice(0, 2)) await a.add(ref("stale"), [entry]);
+    await b.add(ref("stale"), ["b0"]); // cold: slot 0 taken, the end is read, slot 2 taken
+    for (const entry of long.slice(2)) await a.add(ref("stale"), [entry]); // a moves three pages on (a's own hint follows)
+    commands.splice(0);
+    await b.add(ref("stale"), ["b1"]);
+    // b's hint (slot 3) is taken: one failed insert, the end read by head + open page (the head jumps three pages), one insert.
+    expect(commands.filter((c) => c.commandName === "find")).toHaveLength(2);
+    expect(commands.filter((c) => c.commandName === "insert")).toHaveLength(2);
+    const all = await new IdLists(db).entries(ref("stale"));
+    expect(all.sort()).toEqual([...long, "b0", "b1"].sort());
+    expect(all).toHaveLength(long.length + 2);
+  });
 });

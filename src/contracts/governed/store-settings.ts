@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import { MongoNotConnectedError, MongoTopologyClosedError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
 import { COLLECTIONS, type Database } from "../../store/database";
+import { LookupQueue } from "../../store/lookup-queue";
 
 /** What an admin sets for a tenant (subject_id null) or one subject (C19-POLICY, C19-CAP). */
 export interface MemorySettingsValues {
@@ -78,6 +79,8 @@ export function settingsDocId(tenantId: string, subjectId: string | null): strin
  */
 export class SettingsStore {
   private readonly settings: Collection<MemorySettingsRecord>;
+  /** Concurrent requests' settings lookups (subjects this process has not cached), one `$in` between them. */
+  private readonly lookups: LookupQueue<MemorySettingsRecord>;
   private readonly epochs: Collection<EpochDoc>;
   /** The tenant's and one subject's settings documents, by (tenant, subject): the cache. */
   private readonly tenants = new Map<string, TenantSettings>();
@@ -100,6 +103,7 @@ export class SettingsStore {
   ) {
     this.settings = db.collection<MemorySettingsRecord>(COLLECTIONS.memorySettings);
     this.epochs = db.collection<EpochDoc>(EPOCH_COLLECTION);
+    this.lookups = new LookupQueue(this.settings);
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.leaseMs = this.pollMs * 10;
     this.timer = setInterval(() => void this.poll(), this.pollMs);
@@ -123,8 +127,8 @@ export class SettingsStore {
 
   /**
    * The tenant's and the subject's settings. While the lease holds, from the cache, which
-   * holds every settings document of a tenant (one query per tenant and change: they are
-   * few, an admin sets them); otherwise two `_id` lookups.
+   * holds the tenant's and each subject's settings documents read so far; otherwise two `_id`
+   * lookups. Either way the lookups of concurrent requests go in one `$in` (LookupQueue).
    */
   async forSubject(tenantId: string, subjectId: string): Promise<SettingsInput> {
     if (this.leaseHolds()) {
@@ -132,7 +136,10 @@ export class SettingsStore {
       const cached = this.tenants.get(key) ?? (await this.load(key, tenantId, subjectId));
       return { tenant: cached.tenant, subject: subjectId ? (cached.subjects.get(subjectId) ?? null) : null };
     }
-    const [tenant, subject] = await Promise.all([this.get(tenantId, null), subjectId ? this.get(tenantId, subjectId) : Promise.resolve(null)]);
+    const [tenant, subject] = await Promise.all([
+      this.lookups.get(settingsDocId(tenantId, null)),
+      subjectId ? this.lookups.get(settingsDocId(tenantId, subjectId)) : Promise.resolve(null),
+    ]);
     return { tenant: settingsInput(tenant), subject: settingsInput(subject) };
   }
 
@@ -176,9 +183,9 @@ export class SettingsStore {
   }
 
   /**
-   * Loads the tenant's and the subject's settings documents (one `_id` `$in`: a filter on
-   * tenant_id would scan every tenant's settings on FerretDB) once for all concurrent callers;
-   * cached unless a change came meanwhile.
+   * Loads the tenant's and the subject's settings documents (`_id` lookups, grouped with
+   * concurrent requests' into one `$in`: a filter on tenant_id would scan every tenant's
+   * settings on FerretDB) once for all concurrent callers; cached unless a change came meanwhile.
    */
   private load(key: string, tenantId: string, subjectId: string): Promise<TenantSettings> {
     const pending = this.loading.get(key);
@@ -186,7 +193,7 @@ export class SettingsStore {
     const generation = this.generation;
     const loading = (async () => {
       const ids = [settingsDocId(tenantId, null), ...(subjectId ? [settingsDocId(tenantId, subjectId)] : [])];
-      const docs = await this.settings.find({ _id: { $in: ids } }).toArray();
+      const docs = (await Promise.all(ids.map((id) => this.lookups.get(id)))).filter((doc) => doc !== null);
       const entry: TenantSettings = {
         tenant: settingsInput(docs.find((d) => d.subject_id === null) ?? null),
         subjects: new Map(docs.filter((d) => d.subject_id !== null).map((d) => [d.subject_id!, settingsInput(d)])),

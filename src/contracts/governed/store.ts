@@ -187,22 +187,27 @@ export class GovernedStore implements ContractStore {
 
   /**
    * MP-OBJECT: provenance and integrity hash are computed over exactly what is stored.
-   * Concurrent STOREs' due marks go in one insert, then their items in another (the request
-   * still waits for its own). The mark first: a process killed in between leaves a mark
-   * without its item (dropped once stale), never an item no repair could find.
+   * Concurrent STOREs' due marks go in one insert, then their items in another and their list
+   * entries in a third, side by side (the request still waits for its own). The mark first: a
+   * process killed in between leaves a mark without its item (dropped once stale), never an
+   * item no repair could find.
    */
   async insert(record: MemoryRecord, at: Date): Promise<void> {
     Object.assign(record, governedProvenance(record));
     const due = writeDue(record, at);
     await this.due.add(due);
-    try {
-      await this.inserts.insert(record);
-    } catch (error) {
+    // The item and its list entry together (each grouped with concurrent STOREs'): an entry
+    // without its item is skipped by readers, and an item without its entry (a crash between
+    // them) keeps its due mark, so the repair adds the entry.
+    const [item, entry] = await Promise.allSettled([
+      this.inserts.insert(record),
+      this.lists.add(itemsOf(record.tenant_id, record.subject_id), [listEntry(record)]),
+    ]);
+    if (item.status === "rejected") {
       await this.due.remove(due._id);
-      throw error;
+      throw item.reason;
     }
-    // After the item (an entry without its item is skipped by readers); a crash before it leaves the due mark, and the repair adds it.
-    await this.lists.add(itemsOf(record.tenant_id, record.subject_id), [listEntry(record)]);
+    if (entry.status === "rejected") throw entry.reason;
   }
 
   /** Removes an item that was never acknowledged (its event could not be written). */
