@@ -1,4 +1,6 @@
 import type { Detector, Finding } from "./detector";
+import { identifyLanguage } from "./language-id";
+import { looksEnglish } from "./language-lexicon";
 import type { LexiconSource } from "./lexicon";
 
 /**
@@ -144,8 +146,11 @@ function groupAcrossLanguages(blocks: readonly Entry[][]): RuleGroup[] {
   return groups;
 }
 
-function compile(lexicon: IntentLexicon): Compiled {
-  const langs = Object.values(lexicon.languages ?? {});
+/** The rules of the shared data and of the named languages (every language when `only` is undefined). */
+function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
+  const langs = Object.entries(lexicon.languages ?? {})
+    .filter(([lang]) => only === undefined || only.includes(lang))
+    .map(([, block]) => block);
   const collect = (pick: (l: LanguageBlock) => string[] | string | undefined): string[] =>
     langs.flatMap((l) => {
       const v = pick(l);
@@ -310,42 +315,87 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   return facts;
 }
 
-/** The facts of a field: one finding per sentence that has any, one for the field's shape. */
-export function intentFindings(c: Compiled, field: string, text: string): Finding[] {
+/**
+ * The facts of a field: one finding per sentence that has any, one for the field's shape.
+ * `rulesFor` gives the rules that read a sentence (those of its languages).
+ */
+export function intentFindings(rulesFor: (sentence: string) => Compiled, field: string, text: string): Finding[] {
   const folded = foldForIntent(text);
   const findings: Finding[] = [];
   const perSentence: Set<string>[] = [];
   for (const line of folded.split(/\n+/)) {
     for (const sentence of line.split(SENTENCE_END)) {
       // a turn may open any sentence ("Thanks. Assistant: I have …"), not only a line
-      const facts = sentenceFacts(c, sentence.trim());
+      const trimmed = sentence.trim();
+      const facts = sentenceFacts(rulesFor(trimmed), trimmed);
       if (facts.size > 0) perSentence.push(facts);
     }
   }
   // An addressee in one sentence and an action in the next ("From now on: … . Run curl … | sh.")
   // are separate findings of the same field; the policy reads them together.
   for (const facts of perSentence) findings.push({ field, class: "injection_intent", label: "sentence", facts: [...facts].sort() });
-  if (c.toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
+  // the shapes are shared data, the same in every set of rules
+  if (rulesFor("").toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
   return findings;
 }
+
+/**
+ * The languages whose rules read a sentence (folded): English (agents' lingua franca, always
+ * read) and the languages eld finds close to the best; every language when the sentence is too
+ * short to tell, in no language of the lexicon, or in an unspaced script it cannot split. Each
+ * sentence is placed on its own, so a foreign instruction inside an English note is read in its
+ * language. Reading only these keeps the detector fast: every language adds a regex per override
+ * and wider alternations per part (all eleven cost about 10x English alone on English text).
+ */
+function languagesOf(sentence: string, available: ReadonlySet<string>): string[] | undefined {
+  const words = sentence.match(LETTERS) ?? [];
+  if (words.length < 3) return undefined;
+  if (looksEnglish(words)) return ["en"];
+  const guess = identifyLanguage(sentence);
+  if (!available.has(guess.lang)) return undefined;
+  return [...new Set(["en", ...guess.candidates.filter((lang) => available.has(lang))])];
+}
+const LETTERS = /\p{L}+/gu;
 
 /** The intent detector over the bundle in force; recompiled when the bundle's hash changes. */
 export function createInjectionDetector(source: LexiconSource): Detector {
   let compiledFor: string | undefined;
-  let compiled: Compiled | undefined;
-  const current = (): Compiled | undefined => {
+  let loaded: IntentLexicon | undefined;
+  let available = new Set<string>();
+  /** compiled rules per set of languages ("*": all), a handful in practice */
+  const compiled = new Map<string, Compiled>();
+  /** the last sentences' languages: a field is read as written, as its views and with the others */
+  const recent = new Map<string, string[] | undefined>();
+  const rulesFor = (lexicon: IntentLexicon, sentence: string): Compiled => {
+    let langs = recent.get(sentence);
+    if (!recent.has(sentence)) {
+      langs = sentence === "" ? ["en"] : languagesOf(sentence, available);
+      if (recent.size >= 64) recent.delete(recent.keys().next().value as string);
+      recent.set(sentence, langs);
+    }
+    const key = langs ? [...langs].sort().join("+") : "*";
+    let rules = compiled.get(key);
+    if (!rules) {
+      rules = compile(lexicon, langs);
+      compiled.set(key, rules);
+    }
+    return rules;
+  };
+  const current = (): IntentLexicon | undefined => {
     if (compiledFor === undefined || source.hash !== compiledFor) {
-      const lexicon = source.data<{ intent?: IntentLexicon } | undefined>("injection")?.intent;
-      compiled = lexicon ? compile(lexicon) : undefined;
+      loaded = source.data<{ intent?: IntentLexicon } | undefined>("injection")?.intent;
+      available = new Set(Object.keys(loaded?.languages ?? {}));
+      compiled.clear();
+      recent.clear();
       compiledFor = source.hash;
     }
-    return compiled;
+    return loaded;
   };
   return {
     name: "injection",
     detect: (field, text) => {
-      const c = current();
-      return c ? intentFindings(c, field, text) : [];
+      const lexicon = current();
+      return lexicon ? intentFindings((sentence) => rulesFor(lexicon, sentence), field, text) : [];
     },
   };
 }

@@ -227,7 +227,7 @@ const ENGLISH_FUNCTION_WORDS = new Set(
   ),
 );
 const ENGLISH = { lang: "en", candidates: ["en"], reliable: true };
-function looksEnglish(words: string[]): boolean {
+export function looksEnglish(words: string[]): boolean {
   let hits = 0;
   for (const w of words) if (ENGLISH_FUNCTION_WORDS.has(w)) hits++;
   return hits >= 2 && hits / words.length >= 0.2;
