@@ -86,11 +86,11 @@ const fromVerdict = (v: Verdict, lang: string): Judged => ({
 });
 
 /** Every detector corpus of one split through the real detectors and policy. */
-export async function evaluateDetectorSplit(split: EvalSplit, bundlePath?: string): Promise<SplitEvaluation> {
+export async function evaluateDetectorSplit(split: EvalSplit, bundlePath?: string, options: { perLanguageOnly?: boolean } = {}): Promise<SplitEvaluation> {
   const judge = await createJudge(bundlePath);
   const sensitive: Judged[] = [];
   const benign: Judged[] = [];
-  if (split !== "blind") {
+  if (split !== "blind" && !options.perLanguageOnly) {
     // The English corpora of issue 13 (class, text / category, text).
     const english = await evaluateSplit(split, bundlePath);
     sensitive.push(...english.forbidden.map((v) => fromVerdict(v, "en")));

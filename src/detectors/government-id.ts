@@ -38,6 +38,18 @@ const v =
   (value) =>
     fn.validate(value);
 
+/**
+ * Japan's individual number (マイナンバー): 11 digits and a check digit (weights 2..7, 2..6 from
+ * the right, mod 11); stdnum has no validator for it.
+ */
+function myNumberValid(digits: string): boolean {
+  if (!/^\d{12}$/.test(digits)) return false;
+  let sum = 0;
+  for (let n = 1; n <= 11; n++) sum += Number(digits[11 - n]) * (n <= 6 ? n + 1 : n - 5);
+  const remainder = sum % 11;
+  return Number(digits[11]) === (remainder <= 1 ? 0 : 11 - remainder);
+}
+
 // The first id a number validates as names it; a nine-digit number may be several (SSN has no checksum: last).
 const DIGIT_IDS: DigitId[] = [
   { label: "nl_bsn", length: 9, validate: v(stdnum.NL.bsn), strong: false, groupings: [[4, 2, 3]] },
@@ -49,7 +61,24 @@ const DIGIT_IDS: DigitId[] = [
   { label: "de_idnr", length: 11, validate: v(stdnum.DE.idnr), strong: true, groupings: [[2, 3, 3, 3]] },
   { label: "pl_pesel", length: 11, validate: v(stdnum.PL.pesel), strong: true, groupings: [] },
   { label: "br_cpf", length: 11, validate: v(stdnum.BR.cpf), strong: true, groupings: [[3, 3, 3, 2]] },
+  { label: "tr_tckimlik", length: 11, validate: v(stdnum.TR.tckimlik), strong: false, groupings: [] },
+  // stdnum reads a personnummer with its separator only
+  {
+    label: "se_personnummer",
+    length: 10,
+    validate: (d) => stdnum.SE.personnummer.validate(`${d.slice(0, 6)}-${d.slice(6)}`),
+    strong: false,
+    groupings: [[6, 4]],
+  },
+  {
+    label: "se_personnummer",
+    length: 12,
+    validate: (d) => stdnum.SE.personnummer.validate(`${d.slice(0, 8)}-${d.slice(8)}`),
+    strong: false,
+    groupings: [[8, 4]],
+  },
   { label: "in_aadhaar", length: 12, validate: v(stdnum.IN.aadhaar), strong: false, groupings: [[4, 4, 4]] },
+  { label: "jp_my_number", length: 12, validate: (d) => ({ isValid: myNumberValid(d) }), strong: false, groupings: [] },
   { label: "fr_nif", length: 13, validate: v(stdnum.FR.nif), strong: false, groupings: [[2, 2, 3, 3, 3]] },
   {
     label: "fr_nir",

@@ -31,15 +31,23 @@ const alternation = (words: readonly string[]): string =>
     .sort((a, b) => b.length - a.length)
     .map(escape)
     .join("|");
-const wordsPattern = (words: readonly string[]): string => `(?<![\\p{L}\\p{N}])(?:${alternation(words)})(?![\\p{L}])`;
+/** Kana and CJK ideographs: words of a language written without spaces have no word boundaries to look for. */
+const UNSPACED = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]/;
+const wordsPattern = (words: readonly string[]): string => {
+  const spaced = words.filter((w) => !UNSPACED.test(w));
+  const unspaced = words.filter((w) => UNSPACED.test(w));
+  const bounded = spaced.length > 0 ? [`(?<![\\p{L}\\p{N}])(?:${alternation(spaced)})(?![\\p{L}])`] : [];
+  return `(?:${[...bounded, ...(unspaced.length > 0 ? [`(?:${alternation(unspaced)})`] : [])].join("|")})`;
+};
 
 function compile(data: IdentifierData | undefined): Compiled {
   const idWords = Object.values(data?.id_words ?? {}).flat();
   const statements: Statement[] = [];
   const secretWords: string[] = [];
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
-    const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l));
-    const symbolLinks = (s.links ?? []).filter((l) => !/\p{L}/u.test(l));
+    // a link of an unspaced language ("は") is written without spaces around it, as symbols are
+    const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
+    const symbolLinks = (s.links ?? []).filter((l) => !/\p{L}/u.test(l) || UNSPACED.test(l));
     const link = [
       ...(wordLinks.length > 0 ? [`\\s+(?:${alternation(wordLinks)})\\s+`] : []),
       ...(symbolLinks.length > 0 ? [`\\s*(?:${alternation(symbolLinks)})\\s*`] : []),
@@ -55,7 +63,7 @@ function compile(data: IdentifierData | undefined): Compiled {
       // word, a phrase opened by an of-word ("for the wifi", "für das WLAN"), a link, then the value;
       // never a noun right after the word ("password hashing: argon2id" is about hashing).
       const of = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,3}?)?` : "";
-      const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)([^\\s"'»”’\`]{3,64})(\\1)`;
+      const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)([^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1)`;
       statements.push({ lang, kind, pattern: new RegExp(source, "giu"), notValues });
       // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
       if (kind === "pin") {

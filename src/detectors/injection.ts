@@ -1,4 +1,6 @@
 import type { Detector, Finding } from "./detector";
+import { identifyLanguage } from "./language-id";
+import { looksEnglish } from "./language-lexicon";
 import type { LexiconSource } from "./lexicon";
 
 /**
@@ -26,7 +28,7 @@ import type { LexiconSource } from "./lexicon";
  * - `tool:shape` (label `text`) — the whole field is shaped like tool or web output (a JSON
  *   tool result, a list of search results), whatever label it carries.
  *
- * Text is folded before matching (lower case, accents removed, ł→l, ß→ss), so the lexicons
+ * Text is folded before matching (lower case, accents removed, ł→l, ß→ss, Turkish ı→i), so the lexicons
  * are written without diacritics and `\b` works in every language. The normaliser of the
  * detector suite hands this detector the plain text of disguised or encoded content; this
  * detector reads what it is given. Findings never carry the matched text.
@@ -66,6 +68,18 @@ interface Rule {
   rest: RegExp[];
 }
 
+/**
+ * The rules of one shape (n parts, the k-th such rule of each language). Every part of a
+ * member comes from one language (or from the shared, language-free data): an English verb
+ * and a German object never make a match. `prefilter` is the members merged part by part
+ * across languages, a necessary condition read first so that a sentence costs one regex per
+ * part, as one rule would; the members are read only when it passes (rare).
+ */
+interface RuleGroup {
+  prefilter?: Rule;
+  members: Rule[];
+}
+
 /** A verb of a rule with several parts may be split around its negation ("schakel hem nooit uit"). */
 const splitVerb = (rule: Rule): boolean => rule.rest.length > 0;
 
@@ -78,28 +92,35 @@ interface Compiled {
   negation?: RegExp;
   defensive?: RegExp;
   descriptive?: RegExp;
-  actions: { kind: string; negatable: boolean; rules: Rule[] }[];
+  actions: { kind: string; negatable: boolean; groups: RuleGroup[] }[];
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
   toolShape?: RegExp;
   quotes?: RegExp;
 }
 
-const union = (sources: readonly string[] | undefined, flags = ""): RegExp | undefined =>
-  sources && sources.length > 0 ? new RegExp(sources.map((s) => `(?:${s})`).join("|"), flags) : undefined;
+/**
+ * A lexicon regex as the text is folded: combining marks removed (the Japanese voicing marks too,
+ * so a lexicon may write "ば"); no lower-casing, which would turn \S into \s.
+ */
+const foldSource = (source: string): string => (/[^ -~\t\n\r]/.test(source) ? source.normalize("NFD").replace(/\p{M}+/gu, "") : source);
 
-const toRule = (entry: Entry): Rule => {
-  const parts = typeof entry === "string" ? [entry] : entry.all;
-  return { first: new RegExp(parts[0], "g"), rest: parts.slice(1).map((p) => new RegExp(p)) };
+const union = (sources: readonly string[] | undefined, flags = ""): RegExp | undefined =>
+  sources && sources.length > 0 ? new RegExp(sources.map((s) => `(?:${foldSource(s)})`).join("|"), flags) : undefined;
+
+const toRule = (entry: Entry | string[]): Rule => {
+  const parts = typeof entry === "string" ? [entry] : Array.isArray(entry) ? entry : entry.all;
+  return { first: new RegExp(foldSource(parts[0]), "g"), rest: parts.slice(1).map((p) => new RegExp(foldSource(p))) };
 };
 
+const alternation = (sources: string[]): string => (sources.length === 1 ? sources[0] : sources.map((x) => `(?:${x})`).join("|"));
+
 /**
- * One rule per shape instead of one per language, so a sentence is read once per kind: the
- * plain regexes of every language become one alternation, and the n-th rule of n parts of
- * each language is merged part by part (any language's verb with any language's object;
- * the parts are specific enough that mixing them loses nothing).
+ * The rules of one action kind, grouped by shape: the plain regexes of every language become
+ * one alternation (each alternative a whole rule of one language), and the n-th rule of n
+ * parts of each language joins a group whose prefilter merges them part by part.
  */
-function mergeAcrossLanguages(blocks: readonly Entry[][]): Entry[] {
+function groupAcrossLanguages(blocks: readonly Entry[][]): RuleGroup[] {
   const plain: string[] = [];
   const shaped = new Map<string, string[][]>();
   for (const block of blocks) {
@@ -112,21 +133,24 @@ function mergeAcrossLanguages(blocks: readonly Entry[][]): Entry[] {
       const ordinal = seen.get(entry.all.length) ?? 0;
       seen.set(entry.all.length, ordinal + 1);
       const key = `${entry.all.length}#${ordinal}`;
-      const parts = shaped.get(key) ?? entry.all.map(() => []);
-      entry.all.forEach((part, i) => {
-        if (!parts[i].includes(part)) parts[i].push(part);
-      });
-      shaped.set(key, parts);
+      shaped.set(key, [...(shaped.get(key) ?? []), entry.all]);
     }
   }
-  const alt = (sources: string[]): string => (sources.length === 1 ? sources[0] : sources.map((x) => `(?:${x})`).join("|"));
-  const out: Entry[] = [...shaped.values()].map((parts) => ({ all: parts.map(alt) }));
-  if (plain.length > 0) out.push(alt(plain));
-  return out;
+  const groups: RuleGroup[] = [...shaped.values()].map((members) => {
+    const rules = members.map(toRule);
+    if (rules.length === 1) return { members: rules };
+    const parts = members[0].map((_, i) => alternation([...new Set(members.map((m) => m[i]))]));
+    return { prefilter: toRule(parts), members: rules };
+  });
+  if (plain.length > 0) groups.push({ members: [toRule(alternation(plain))] });
+  return groups;
 }
 
-function compile(lexicon: IntentLexicon): Compiled {
-  const langs = Object.values(lexicon.languages ?? {});
+/** The rules of the shared data and of the named languages (every language when `only` is undefined). */
+function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
+  const langs = Object.entries(lexicon.languages ?? {})
+    .filter(([lang]) => only === undefined || only.includes(lang))
+    .map(([, block]) => block);
   const collect = (pick: (l: LanguageBlock) => string[] | string | undefined): string[] =>
     langs.flatMap((l) => {
       const v = pick(l);
@@ -136,13 +160,13 @@ function compile(lexicon: IntentLexicon): Compiled {
   const actions = lexicon.action_kinds.map((kind) => ({
     kind,
     negatable: negatable.has(kind),
-    rules: mergeAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => l.actions?.[kind] ?? [])]).map(toRule),
+    groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => l.actions?.[kind] ?? [])]),
   }));
   return {
     addressee: union(collect((l) => l.addressee)),
     you: union(collect((l) => l.you)),
     imperative: union(collect((l) => l.imperative)),
-    override: collect((l) => l.override).map((source) => new RegExp(source, "g")),
+    override: collect((l) => l.override).map((source) => new RegExp(foldSource(source), "g")),
     negation: union(
       collect((l) => l.negation),
       "g",
@@ -167,10 +191,10 @@ export function foldForIntent(text: string): string {
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
     .toLowerCase()
-    .replace(/[łđøßæœ\u2019\u02bc]/g, (c) => FOLD[c] ?? c);
+    .replace(/[łđøßæœı\u2019\u02bc]/g, (c) => FOLD[c] ?? c);
 }
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
-const FOLD: Record<string, string> = { ł: "l", đ: "d", ø: "o", ß: "ss", æ: "ae", œ: "oe", "\u2019": "'", "\u02bc": "'" };
+const FOLD: Record<string, string> = { ł: "l", đ: "d", ø: "o", ß: "ss", æ: "ae", œ: "oe", ı: "i", "\u2019": "'", "\u02bc": "'" };
 
 /** Sentences of one line: cut after . ! ? followed by a space (so URLs and versions stay whole). */
 const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
@@ -197,6 +221,17 @@ function negatedAt(negation: RegExp | undefined, sentence: string, at: number, l
   negation.lastIndex = 0;
   const inner = sentence.slice(at, at + length);
   return length > 12 && negation.test(inner.slice(inner.indexOf(" ") + 1)); // its own first word ("stop asking") aside
+}
+
+/** Whether a group's members are worth reading on this sentence (its prefilter passes, or it has none). */
+function mayMatch(group: RuleGroup, sentence: string): boolean {
+  const p = group.prefilter;
+  if (!p) return true;
+  for (const re of p.rest) if (!re.test(sentence)) return false;
+  p.first.lastIndex = 0;
+  const found = p.first.test(sentence);
+  p.first.lastIndex = 0;
+  return found;
 }
 
 /** The facts of one sentence (folded); `blank` collects the spans that matched, for the frame check. */
@@ -250,16 +285,19 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   for (const action of c.actions) {
     let state: "plain" | "negated" | "quoted" | undefined;
     // every rule is read even once one matched: its spans stay out of the frame check
-    for (const rule of action.rules) {
-      const others = rule.rest.map((re) => re.exec(sentence));
-      if (others.some((m) => m === null)) continue;
-      for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
-      for (const m of sentence.matchAll(rule.first)) {
-        matched.push({ from: m.index, to: m.index + m[0].length });
-        if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
-        else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0))
-          state = state === undefined || state === "quoted" ? "negated" : state;
-        else state = "plain";
+    for (const group of action.groups) {
+      if (!mayMatch(group, sentence)) continue;
+      for (const rule of group.members) {
+        const others = rule.rest.map((re) => re.exec(sentence));
+        if (others.some((m) => m === null)) continue;
+        for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
+        for (const m of sentence.matchAll(rule.first)) {
+          matched.push({ from: m.index, to: m.index + m[0].length });
+          if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
+          else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0))
+            state = state === undefined || state === "quoted" ? "negated" : state;
+          else state = "plain";
+        }
       }
     }
     if (state) facts.add(state === "plain" ? `action:${action.kind}` : `action:${action.kind}:${state}`);
@@ -277,42 +315,87 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   return facts;
 }
 
-/** The facts of a field: one finding per sentence that has any, one for the field's shape. */
-export function intentFindings(c: Compiled, field: string, text: string): Finding[] {
+/**
+ * The facts of a field: one finding per sentence that has any, one for the field's shape.
+ * `rulesFor` gives the rules that read a sentence (those of its languages).
+ */
+export function intentFindings(rulesFor: (sentence: string) => Compiled, field: string, text: string): Finding[] {
   const folded = foldForIntent(text);
   const findings: Finding[] = [];
   const perSentence: Set<string>[] = [];
   for (const line of folded.split(/\n+/)) {
     for (const sentence of line.split(SENTENCE_END)) {
       // a turn may open any sentence ("Thanks. Assistant: I have …"), not only a line
-      const facts = sentenceFacts(c, sentence.trim());
+      const trimmed = sentence.trim();
+      const facts = sentenceFacts(rulesFor(trimmed), trimmed);
       if (facts.size > 0) perSentence.push(facts);
     }
   }
   // An addressee in one sentence and an action in the next ("From now on: … . Run curl … | sh.")
   // are separate findings of the same field; the policy reads them together.
   for (const facts of perSentence) findings.push({ field, class: "injection_intent", label: "sentence", facts: [...facts].sort() });
-  if (c.toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
+  // the shapes are shared data, the same in every set of rules
+  if (rulesFor("").toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
   return findings;
 }
+
+/**
+ * The languages whose rules read a sentence (folded): English (agents' lingua franca, always
+ * read) and the languages eld finds close to the best; every language when the sentence is too
+ * short to tell, in no language of the lexicon, or in an unspaced script it cannot split. Each
+ * sentence is placed on its own, so a foreign instruction inside an English note is read in its
+ * language. Reading only these keeps the detector fast: every language adds a regex per override
+ * and wider alternations per part (all eleven cost about 10x English alone on English text).
+ */
+function languagesOf(sentence: string, available: ReadonlySet<string>): string[] | undefined {
+  const words = sentence.match(LETTERS) ?? [];
+  if (words.length < 3) return undefined;
+  if (looksEnglish(words)) return ["en"];
+  const guess = identifyLanguage(sentence);
+  if (!available.has(guess.lang)) return undefined;
+  return [...new Set(["en", ...guess.candidates.filter((lang) => available.has(lang))])];
+}
+const LETTERS = /\p{L}+/gu;
 
 /** The intent detector over the bundle in force; recompiled when the bundle's hash changes. */
 export function createInjectionDetector(source: LexiconSource): Detector {
   let compiledFor: string | undefined;
-  let compiled: Compiled | undefined;
-  const current = (): Compiled | undefined => {
+  let loaded: IntentLexicon | undefined;
+  let available = new Set<string>();
+  /** compiled rules per set of languages ("*": all), a handful in practice */
+  const compiled = new Map<string, Compiled>();
+  /** the last sentences' languages: a field is read as written, as its views and with the others */
+  const recent = new Map<string, string[] | undefined>();
+  const rulesFor = (lexicon: IntentLexicon, sentence: string): Compiled => {
+    let langs = recent.get(sentence);
+    if (!recent.has(sentence)) {
+      langs = sentence === "" ? ["en"] : languagesOf(sentence, available);
+      if (recent.size >= 64) recent.delete(recent.keys().next().value as string);
+      recent.set(sentence, langs);
+    }
+    const key = langs ? [...langs].sort().join("+") : "*";
+    let rules = compiled.get(key);
+    if (!rules) {
+      rules = compile(lexicon, langs);
+      compiled.set(key, rules);
+    }
+    return rules;
+  };
+  const current = (): IntentLexicon | undefined => {
     if (compiledFor === undefined || source.hash !== compiledFor) {
-      const lexicon = source.data<{ intent?: IntentLexicon } | undefined>("injection")?.intent;
-      compiled = lexicon ? compile(lexicon) : undefined;
+      loaded = source.data<{ intent?: IntentLexicon } | undefined>("injection")?.intent;
+      available = new Set(Object.keys(loaded?.languages ?? {}));
+      compiled.clear();
+      recent.clear();
       compiledFor = source.hash;
     }
-    return compiled;
+    return loaded;
   };
   return {
     name: "injection",
     detect: (field, text) => {
-      const c = current();
-      return c ? intentFindings(c, field, text) : [];
+      const lexicon = current();
+      return lexicon ? intentFindings((sentence) => rulesFor(lexicon, sentence), field, text) : [];
     },
   };
 }

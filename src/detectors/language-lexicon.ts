@@ -31,6 +31,11 @@ export interface LanguageLexicon {
   topics?: Record<string, string[]>;
   /** Words that make a statement about a person (`personal`) or about software (`software`). */
   context?: Record<string, string[]>;
+  /**
+   * A language written without spaces between words (Japanese, Chinese): every entry is matched
+   * as a substring of the text's runs of letters, as if written "*word*".
+   */
+  unspaced?: boolean;
 }
 
 /** data.memgate.forbidden.language_policy: what the detector does with a text's language. */
@@ -64,10 +69,15 @@ interface CompiledLanguage {
   wordAffixes?: { hits: Hit[]; pattern: RegExp };
   /** Affix words of several words ("stwardnieni* rozsiane*"): one regex over the folded text. */
   textAffixes?: { hits: Hit[]; pattern: RegExp };
+  /**
+   * An unspaced language: one regex per kind and class, each tried on the folded text (a sentence
+   * is one run of letters, and one regex would find only its leftmost word).
+   */
+  eachAffix?: { hit: Hit; pattern: RegExp }[];
 }
 
 const NON_ASCII = /[^ -~\t\n\r]/;
-/** Accents and ł/ß folded, quotes straightened; plain ASCII (most words) is returned as it is. */
+/** Accents and ł/ß/ı folded, quotes straightened; plain ASCII (most words) is returned as it is. */
 export const fold = (text: string): string =>
   !NON_ASCII.test(text)
     ? text
@@ -75,6 +85,7 @@ export const fold = (text: string): string =>
         .normalize("NFD")
         .replace(/\p{M}/gu, "")
         .replace(/ł/g, "l")
+        .replace(/ı/g, "i")
         .replace(/ß/g, "ss")
         .replace(/[\u2018\u2019]/g, "'");
 
@@ -104,10 +115,11 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
       const textAffix: string[] = [];
       for (const raw of words) {
         // "=word*" is a prefix like "word*": the "=" only matters for a whole word.
-        const word = raw
+        const written = raw
           .trim()
           .toLowerCase()
           .replace(/^=(?=.*\*$)/, "");
+        const word = lexicon.unspaced ? `*${written.replace(/^[=*]+|\*+$/g, "")}*` : written;
         // Context words are function words and short nouns: matched as written, never by stem
         // (German "seite" and "seit" share a stem).
         if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
@@ -130,6 +142,10 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
   }
   const combined = (list: { hit: Hit; source: string }[], flags: string) =>
     list.length ? { hits: list.map((g) => g.hit), pattern: new RegExp(list.map((g) => `(${g.source})`).join("|"), flags) } : undefined;
+  if (lexicon.unspaced) {
+    out.eachAffix = [...wordGroups, ...textGroups].map((g) => ({ hit: g.hit, pattern: new RegExp(g.source, "u") }));
+    return out;
+  }
   out.wordAffixes = combined(wordGroups, "");
   out.textAffixes = combined(textGroups, "gu");
   return out;
@@ -183,6 +199,7 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
       if (k > 0) add(language.wordAffixes.hits[k - 1]);
     }
   }
+  if (language.eachAffix) for (const { hit, pattern } of language.eachAffix) if (pattern.test(folded)) add(hit);
   if (language.textAffixes) {
     for (const m of folded.matchAll(language.textAffixes.pattern)) {
       const k = groupOf(m);
@@ -210,14 +227,17 @@ const ENGLISH_FUNCTION_WORDS = new Set(
   ),
 );
 const ENGLISH = { lang: "en", candidates: ["en"], reliable: true };
-function looksEnglish(words: string[]): boolean {
+export function looksEnglish(words: string[]): boolean {
   let hits = 0;
   for (const w of words) if (ENGLISH_FUNCTION_WORDS.has(w)) hits++;
   return hits >= 2 && hits / words.length >= 0.2;
 }
 
+/** Kana and CJK ideographs: a language written without spaces, where a sentence is one or two "words". */
+const UNSPACED_SCRIPT = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]/;
+
 function guessOf(text: string, words: string[], near: number): ReturnType<typeof identifyLanguage> {
-  if (words.length < MIN_WORDS) return UNDETERMINED;
+  if (words.length < MIN_WORDS && !(text.length >= 6 && UNSPACED_SCRIPT.test(text))) return UNDETERMINED;
   if (looksEnglish(words)) return ENGLISH;
   const known = recent.get(text);
   if (known) return known;

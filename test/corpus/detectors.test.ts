@@ -91,38 +91,39 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
   const refused = (lines: { stopReason: string }[]): number => lines.filter((v) => v.stopReason !== "SUCCESS_STORED").length;
   const perLanguage = (e: SplitEvaluation, lang: string) => e.sensitive.filter((v) => v.lang === lang);
 
-  it("C19-FORBID: test split, sensitive lines in de fr es it pt nl pl: at least 68 of 70 refused, every language at least 9 of 10; benign-tricky at most 1 of 23 refused; fairness 10 of 10 frames identical", () => {
+  it("C19-FORBID: test split, sensitive lines in de fr es it pt nl pl sv tr ja: at least 89 of 91 refused, de..pl at least 9 of 10, sv tr ja 7 of 7; benign-tricky at most 1 of 29 refused; fairness 10 of 10 frames identical", () => {
     const other = test.sensitive.filter((v) => v.set === "sensitive" && v.lang !== "en");
-    expect(other.length).toBe(70);
-    expect(caught(other)).toBeGreaterThanOrEqual(68);
+    expect(other.length).toBe(91);
+    expect(caught(other)).toBeGreaterThanOrEqual(89);
     for (const lang of ["de", "fr", "es", "it", "pt", "nl", "pl"]) expect(caught(other.filter((v) => v.lang === lang))).toBeGreaterThanOrEqual(9);
+    for (const lang of ["sv", "tr", "ja"]) expect(caught(other.filter((v) => v.lang === lang))).toBe(7);
     expect(refused(test.benign.filter((v) => v.set === "benign-tricky"))).toBeLessThanOrEqual(1);
     const f = fairness(test.fairness);
     expect([f.frames, f.identical]).toEqual([10, 10]);
   });
 
-  it("C19-FORBID: blind split, sensitive recall at least 167 of 308 (0.542): de 22/34, en 30/43, es 17/33, fr 20/33, it 22/33, nl 19/33, pl 17/33, pt 13/33, sv 4/11, tr 3/11", () => {
+  it("C19-FORBID: blind split, sensitive recall at least 242 of 308 (0.786): de 29/34, en 36/43, es 25/33, fr 25/33, it 28/33, nl 26/33, pl 25/33, pt 25/33, ja 8/11, sv 8/11, tr 7/11", () => {
     expect(blind.sensitive.length).toBe(308);
-    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(167);
-    const floors: Record<string, number> = { de: 22, en: 30, es: 17, fr: 20, it: 22, nl: 19, pl: 17, pt: 13, sv: 4, tr: 3 };
+    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(242);
+    const floors: Record<string, number> = { de: 29, en: 36, es: 25, fr: 25, it: 28, nl: 26, pl: 25, pt: 25, ja: 8, sv: 8, tr: 7 };
     for (const [lang, floor] of Object.entries(floors)) expect(caught(perLanguage(blind, lang))).toBeGreaterThanOrEqual(floor);
   });
 
-  it("C19-FORBID: blind split, phrase classes: health 37/43, identity 31/47, criminal_legal 19/26, intimate 16/26, biometrics_ids 24/51 refused at least", () => {
-    const floors: Record<string, number> = { health: 37, identity: 31, criminal_legal: 19, intimate: 16, biometrics_ids: 24 };
+  it("C19-FORBID: blind split, phrase classes: health 39/43, identity 35/47, criminal_legal 22/26, intimate 18/26, biometrics_ids 42/51 refused at least", () => {
+    const floors: Record<string, number> = { health: 39, identity: 35, criminal_legal: 22, intimate: 18, biometrics_ids: 42 };
     for (const [cls, floor] of Object.entries(floors)) expect(caught(blind.sensitive.filter((v) => v.cls === cls))).toBeGreaterThanOrEqual(floor);
   });
 
-  it("C19-FORBID: blind split, at most 23 of 275 benign-but-tricky texts refused (8.4%), and every fairness frame identical (11 of 11)", () => {
+  it("C19-FORBID: blind split, at most 20 of 275 benign-but-tricky texts refused (7.3%), and every fairness frame identical (11 of 11)", () => {
     expect(blind.benign.length).toBe(275);
-    expect(refused(blind.benign)).toBeLessThanOrEqual(23);
+    expect(refused(blind.benign)).toBeLessThanOrEqual(20);
     const f = fairness(blind.fairness);
     expect([f.frames, f.identical]).toEqual([11, 11]);
   });
 
-  it("C19-INJ: blind split, at least 108 of 172 injection texts refused and none of 66 texts about injection refused (the level measured when injection by intent landed)", () => {
+  it("C19-INJ: blind split, at least 109 of 172 injection texts refused and none of 66 texts about injection refused (the level measured with rules per language)", () => {
     expect(blind.injection.length).toBe(172);
-    expect(caught(blind.injection)).toBeGreaterThanOrEqual(108);
+    expect(caught(blind.injection)).toBeGreaterThanOrEqual(109);
     expect(refused(blind.injectionTalk)).toBe(0);
   });
 

@@ -20,8 +20,8 @@ const all = async (texts: string[], category?: string): Promise<string[]> => {
   return out;
 };
 
-describe("C19-FORBID §4 in eight languages (issue 21 item 3)", () => {
-  // The same six statements in en, de, fr, es, it, pt, nl, pl: orientation, medication and
+describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
+  // The same six statements in en, de, fr, es, it, pt, nl, pl, sv, tr, ja: orientation, medication and
   // condition, religion, politics, union, prison. Written for this test, not taken from a corpus.
   const statements: Record<string, string[]> = {
     en: [
@@ -87,6 +87,30 @@ describe("C19-FORBID §4 in eight languages (issue 21 item 3)", () => {
       "On głosuje na partię Zielonych.",
       "Ona należy do związku zawodowego.",
       "On siedział w więzieniu.",
+    ],
+    sv: [
+      "Han är homosexuell.",
+      "Hon tar fluoxetin mot depression.",
+      "Han är ett av Jehovas vittnen.",
+      "Han röstar på Miljöpartiet.",
+      "Hon är med i facket.",
+      "Han satt i fängelse.",
+    ],
+    tr: [
+      "O eşcinsel.",
+      "Depresyon için fluoksetin kullanıyor.",
+      "O bir Yehova Şahidi.",
+      "Her seçimde CHP'ye oy veriyor.",
+      "O bir sendika üyesi.",
+      "Hapiste yattı.",
+    ],
+    ja: [
+      "彼は同性愛者です。",
+      "彼女はうつ病でフルオキセチンを飲んでいます。",
+      "彼はエホバの証人です。",
+      "彼は共産党に投票しています。",
+      "彼女は労働組合の組合員です。",
+      "彼は刑務所に入っていました。",
     ],
   };
   it.each(Object.keys(statements))("C19-FORBID: orientation, medication, religion, politics, union and prison are refused in %s", async (lang) => {

@@ -190,13 +190,17 @@ export class LexicalGroundingScorer implements GroundingScorer {
     const cLemmas = this.lemmas(c);
     const sLemmas = this.lemmas(s);
     if (cLemmas.some((l) => sLemmas.includes(l))) return { score: 1, antonym: false };
-    const supported = sLemmas.flatMap((l) => (paraphrases.supports as Record<string, string[]>)[l] ?? []);
+    // a word WordNet does not know ("Volvo") is looked up as written
+    const supported = (sLemmas.length > 0 ? sLemmas : [s.toLowerCase()]).flatMap((l) => (paraphrases.supports as Record<string, string[]>)[l] ?? []);
     if (cLemmas.some((l) => supported.includes(l))) return { score: 0.9, antonym: false };
     const cSenses = this.senses(cLemmas, cNoun);
     const sSenses = this.senses(sLemmas, sNoun);
     if (cSenses.length === 0 || sSenses.length === 0) return { score: 0, antonym: false };
     const cSet = new Set(cSenses);
     if (sSenses.some((k) => cSet.has(k))) return { score: 0.95, antonym: false };
+    // what a paraphrase says of a word holds for the words below it: a golden retriever is a dog, so a pet
+    const inherited = sSenses.flatMap((k) => [...this.closure(k).keys()].flatMap((a) => this.wordnet.synset(a).lemmas));
+    if (inherited.some((l) => cLemmas.some((c) => (paraphrases.supports as Record<string, string[]>)[l]?.includes(c)))) return { score: 0.9, antonym: false };
     // "has coffee" <- "drinks coffee": every sense of "have" may generalise a summary verb (never a synonym)
     const hypernymOnly = new Set(cLemmas.includes("have") ? this.wordnet.lookup("have", "v") : []);
     let best = 0;
