@@ -188,7 +188,7 @@ async function main(): Promise<void> {
     const gateway = await Gateway.start({ config });
     idle = async () => {
       await gateway.services.contracts.governed.store.idle();
-      await gateway.services.kernel.events.settled();
+      await gateway.services.events.settled();
     };
     monitor(gateway.db.client);
     diagnose = () => {

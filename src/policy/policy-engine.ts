@@ -22,6 +22,8 @@ export interface PolicyDecision {
   gate?: unknown;
   /** IF1-VALID: where in the request the winning violations point (JSON pointer and message), when they do. */
   errors?: unknown;
+  /** The clauses of the winning violations (sorted, once each); absent from the default answer. */
+  rules?: unknown;
 }
 
 export interface PolicyChange {

@@ -20,7 +20,7 @@ describe("the repair pass runs while serving (issue 15 §4, INV-8)", () => {
     const gw = await startTestGateway({ clock, env: { MEMGATE_REPAIR_INTERVAL_MS: "100", MEMGATE_REPAIR_MIN_AGE_MS: "60000" } });
     try {
       const token = await gw.token({ tenant: "orphans", subjects: ["alice"], roles: ["agent"] });
-      const events = gw.gateway.services.kernel.events;
+      const events = gw.gateway.services.events;
       const append = jest.spyOn(events, "append").mockImplementation(() => new Promise(() => undefined));
       const cutOff = new AbortController();
       const attempt = fetch(`${gw.url}/graphql`, {

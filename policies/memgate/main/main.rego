@@ -105,6 +105,10 @@ _errors := [{"pointer": p[0], "message": p[1]} |
 	})
 ]
 
+# The clauses of the winning violations, once each: what acts on a refusal (the re-audit's
+# quarantine reason) reads these, never the wording of the explanations.
+_rules := sort({v.rule | some v in _winning})
+
 # METADATA
 # entrypoint: true
 # description: C19-STOP exactly one stop reason for every operation
@@ -122,4 +126,5 @@ decision := {
 	"contract_version": contract.version,
 	"gate": _gate,
 	"errors": _errors,
+	"rules": _rules,
 }

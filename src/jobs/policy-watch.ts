@@ -1,11 +1,12 @@
 import type { Collection, Db } from "mongodb";
-import type { Clock } from "../../clock";
-import type { Logger } from "../../logger";
-import type { PolicyChange } from "../../policy/policy-engine";
-import type { EventDraft, EventLog, MemoryEvent } from "../event-log";
-import { AUDIT_COLLECTIONS } from "./collections";
-import { POLICY_ENGINE_ACTOR } from "./system-actor";
-import { isDuplicateKey } from "../database";
+import type { Clock } from "../clock";
+import type { Logger } from "../logger";
+import type { PolicyChange } from "../policy/policy-engine";
+import type { JobRunner } from "../kernel/execute";
+import type { EventDraft, EventLog, MemoryEvent } from "../store/event-log";
+import { AUDIT_COLLECTIONS } from "../store/log/collections";
+import { POLICY_ENGINE_ACTOR } from "../store/log/system-actor";
+import { isDuplicateKey } from "../store/database";
 
 interface PolicyState {
   _id: "current";
@@ -28,7 +29,8 @@ export class PolicyVersionWatch {
 
   constructor(
     db: Db,
-    private readonly log: EventLog,
+    private readonly log: Pick<EventLog, "tenants">,
+    private readonly jobs: JobRunner,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
@@ -117,10 +119,12 @@ export class PolicyVersionWatch {
   private async appendToEveryTenant(
     event: Pick<EventDraft, "event_type" | "stop_reason" | "policy_hash" | "contract_version" | "reason" | "metadata">,
   ): Promise<MemoryEvent[]> {
+    const tenants = await this.log.tenants();
+    // One write set per tenant (each tenant's chain is its own group commit), through the kernel's write set for jobs.
     const events: MemoryEvent[] = [];
-    for (const tenant of await this.log.tenants()) {
-      events.push(
-        await this.log.append({
+    for (const tenant of tenants) {
+      const written = await this.jobs.job("policy_watch", async (writes) =>
+        writes.event({
           ...event,
           tenant_id: tenant,
           subject_id: null,
@@ -133,6 +137,7 @@ export class PolicyVersionWatch {
           content_digest: null,
         }),
       );
+      events.push(...written.events);
     }
     return events;
   }

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import type { Collection, Db } from "mongodb";
-import type { Clock } from "../../clock";
-import type { ContractStore, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
-import type { Logger } from "../../logger";
-import { claimByNumber } from "../claims";
-import { COLLECTIONS } from "../database";
-import { eventDocId } from "../ids";
-import type { EventLog, EventType, MemoryEvent } from "../event-log";
-import { SYSTEM_ACTOR } from "./system-actor";
+import type { Clock } from "../clock";
+import type { ContractStore, ObjectRepair, UnsettledObject } from "../kernel/contract-store";
+import type { Logger } from "../logger";
+import { claimByNumber } from "../store/claims";
+import { COLLECTIONS } from "../store/database";
+import { eventDocId } from "../store/ids";
+import type { JobRunner } from "../kernel/execute";
+import type { EventLog, EventType, MemoryEvent } from "../store/event-log";
+import { SYSTEM_ACTOR } from "../store/log/system-actor";
 
 /**
  * Crash consistency without transactions (issue 5 §3, issue 11), docs/AUDIT.md "Object and
@@ -72,7 +73,8 @@ export class Repair implements ObjectRepair {
 
   constructor(
     db: Db,
-    private readonly log: EventLog,
+    private readonly log: Pick<EventLog, "head" | "storedHead">,
+    private readonly jobs: JobRunner,
     private readonly stores: readonly ContractStore[],
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -250,30 +252,34 @@ export class Repair implements ObjectRepair {
     return candidates.filter((event) => isOwn(store, object, event)).at(-1) ?? null;
   }
 
-  private appendMissing(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent> {
+  /** The missing event, through the kernel's write set for jobs (counted, fails closed like an operation's). */
+  private async appendMissing(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent> {
     const { missing } = object;
     const why =
       missing.reason ??
       (object.kind === "erasure"
         ? "the object was erased but its event was not written before the process stopped"
         : "the object was stored but its event was not written before the process stopped");
-    return this.log.append({
-      tenant_id: object.tenantId,
-      subject_id: object.subjectId,
-      event_type: missing.event_type,
-      operation: missing.operation,
-      contract: object.kind === "erasure" ? ERASURE_CONTRACT : store.contract,
-      memory_id: object.objectId,
-      actor: SYSTEM_ACTOR,
-      stop_reason: missing.stop_reason,
-      decision_id: missing.decision_id ?? null,
-      policy_hash: null,
-      contract_version: null,
-      request_id: null,
-      content_digest: missing.content_digest,
-      reason: `repair: ${why}`,
-      metadata: { ...missing.metadata, repaired: true, object_contract: store.contract, ...(object.version !== null ? { version: object.version } : {}) },
-    });
+    const { events } = await this.jobs.job("repair", async (writes) =>
+      writes.event({
+        tenant_id: object.tenantId,
+        subject_id: object.subjectId,
+        event_type: missing.event_type,
+        operation: missing.operation,
+        contract: object.kind === "erasure" ? ERASURE_CONTRACT : store.contract,
+        memory_id: object.objectId,
+        actor: SYSTEM_ACTOR,
+        stop_reason: missing.stop_reason,
+        decision_id: missing.decision_id ?? null,
+        policy_hash: null,
+        contract_version: null,
+        request_id: null,
+        content_digest: missing.content_digest,
+        reason: `repair: ${why}`,
+        metadata: { ...missing.metadata, repaired: true, object_contract: store.contract, ...(object.version !== null ? { version: object.version } : {}) },
+      }),
+    );
+    return events[0];
   }
 }
 

@@ -1,12 +1,12 @@
 import type { Collection, Db } from "mongodb";
-import type { Clock } from "../../clock";
-import type { IntegrityState } from "../../kernel/execute";
-import type { Logger } from "../../logger";
-import type { EventActor, EventLog, MemoryEvent } from "../event-log";
-import type { ChainAuditor } from "./chain-auditor";
-import { AUDIT_COLLECTIONS } from "./collections";
-import { POLICY_ENGINE_ACTOR } from "./system-actor";
-import type { ChainVerification } from "./verify";
+import type { Clock } from "../clock";
+import type { IntegrityState, JobRunner } from "../kernel/execute";
+import type { Logger } from "../logger";
+import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
+import type { ChainAuditor } from "../store/log/chain-auditor";
+import { AUDIT_COLLECTIONS } from "../store/log/collections";
+import { POLICY_ENGINE_ACTOR } from "../store/log/system-actor";
+import type { ChainVerification } from "../store/log/verify";
 
 interface IntegrityDoc {
   _id: string;
@@ -30,7 +30,8 @@ export class IntegrityGuard implements IntegrityState {
 
   constructor(
     db: Db,
-    private readonly log: EventLog,
+    private readonly log: Pick<EventLog, "tenants">,
+    private readonly jobs: JobRunner,
     private readonly auditor: ChainAuditor,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -97,33 +98,39 @@ export class IntegrityGuard implements IntegrityState {
     if (known?.broken && known.broken_seq === result.firstBrokenSeq) return null;
     if (known?.acknowledged?.some((a) => a.seq === result.firstBrokenSeq)) return null;
     const now = this.clock.now().toISOString();
-    await this.docs.updateOne(
-      { _id: result.tenantId },
-      {
-        $set: { broken: true, broken_seq: result.firstBrokenSeq, reason: result.reason, detected_at: now },
-        $setOnInsert: { acknowledged: [] },
-      },
-      { upsert: true },
-    );
-    await this.refresh();
-    this.logger.error({ tenant: result.tenantId, seq: result.firstBrokenSeq, reason: result.reason }, "MP-BREAK: the event chain does not verify");
-    return this.log.append({
-      tenant_id: result.tenantId,
-      subject_id: null,
-      event_type: "conformance_break",
-      operation: "VERIFY_CHAIN",
-      contract: "audit",
-      memory_id: null,
-      actor: POLICY_ENGINE_ACTOR,
-      stop_reason: "INTERNAL_INCONSISTENCY",
-      decision_id: null,
-      policy_hash: null,
-      contract_version: null,
-      request_id: null,
-      content_digest: null,
-      reason: `chain_unverifiable: ${result.reason} at seq ${result.firstBrokenSeq}`,
-      metadata: { detected_by: detectedBy, broken_seq: result.firstBrokenSeq, cause: result.reason, events_checked: result.eventsChecked },
+    // Through the kernel's write set for jobs. The flag is a step without an undo: if the event
+    // cannot be written, the tenant's writes stay refused all the same (fail closed), and the
+    // next verification reports the break again.
+    const { events } = await this.jobs.job("integrity_guard", async (writes) => {
+      await this.docs.updateOne(
+        { _id: result.tenantId },
+        {
+          $set: { broken: true, broken_seq: result.firstBrokenSeq, reason: result.reason, detected_at: now },
+          $setOnInsert: { acknowledged: [] },
+        },
+        { upsert: true },
+      );
+      await this.refresh();
+      this.logger.error({ tenant: result.tenantId, seq: result.firstBrokenSeq, reason: result.reason }, "MP-BREAK: the event chain does not verify");
+      writes.event({
+        tenant_id: result.tenantId,
+        subject_id: null,
+        event_type: "conformance_break",
+        operation: "VERIFY_CHAIN",
+        contract: "audit",
+        memory_id: null,
+        actor: POLICY_ENGINE_ACTOR,
+        stop_reason: "INTERNAL_INCONSISTENCY",
+        decision_id: null,
+        policy_hash: null,
+        contract_version: null,
+        request_id: null,
+        content_digest: null,
+        reason: `chain_unverifiable: ${result.reason} at seq ${result.firstBrokenSeq}`,
+        metadata: { detected_by: detectedBy, broken_seq: result.firstBrokenSeq, cause: result.reason, events_checked: result.eventsChecked },
+      });
     });
+    return events[0];
   }
 
   /** An admin acknowledges the tenant's current break: writes are accepted again. Null: nothing to acknowledge. */
