@@ -34,15 +34,16 @@ violations := authz.violations | _fail_closed if {
 	authz.subject_refused
 } else := _checked | _fail_closed
 
-_rank(code) := i if contract.priority[i] == code
+_rank(code) := i if {
+	some i, ranked in contract.priority
+	ranked == code
+}
 
-_winner := code if {
+_stop_reason := code if {
 	ranks := {_rank(v.stop_reason) | some v in violations}
 	count(ranks) > 0
 	code := contract.priority[min(ranks)]
 }
-
-_stop_reason := _winner
 
 _stop_reason := operation.spec.success if count(violations) == 0
 
