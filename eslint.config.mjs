@@ -27,9 +27,22 @@ export default defineConfig([
     files: ["**/*.ts"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      "@typescript-eslint/no-floating-promises": "error",
+      // `void p` is no answer either: each fire-and-forget says why (an eslint-disable comment with its reason).
+      "@typescript-eslint/no-floating-promises": ["error", { ignoreVoid: false }],
       "@typescript-eslint/no-misused-promises": "error",
     },
+  },
+  {
+    // TODO(issue 23, lead at merge): these files are being rewritten on other branches (fair,
+    // judge, split); their unchecked promises are fixed there, then this override goes.
+    files: [
+      "src/contracts/governed/store-settings.ts",
+      "scripts/bench-fairness.ts",
+      "scripts/eval-grounding.ts",
+      "test/http/admission.test.ts",
+      "test/judge/model-judge.test.ts",
+    ],
+    rules: { "@typescript-eslint/no-floating-promises": "off" },
   },
   {
     files: ["test/**"],

@@ -219,8 +219,9 @@ async function main(): Promise<void> {
   process.on("message", (message) => {
     if (message === "commands") process.send?.({ commands, requests, inFlight, byKind: Object.fromEntries(byKind), msByKind: Object.fromEntries(timeByKind) });
     // Off-path work left by earlier requests (settle marks, counters, chain heads) is done before a scenario starts.
-    if (message === "idle") void idle().then(() => process.send?.({ idle: true }));
-    if (message === "profile") void stopProfile().then((file) => process.send?.({ profile: file }));
+    const failed = (error: unknown) => console.error(error);
+    if (message === "idle") idle().then(() => process.send?.({ idle: true }), failed);
+    if (message === "profile") stopProfile().then((file) => process.send?.({ profile: file }), failed);
     if (message === "diagnose")
       process.stderr.write(`bench-server ${kind}: ${JSON.stringify({ inFlight, requests, resources: process.getActiveResourcesInfo(), ...diagnose() })}\n`);
   });

@@ -143,4 +143,7 @@ async function main(): Promise<void> {
   for (const [phase, cpu, note] of rows) process.stdout.write(`| ${phase} | ${cpu.toFixed(1)} | ${note} |\n`);
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

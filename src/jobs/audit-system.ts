@@ -1,10 +1,10 @@
-import type { Db } from "mongodb";
 import { ensureDevKeyPair } from "../auth/dev-keys";
 import type { Config } from "../config";
 import type { ContractStore } from "../kernel/contract-store";
 import type { Kernel } from "../kernel/execute";
 import type { Logger } from "../logger";
 import type { PolicyChange } from "../policy/policy-engine";
+import type { Database } from "../store/database";
 import type { EventLog } from "../store/event-log";
 import { ChainAuditor } from "../store/log/chain-auditor";
 import { ChainSweep } from "../store/log/chain-sweep";
@@ -19,7 +19,7 @@ import type { AuditLog } from "../store/log/audit-system";
 import type { ChainVerification } from "../store/log/verify";
 
 export interface AuditSystemDeps {
-  db: Db;
+  db: Database;
   config: Config;
   logger: Logger;
   /** The kernel of the gateway: its clock, policy and job write sets; the guard becomes its integrity state. */

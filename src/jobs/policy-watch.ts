@@ -1,19 +1,11 @@
-import type { Collection, Db } from "mongodb";
 import type { Clock } from "../clock";
 import type { Logger } from "../logger";
 import type { PolicyChange } from "../policy/policy-engine";
 import type { JobRunner } from "../kernel/execute";
 import type { EventDraft, EventLog, MemoryEvent } from "../store/event-log";
-import { AUDIT_COLLECTIONS } from "../store/log/collections";
+import type { Database } from "../store/database";
+import { PolicyStateRecords } from "../store/log/policy-state";
 import { POLICY_ENGINE_ACTOR } from "../store/log/system-actor";
-import { isDuplicateKey } from "../store/database";
-
-interface PolicyState {
-  _id: "current";
-  hash: string;
-  version: string;
-  since: string;
-}
 
 /**
  * MP-BREAK: compares each bundle that comes into force with the one last recorded in the
@@ -23,19 +15,17 @@ interface PolicyState {
  * one process write the events when several load the same bundle.
  */
 export class PolicyVersionWatch {
-  private readonly state: Collection<PolicyState>;
-  private readonly refusals: Collection<{ _id: string; at: string }>;
+  private readonly state: PolicyStateRecords;
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
-    db: Db,
+    db: Database,
     private readonly log: Pick<EventLog, "tenants">,
     private readonly jobs: JobRunner,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.state = db.collection<PolicyState>(AUDIT_COLLECTIONS.policyState);
-    this.refusals = db.collection<{ _id: string; at: string }>(AUDIT_COLLECTIONS.policyState);
+    this.state = new PolicyStateRecords(db);
   }
 
   /**
@@ -52,13 +42,8 @@ export class PolicyVersionWatch {
   private async recordRefusal(error: Error & { code?: string; bundleHash?: string | null; problem?: string }): Promise<MemoryEvent[]> {
     const bundleHash = error.bundleHash ?? null;
     const at = this.clock.now().toISOString();
-    try {
-      await this.refusals.insertOne({ _id: `refused:${bundleHash ?? "unreadable"}`, at });
-    } catch (failure) {
-      if (isDuplicateKey(failure)) return []; // recorded already
-      throw failure;
-    }
-    const recorded = await this.state.findOne({ _id: "current" });
+    if (!(await this.state.recordRefusal(bundleHash, at))) return []; // recorded already
+    const recorded = await this.state.current();
     return this.appendToEveryTenant({
       event_type: "refuse",
       stop_reason: "INTERNAL_INCONSISTENCY",
@@ -88,18 +73,12 @@ export class PolicyVersionWatch {
 
   private async compare(current: { hash: string; version: string }): Promise<MemoryEvent[]> {
     const since = this.clock.now().toISOString();
-    const recorded = await this.state.findOne({ _id: "current" });
+    const recorded = await this.state.current();
     if (recorded?.hash === current.hash) return [];
     if (!recorded) {
-      try {
-        await this.state.insertOne({ _id: "current", hash: current.hash, version: current.version, since });
-      } catch (error) {
-        if (isDuplicateKey(error)) return this.compare(current);
-        throw error;
-      }
-    } else {
-      const won = await this.state.updateOne({ _id: "current", hash: recorded.hash }, { $set: { hash: current.hash, version: current.version, since } });
-      if (won.modifiedCount === 0) return []; // another process recorded this change
+      if (!(await this.state.recordFirst(current.hash, current.version, since))) return this.compare(current);
+    } else if (!(await this.state.replace(recorded.hash, current.hash, current.version, since))) {
+      return []; // another process recorded this change
     }
     const previous = recorded ? { hash: recorded.hash, version: recorded.version } : null;
     const unversioned = previous !== null && previous.version === current.version;

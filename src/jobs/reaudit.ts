@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type { Collection, Db } from "mongodb";
 import type { Principal } from "../auth/principal";
 import type { Clock } from "../clock";
 import type { Kernel } from "../kernel/execute";
@@ -7,22 +6,11 @@ import type { QuarantineMark, RejudgeCandidate, RejudgeTarget } from "../kernel/
 import type { Logger } from "../logger";
 import type { PolicyChange, PolicyEngine } from "../policy/policy-engine";
 import type { EventLog } from "../store/event-log";
-import { claimByNumber } from "../store/claims";
-import { isDuplicateKey } from "../store/database";
-import {
-  LEASE_MS,
-  latestWalkId,
-  leaseId,
-  REAUDIT_ACTOR,
-  REAUDIT_COLLECTION,
-  REAUDIT_LEASES,
-  ReauditProgress,
-  type LatestWalk,
-  type WalkLease,
-} from "../store/log/reaudit";
+import type { Database } from "../store/database";
+import { LEASE_MS, leaseId, REAUDIT_ACTOR, ReauditWalks, type ReauditProgress } from "../store/log/reaudit";
 
 export interface ReauditDeps {
-  db: Db;
+  db: Database;
   kernel: Kernel;
   policy: PolicyEngine;
   events: Pick<EventLog, "tenants">;
@@ -58,10 +46,7 @@ export class Reauditor {
   private readonly batchSize: number;
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
-  private readonly leases: Collection<WalkLease>;
-  /** Takeover claims beside the leases (`_id` "<lease>/<expired owner>/<n>"); a read by a lease's `_id` never meets one. */
-  private readonly takeovers: Collection<{ _id: string; at: Date }>;
-  private readonly latest: Collection<LatestWalk>;
+  private readonly walks: ReauditWalks;
   private readonly owner = `reaudit-${randomBytes(6).toString("hex")}`;
   private readonly leaseMs: number;
   private retry: NodeJS.Timeout | undefined;
@@ -70,11 +55,9 @@ export class Reauditor {
   };
 
   constructor(private readonly deps: ReauditDeps) {
-    this.progress = new ReauditProgress(deps.db);
+    this.walks = new ReauditWalks(deps.db);
+    this.progress = this.walks.progress;
     this.batchSize = deps.batchSize ?? DEFAULT_BATCH;
-    this.leases = deps.db.collection<WalkLease>(REAUDIT_LEASES);
-    this.takeovers = deps.db.collection<{ _id: string; at: Date }>(REAUDIT_LEASES);
-    this.latest = deps.db.collection<LatestWalk>(REAUDIT_COLLECTION);
     this.leaseMs = deps.leaseMs ?? LEASE_MS;
   }
 
@@ -128,7 +111,7 @@ export class Reauditor {
       try {
         await this.audit(tenant, hash, fresh);
       } finally {
-        await this.leases.deleteOne({ _id: leaseId(tenant, hash), owner: this.owner });
+        await this.walks.release(leaseId(tenant, hash), this.owner);
       }
     }
     // The process walking those may stop before it is done: look again once its lease would have run out.
@@ -148,35 +131,16 @@ export class Reauditor {
     const _id = leaseId(tenantId, hash);
     const now = this.deps.clock.now().getTime();
     const lease = { owner: this.owner, policy_hash: hash, expires_at: new Date(now + this.leaseMs) };
-    const insert = async () => {
-      try {
-        await this.leases.insertOne({ _id, ...lease });
-        return true;
-      } catch (error) {
-        if (isDuplicateKey(error)) return false;
-        throw error;
-      }
-    };
-    if (await insert()) return true;
-    const held = await this.leases.findOne({ _id });
-    if (!held) return insert(); // released meanwhile
+    if (await this.walks.insertLease({ _id, ...lease })) return true;
+    const held = await this.walks.lease(_id);
+    if (!held) return this.walks.insertLease({ _id, ...lease }); // released meanwhile
     if (held.expires_at.getTime() > now) return false;
-    const claimed = await claimByNumber(this.takeovers, `${_id}/${held.owner}`, { at: new Date(now) }, (claim) => claim.at.getTime() > now - this.leaseMs);
-    if (!claimed) return false;
-    return (await this.leases.replaceOne({ _id, owner: held.owner }, lease)).matchedCount === 1;
+    return this.walks.takeOver(held, { _id, ...lease }, now, this.leaseMs);
   }
 
   /** Every batch: false when the lease is no longer this process's (it stalled past expiry and another took over). */
   private async renewLease(tenantId: string, hash: string): Promise<boolean> {
-    const renewed = await this.leases.updateOne(
-      { _id: leaseId(tenantId, hash), owner: this.owner },
-      { $set: { expires_at: new Date(this.deps.clock.now().getTime() + this.leaseMs) } },
-    );
-    return renewed.matchedCount === 1;
-  }
-
-  private async latestWalkHash(tenantId: string): Promise<string | undefined> {
-    return (await this.latest.findOne({ _id: latestWalkId(tenantId) }))?.policy_hash;
+    return this.walks.renew(leaseId(tenantId, hash), this.owner, new Date(this.deps.clock.now().getTime() + this.leaseMs));
   }
 
   /**
@@ -186,9 +150,9 @@ export class Reauditor {
    */
   private async audit(tenantId: string, hash: string, fresh: boolean): Promise<void> {
     const _id = leaseId(tenantId, hash);
-    let record = await this.progress.records.findOne({ _id });
+    let record = await this.progress.get(tenantId, hash);
     // Done under this bundle: walked again only when it was just loaded after another bundle's walk (a rollback).
-    if (record?.state === "done" && (!fresh || (await this.latestWalkHash(tenantId)) === hash)) return;
+    if (record?.state === "done" && (!fresh || (await this.walks.latestWalkHash(tenantId)) === hash)) return;
     if (!record || record.state === "done") {
       const now = this.deps.clock.now().toISOString();
       record = {
@@ -203,8 +167,7 @@ export class Reauditor {
         targets: Object.fromEntries(this.deps.targets.map((t) => [t.kind, { after: null, scanned: 0, quarantined: 0, done: false }])),
         round_trips: 0,
       };
-      await this.progress.records.replaceOne({ _id }, record, { upsert: true });
-      await this.latest.replaceOne({ _id: latestWalkId(tenantId) }, { policy_hash: hash }, { upsert: true });
+      await this.walks.begin(record);
     }
     for (const target of this.deps.targets) {
       const state = (record.targets[target.kind] ??= { after: null, scanned: 0, quarantined: 0, done: false });
@@ -226,14 +189,11 @@ export class Reauditor {
         state.done = batch.length < this.batchSize;
         record.round_trips += trips + 2; // + the lease renewal and this progress write
         record.updated_at = this.deps.clock.now().toISOString();
-        await this.progress.records.updateOne(
-          { _id },
-          { $set: { [`targets.${target.kind}`]: state, round_trips: record.round_trips, updated_at: record.updated_at } },
-        );
+        await this.walks.recordProgress(_id, { [`targets.${target.kind}`]: state, round_trips: record.round_trips, updated_at: record.updated_at });
       }
     }
     const finished = this.deps.clock.now().toISOString();
-    await this.progress.records.updateOne({ _id }, { $set: { state: "done", finished_at: finished, updated_at: finished } });
+    await this.walks.recordProgress(_id, { state: "done", finished_at: finished, updated_at: finished });
     this.deps.logger.info({ tenant: tenantId, policy: hash }, "re-audit finished");
   }
 

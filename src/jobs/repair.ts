@@ -1,11 +1,8 @@
-import { createHash } from "node:crypto";
-import type { Collection, Db } from "mongodb";
 import type { Clock } from "../clock";
 import type { ContractStore, ObjectRepair, UnsettledObject } from "../kernel/contract-store";
 import type { Logger } from "../logger";
-import { claimByNumber } from "../store/claims";
-import { COLLECTIONS } from "../store/database";
-import { eventDocId } from "../store/ids";
+import type { Database } from "../store/database";
+import { RepairClaims } from "../store/log/repair-claims";
 import type { JobRunner } from "../kernel/execute";
 import type { EventLog, EventType, MemoryEvent } from "../store/event-log";
 import { SYSTEM_ACTOR } from "../store/log/system-actor";
@@ -55,14 +52,8 @@ const WALK = 64;
 /** Objects whose absent event this process remembers having looked for, beyond which the oldest are forgotten. */
 const ABSENT = 10_000;
 
-interface RepairClaim {
-  _id: string;
-  at: Date;
-}
-
 export class Repair implements ObjectRepair {
-  private readonly events: Collection<MemoryEvent>;
-  private readonly claims: Collection<RepairClaim>;
+  private readonly claims: RepairClaims;
   private running: Promise<RepairReport> | undefined;
   /**
    * Objects a read found without their event, with the tenant's head seq the scan covered:
@@ -72,16 +63,15 @@ export class Repair implements ObjectRepair {
   private readonly absent = new Map<string, number>();
 
   constructor(
-    db: Db,
-    private readonly log: Pick<EventLog, "head" | "storedHead">,
+    db: Database,
+    private readonly log: Pick<EventLog, "head" | "storedHead" | "get" | "aboutObject">,
     private readonly jobs: JobRunner,
     private readonly stores: readonly ContractStore[],
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly minAgeMs: number,
   ) {
-    this.events = db.collection<MemoryEvent>(COLLECTIONS.events);
-    this.claims = db.collection<RepairClaim>("repair_claims");
+    this.claims = new RepairClaims(db);
     for (const store of stores) store.repairWith?.(this);
   }
 
@@ -121,8 +111,7 @@ export class Repair implements ObjectRepair {
    * gateway stopped before completing) is taken over by inserting the next number (claims.ts).
    */
   private claim(key: string, cutoff: number): Promise<boolean> {
-    const base = createHash("sha256").update(key).digest("hex");
-    return claimByNumber(this.claims, base, { at: this.clock.now() }, (held) => held.at.getTime() >= cutoff);
+    return this.claims.claim(key, this.clock.now(), cutoff);
   }
 
   private async pass(): Promise<RepairReport> {
@@ -214,7 +203,7 @@ export class Repair implements ObjectRepair {
   /** The events after `seq`, by `_id`, up to the head: the object's, or how far they were looked through (null: too many). */
   private async walkFrom(store: ContractStore, object: UnsettledObject, seq: number): Promise<{ event: MemoryEvent | null; upTo: number | null }> {
     for (let next = seq + 1; next <= seq + WALK; next++) {
-      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, next) });
+      const event = await this.log.get(object.tenantId, next);
       if (!event) return { event: null, upTo: next - 1 };
       if (isOwn(store, object, event)) return { event, upTo: next };
     }
@@ -232,12 +221,12 @@ export class Repair implements ObjectRepair {
     const hint = stored?.seq ?? 0;
     let looked = 0;
     for (let seq = hint + 1; looked < RECENT; seq++, looked++) {
-      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, seq) });
+      const event = await this.log.get(object.tenantId, seq);
       if (!event) break;
       if (isOwn(store, object, event)) return event;
     }
     for (let seq = hint; seq > 0 && looked < RECENT; seq--, looked++) {
-      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, seq) });
+      const event = await this.log.get(object.tenantId, seq);
       if (event && isOwn(store, object, event)) return event;
     }
     return null;
@@ -245,10 +234,7 @@ export class Repair implements ObjectRepair {
 
   /** The object's own event, if the process got as far as appending it: a scan of the tenant's events by memory id. */
   private async findEvent(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent | null> {
-    const candidates = await this.events
-      .find({ tenant_id: object.tenantId, memory_id: object.objectId, event_type: { $in: eventTypes(object) } })
-      .sort({ seq: 1 })
-      .toArray();
+    const candidates = await this.log.aboutObject(object.tenantId, object.objectId, eventTypes(object));
     return candidates.filter((event) => isOwn(store, object, event)).at(-1) ?? null;
   }
 

@@ -64,6 +64,22 @@ export interface KernelDeps {
   metrics: Metrics;
 }
 
+/**
+ * What a door found wrong with a request before it could hand it on: over the body limit, or
+ * nested deeper than the door parses. The request itself never reaches the kernel; the policy
+ * answers the refusal (SCHEMA_INVALID at the document's root) and the kernel records its event.
+ */
+export interface DoorRefusal {
+  reason: "too_large" | "too_deep";
+  /** The limit it was over (bytes, levels). */
+  limit: number;
+}
+
+/** A call as a door hands it to the kernel. */
+export interface KernelCall extends CallContext {
+  refused?: DoorRefusal;
+}
+
 /** What a background job needs of the kernel: its write set (Kernel.job). */
 export type JobRunner = Pick<Kernel, "job">;
 
@@ -128,7 +144,7 @@ export class Kernel {
     this.integrity = integrity;
   }
 
-  async run<Req, Gathered, Result>(op: Operation<Req, Gathered, Result>, principal: Principal, raw: unknown, call: CallContext): Promise<Outcome<Result>> {
+  async run<Req, Gathered, Result>(op: Operation<Req, Gathered, Result>, principal: Principal, raw: unknown, call: KernelCall): Promise<Outcome<Result>> {
     const started = process.hrtime.bigint();
     let subjectId = "";
     let stopReason = "INTERNAL_INCONSISTENCY";
@@ -175,6 +191,7 @@ export class Kernel {
           texts: parsed.texts,
           facts,
           ...(call.unknownFields?.length ? { unknown_fields: call.unknownFields } : {}),
+          ...(call.refused ? { door_refusal: call.refused } : {}),
           ...(op.input ? op.input(req, g, ctx) : {}),
         };
         return illFormed ? wellFormed(input) : input;

@@ -1,4 +1,6 @@
 import type { Collection, Db } from "mongodb";
+import { claimByNumber } from "../claims";
+import { isDuplicateKey } from "../database";
 import type { EventActor } from "../event-log";
 
 /**
@@ -62,5 +64,75 @@ export class ReauditProgress {
 
   get(tenantId: string, hash: string): Promise<ReauditProgressRecord | null> {
     return this.records.findOne({ _id: leaseId(tenantId, hash) });
+  }
+}
+
+/**
+ * Where the re-audit (src/jobs/reaudit.ts) keeps its walks: the leases that give one process
+ * each tenant's walk under a bundle, the takeover claims beside them, each tenant's latest walk,
+ * and the progress records.
+ */
+export class ReauditWalks {
+  readonly progress: ReauditProgress;
+  private readonly leases: Collection<WalkLease>;
+  /** Takeover claims beside the leases (`_id` "<lease>/<expired owner>/<n>"); a read by a lease's `_id` never meets one. */
+  private readonly takeovers: Collection<{ _id: string; at: Date }>;
+  private readonly latest: Collection<LatestWalk>;
+
+  constructor(db: Db) {
+    this.progress = new ReauditProgress(db);
+    this.leases = db.collection<WalkLease>(REAUDIT_LEASES);
+    this.takeovers = db.collection<{ _id: string; at: Date }>(REAUDIT_LEASES);
+    this.latest = db.collection<LatestWalk>(REAUDIT_COLLECTION);
+  }
+
+  /** false: the lease is held (or was just taken). */
+  async insertLease(lease: WalkLease): Promise<boolean> {
+    try {
+      await this.leases.insertOne(lease);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  lease(id: string): Promise<WalkLease | null> {
+    return this.leases.findOne({ _id: id });
+  }
+
+  /** Takes over an expired holder's lease: a numbered claim on it (claims.ts), then the lease replaced. */
+  async takeOver(expired: WalkLease, lease: WalkLease, now: number, leaseMs: number): Promise<boolean> {
+    const claimed = await claimByNumber(
+      this.takeovers,
+      `${expired._id}/${expired.owner}`,
+      { at: new Date(now) },
+      (claim) => claim.at.getTime() > now - leaseMs,
+    );
+    if (!claimed) return false;
+    return (await this.leases.replaceOne({ _id: expired._id, owner: expired.owner }, lease)).matchedCount === 1;
+  }
+
+  /** false: the lease is no longer `owner`'s. */
+  async renew(id: string, owner: string, expiresAt: Date): Promise<boolean> {
+    return (await this.leases.updateOne({ _id: id, owner }, { $set: { expires_at: expiresAt } })).matchedCount === 1;
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    await this.leases.deleteOne({ _id: id, owner });
+  }
+
+  async latestWalkHash(tenantId: string): Promise<string | undefined> {
+    return (await this.latest.findOne({ _id: latestWalkId(tenantId) }))?.policy_hash;
+  }
+
+  /** A new walk: its progress record, and the tenant's latest walk. */
+  async begin(record: ReauditProgressRecord): Promise<void> {
+    await this.progress.records.replaceOne({ _id: record._id }, record, { upsert: true });
+    await this.latest.replaceOne({ _id: latestWalkId(record.tenant_id) }, { policy_hash: record.policy_hash }, { upsert: true });
+  }
+
+  async recordProgress(id: string, set: Partial<ReauditProgressRecord> & Record<string, unknown>): Promise<void> {
+    await this.progress.records.updateOne({ _id: id }, { $set: set });
   }
 }
