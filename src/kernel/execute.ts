@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { principalInput, subjectOf, type Principal } from "../auth/principal";
+import { actorKind, principalInput, subjectOf, type Principal } from "../auth/principal";
 import type { Clock } from "../clock";
 import type { DetectorSuite } from "../detectors/detector";
 import type { Logger } from "../logger";
@@ -22,7 +22,7 @@ import {
   type ReservedObject,
 } from "./idempotency";
 
-/** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/audit/integrity-guard.ts. */
+/** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/jobs/integrity-guard.ts. */
 export interface IntegrityState {
   inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null };
 }
@@ -566,6 +566,5 @@ export class Kernel {
 }
 
 export function actorOf(principal: Principal): EventActor {
-  const automated = principal.roles.some((r) => r === "agent" || r === "adapter" || r === "job");
-  return { id: principal.id, roles: principal.roles, kind: automated ? "system" : "human" };
+  return { id: principal.id, roles: principal.roles, kind: actorKind(principal.roles) };
 }
