@@ -39,7 +39,15 @@ async function serve(): Promise<void> {
     MEMGATE_RATE_LIMIT_PER_S: "0",
   });
   const gateway = await Gateway.start({ config });
-  process.once("message", () => void gateway.stop().then(() => process.exit(0)));
+  process.once("message", () => {
+    gateway
+      .stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      });
+  });
   console.log(JSON.stringify({ url: gateway.url }));
 }
 
@@ -192,4 +200,7 @@ async function drive(): Promise<void> {
   }
 }
 
-void (process.argv.includes("--serve") ? serve() : drive());
+(process.argv.includes("--serve") ? serve() : drive()).catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

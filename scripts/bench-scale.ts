@@ -326,7 +326,7 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined): P
   // The log: EVENTS events over the tenants, appended through a gateway's log (hash-chained and signed as in production).
   let gateway = await Gateway.start({ config: config(ferret.uri, "scale") });
   const eventsFrom = performance.now();
-  const log = gateway.services.kernel.events;
+  const log = gateway.services.events;
   const per = Math.max(1, Math.floor(EVENTS / (TENANTS + 1)));
   for (const tenant of [large, ...Array.from({ length: TENANTS }, (_, t) => `t${t}`)]) {
     for (let i = 0; i < per; i += 200) {

@@ -193,7 +193,7 @@ async function main(): Promise<void> {
     const gateway = await Gateway.start({ config });
     idle = async () => {
       await gateway.services.contracts.governed.store.idle();
-      await gateway.services.kernel.events.settled();
+      await gateway.services.events.settled();
     };
     monitor(gateway.db.client);
     diagnose = () => {
@@ -221,11 +221,12 @@ async function main(): Promise<void> {
     port = await bareServer(kind as "constant" | "raw", uri, dbName);
   }
   process.on("message", (message: string | { profile: string }) => {
-    if (message === "profile-start") void startProfile().then(() => process.send?.({ profiling: true }));
-    if (typeof message === "object" && "profile" in message) void stopProfile(message.profile).then((file) => process.send?.({ profile: file }));
+    const failed = (error: unknown) => console.error(error);
+    if (message === "profile-start") startProfile().then(() => process.send?.({ profiling: true }), failed);
+    if (typeof message === "object" && "profile" in message) stopProfile(message.profile).then((file) => process.send?.({ profile: file }), failed);
     if (message === "commands") process.send?.({ commands, requests, inFlight, byKind: Object.fromEntries(byKind), msByKind: Object.fromEntries(timeByKind) });
     // Off-path work left by earlier requests (settle marks, counters, chain heads) is done before a scenario starts.
-    if (message === "idle") void idle().then(() => process.send?.({ idle: true }));
+    if (message === "idle") idle().then(() => process.send?.({ idle: true }), failed);
     if (message === "diagnose")
       process.stderr.write(`bench-server ${kind}: ${JSON.stringify({ inFlight, requests, resources: process.getActiveResourcesInfo(), ...diagnose() })}\n`);
   });

@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   });
   const rows: [string, number, string][] = [];
   try {
-    const log = gateway.services.kernel.events;
+    const log = gateway.services.events;
     for (let i = 0; i < eventCount; i += 256) await Promise.all(Array.from({ length: Math.min(256, eventCount - i) }, (_, j) => log.append(draft(i + j))));
     await log.settled();
     const head = (await log.head(TENANT)).seq;
@@ -143,4 +143,7 @@ async function main(): Promise<void> {
   for (const [phase, cpu, note] of rows) process.stdout.write(`| ${phase} | ${cpu.toFixed(1)} | ${note} |\n`);
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the project's own tools into .tools/ (git-ignored) when they are missing:
 #   opa       the Rego compiler and test runner (Go module, pinned)
+#   regal     the Rego linter (Go module, pinned; npm run policy:test runs it with .regal/config.yaml)
 #   ferretdb  the embedded MongoDB-protocol database (Go module, pinned, built from source)
 #   chromium  Debian's package, only with --browser (the ledger page tests need it)
 #   upstream ferretdb without memgate's patches, only with --unpatched or MEMGATE_FERRETDB_PATCHES=none
@@ -9,6 +10,7 @@
 set -euo pipefail
 
 OPA_VERSION="v1.10.1"
+REGAL_VERSION="v0.39.0"
 FERRETDB_VERSION="v1.24.2"
 # The local patches below change what is built: the recorded version says which are in.
 FERRETDB_BUILD="$FERRETDB_VERSION+memgate.7"
@@ -49,6 +51,21 @@ if [ "$(installed_version opa)" != "$OPA_VERSION" ]; then
   GOBIN="$bin" GOFLAGS=-buildvcs=false go install "github.com/open-policy-agent/opa@$OPA_VERSION"
   echo "$OPA_VERSION" > "$tools/opa.version"
   say "opa $OPA_VERSION installed"
+fi
+
+if [ "$(installed_version regal)" != "$REGAL_VERSION" ]; then
+  need_go
+  say "installing regal $REGAL_VERSION into .tools/bin (a minute or two the first time) ..."
+  # Built from a throwaway module that requires the pinned version, not `go install pkg@version`:
+  # that form also asks the module proxy for the module's version list (to warn of a deprecation),
+  # and a proxy may refuse the list while serving the pinned version.
+  regal_build="$tools/build/regal"
+  mkdir -p "$regal_build"
+  printf 'module regalbuild\n\ngo 1.24\n\nrequire github.com/open-policy-agent/regal %s\n' "$REGAL_VERSION" > "$regal_build/go.mod"
+  printf '//go:build tools\n\npackage tools\n\nimport _ "github.com/open-policy-agent/regal"\n' > "$regal_build/tools.go"
+  (cd "$regal_build" && GOFLAGS=-buildvcs=false go mod tidy && GOFLAGS=-buildvcs=false go build -o "$bin/regal" github.com/open-policy-agent/regal)
+  echo "$REGAL_VERSION" > "$tools/regal.version"
+  say "regal $REGAL_VERSION installed"
 fi
 
 # The patches (scripts/ferretdb-patches/memgate.N.patch, applied in order by

@@ -93,4 +93,7 @@ async function drive(): Promise<void> {
   }
 }
 
-void (process.argv.includes("--serve") ? serve() : drive());
+(process.argv.includes("--serve") ? serve() : drive()).catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# policy.sh test   opa fmt (fails on unformatted files), opa check --strict, opa test -v
+# policy.sh test   opa fmt (fails on unformatted files), opa check --strict, regal lint (.regal/config.yaml), opa test -v
 # policy.sh build [policies-dir] [out.tar.gz]
 #                  compile the one decision entrypoint to build/policy/bundle.tar.gz (wasm), signed.
 #                  Reproducible: the same sources give the same bytes (scripts/policy-stage.mjs says why).
@@ -8,7 +8,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 opa="$root/.tools/bin/opa"
-[ -x "$opa" ] || bash "$root/scripts/bootstrap.sh"
+regal="$root/.tools/bin/regal"
+[ -x "$opa" ] && [ -x "$regal" ] || bash "$root/scripts/bootstrap.sh"
 cd "$root"
 case "${1:-}" in
   test)
@@ -19,6 +20,7 @@ case "${1:-}" in
       exit 1
     fi
     "$opa" check --strict policies
+    "$regal" lint policies
     "$opa" test -v policies
     ;;
   build)

@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
-import { AuditSystem } from "./store/log/audit-system";
+import { AuditSystem } from "./jobs/audit-system";
 import { auditExportRouter } from "./http/audit-export-route";
 import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
@@ -32,8 +32,9 @@ import type { Services } from "./services";
 import { connectDatabase, ensureIndexes, type Database, type DatabaseClient } from "./store/database";
 import { EmbeddedFerretDb } from "./store/embedded-ferretdb";
 import { EventLog } from "./store/event-log";
+import { STORE_FAULTS } from "./store/faults";
 import type { RejudgeTarget } from "./kernel/rejudge";
-import { Reauditor } from "./store/log/reaudit";
+import { Reauditor } from "./jobs/reaudit";
 import { MongoIdempotencyStore } from "./store/idempotency-store";
 import type { ReservedObject } from "./kernel/idempotency";
 
@@ -45,7 +46,7 @@ export interface GatewayOptions {
   detectors?: readonly Detector[];
   /** Added to the default detectors (tests use it to make one throw on a marker). */
   extraDetectors?: readonly Detector[];
-  /** Objects per re-audit batch (src/store/log/reaudit.ts); tests make it small to walk many batches. */
+  /** Objects per re-audit batch (src/jobs/reaudit.ts); tests make it small to walk many batches. */
   reauditBatchSize?: number;
   /**
    * The wall clock tokens are judged by (exp, iat, socket expiry). Apart from `clock` because
@@ -142,8 +143,8 @@ export class Gateway {
         staleMs: config.audit.repairMinAgeMs,
         exists: async (o: ReservedObject) => (await stores.find((s) => s.contract === o.contract)?.lookup(o.tenantId, o.subjectId, o.objectId))?.found ?? false,
       };
-      const kernel = new Kernel({ policy, events, clock, logger, detectors, metrics, database: embedded, idempotency });
-      const auditSystem = await AuditSystem.create({ db, config, logger, kernel, stores });
+      const kernel = new Kernel({ policy, events, faults: STORE_FAULTS, clock, logger, detectors, metrics, database: embedded, idempotency });
+      const auditSystem = await AuditSystem.create({ db, config, logger, kernel, events, stores });
       startedAudit = auditSystem;
       const rejudgeTargets: RejudgeTarget[] = [];
       const contracts = createContracts({
@@ -173,6 +174,7 @@ export class Gateway {
         kernel,
         contracts,
         metrics,
+        events,
         reaudit,
       };
 
@@ -227,7 +229,7 @@ export class Gateway {
     const stores = (Object.values(this.services.contracts) as ContractModule[]).flatMap((contract) => contract.stores);
     await Promise.all([
       ...stores.map((store) => store.idle?.()),
-      this.services.kernel.events.settled(),
+      this.services.events.settled(),
       this.services.kernel.idle(),
       this.auditSystem?.checkpointer.settled(),
     ]);

@@ -17,6 +17,17 @@ export interface Principal {
   expiresAt?: Date | null;
 }
 
+/** Roles a machine acts under; a token that holds one acts as the system, any other token as a person. */
+const AUTOMATED_ROLES: readonly Role[] = ["agent", "adapter", "job"];
+
+/**
+ * Who a token's caller is, in seed 004's kinds: the one mapping from roles, for the events'
+ * actor (src/kernel/execute.ts actorOf) and for what a stored statement says of its author.
+ */
+export function actorKind(roles: readonly Role[]): "system" | "human" {
+  return roles.some((role) => AUTOMATED_ROLES.includes(role)) ? "system" : "human";
+}
+
 /**
  * The subject an operation is about: the argument if given, else the token's first subject.
  * The policy then judges whether the caller may act for it (SPEC D5: arguments only narrow).

@@ -61,12 +61,6 @@ export class UnauthenticatedError extends GraphQLError {
   }
 }
 
-export class ForbiddenError extends GraphQLError {
-  constructor(message: string) {
-    super(message, { extensions: { code: ErrorCode.FORBIDDEN } });
-  }
-}
-
 /**
  * Any error that is not a deliberate GraphQLError is masked: its message may hold internals,
  * or worse, content. The original is logged by the caller of formatError.

@@ -4,7 +4,8 @@ import { AuthenticationError, type TokenVerifier } from "../auth/token-verifier"
 import type { DoorConfig } from "../config";
 import { runDocument } from "../contracts/agent/door";
 import type { AgentOperations } from "../contracts/agent/operations";
-import type { Kernel } from "../kernel/execute";
+import { toResponse } from "../contracts/agent/response";
+import type { DoorRefusal, Kernel } from "../kernel/execute";
 import { IDEMPOTENCY_HEADER, IdempotencyKeyError, parseIdempotencyKey } from "../kernel/idempotency";
 import type { Logger } from "../logger";
 import { jsonDeeperThan } from "./limits";
@@ -22,9 +23,14 @@ function tooMany(res: Response, retryAfterSeconds: number): void {
   res.status(429).json({ errors: [{ message: `Rate limited: retry after ${retryAfterSeconds} s`, extensions: { code: "RATE_LIMITED" } }] });
 }
 
-/** A body the door cannot hand on (too large, too deep) answers as an invalid document would: SCHEMA_INVALID, before any work. */
-function schemaInvalid(res: Response, status: number, message: string): void {
-  res.status(status).json({ stop_reason: "SCHEMA_INVALID", errors: [{ pointer: "", message, extensions: { code: "SCHEMA_INVALID" } }] });
+/**
+ * A body the door cannot hand on (too large, too deep): the kernel runs DISPATCH without the
+ * document, the policy answers SCHEMA_INVALID at its root, and the refusal has its event like any
+ * other. The HTTP status still says what the transport refused (413, 400).
+ */
+async function refuseDocument(res: Response, status: number, refused: DoorRefusal, kernel: Kernel, agent: AgentOperations, requestId: string): Promise<void> {
+  const outcome = await kernel.run(agent.dispatch, res.locals.principal as Principal, {}, { requestId, refused });
+  res.status(status).json(toResponse(null, outcome));
 }
 
 /**
@@ -33,7 +39,7 @@ function schemaInvalid(res: Response, status: number, message: string): void {
  * Bearer token as for /graphql. Refusals are 200 answers with their stop reason; HTTP errors
  * are for the transport: not application/json (415), a missing or bad token (401), over the
  * caller's rate (429 with Retry-After), a body that is not JSON (400), too large (413) or too deep
- * (400), the last two with stop_reason SCHEMA_INVALID.
+ * (400), the last two answered by the policy (stop_reason SCHEMA_INVALID) with their refuse event.
  * The body is never logged (SPEC D4). The kernel runs the agent contract's operation.
  */
 export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: AgentOperations, logger: Logger, limits: AgentRouteLimits): Router {
@@ -64,9 +70,9 @@ export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: Agen
       next();
     },
     express.json({ limit: door.bodyLimitBytes, strict: false }),
-    (error: { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction) => {
-      if (error.type === "entity.too.large") return schemaInvalid(res, 413, `the document is larger than ${door.bodyLimitBytes} bytes`);
-      next(error);
+    (error: { status?: number; type?: string }, req: Request, res: Response, next: NextFunction) => {
+      if (error.type !== "entity.too.large") return next(error);
+      refuseDocument(res, 413, { reason: "too_large", limit: door.bodyLimitBytes }, kernel, agent, req.requestId).catch(next);
     },
     // The caller's fair share of the read or write lane (src/http/admission.ts), once the body says which.
     async (req: Request, res: Response, next: NextFunction) => {
@@ -77,7 +83,8 @@ export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: Agen
       next();
     },
     async (req: Request, res: Response) => {
-      if (jsonDeeperThan(req.body, door.jsonMaxDepth)) return schemaInvalid(res, 400, `the document is nested deeper than ${door.jsonMaxDepth} levels`);
+      if (jsonDeeperThan(req.body, door.jsonMaxDepth))
+        return refuseDocument(res, 400, { reason: "too_deep", limit: door.jsonMaxDepth }, kernel, agent, req.requestId);
       let idempotencyKey: string | undefined;
       try {
         idempotencyKey = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]);

@@ -49,7 +49,7 @@ export interface ContractStore {
   repairWith?(repair: ObjectRepair): void;
 }
 
-/** Settles one object on a read's behalf (src/store/log/repair.ts). */
+/** Settles one object on a read's behalf (src/jobs/repair.ts). */
 export interface ObjectRepair {
   /**
    * Finds the object's event (another process may have appended it) and settles the object,

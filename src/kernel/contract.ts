@@ -40,6 +40,6 @@ export interface ContractModule<Ops extends object = object> {
   readonly name: string;
   readonly operations: Ops;
   readonly stores: readonly ContractStore[];
-  /** The stored memories a tighter policy re-judges (src/store/log/reaudit.ts). */
+  /** The stored memories a tighter policy re-judges (src/jobs/reaudit.ts). */
   readonly rejudge?: readonly RejudgeTarget[];
 }

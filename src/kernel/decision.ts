@@ -25,6 +25,8 @@ export interface Decision {
   gate: GateDecision | null;
   /** Where in the request the winning violations point (IF1-VALID, seed-001 documents); empty when none do. */
   errors: PointedError[];
+  /** The clauses (rule ids) of the winning violations, as the policy answers them: what acts on a refusal reads these. */
+  rules: string[];
 }
 
 /** One place of a request a violation points at: an RFC 6901 JSON pointer and what to do about it. */

@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { principalInput, subjectOf, type Principal } from "../auth/principal";
+import { actorKind, principalInput, subjectOf, type Principal } from "../auth/principal";
 import type { Clock } from "../clock";
 import type { DetectorSuite } from "../detectors/detector";
 import type { Logger } from "../logger";
 import type { PolicyEngine } from "../policy/policy-engine";
-import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
-import { IntegrityError } from "../store/provenance";
-import { writeOutcomeUnknown } from "../store/write-outcome";
+import type { EventActor, MemoryEvent } from "../store/event-log";
 import { isOutcome, isPointedError, type Decision, type GateDecision } from "./decision";
 import { parseFields, wellFormed, type FieldFact } from "./fields";
 import type { Metrics } from "./metrics";
 import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
 import { isStopReason, type CallContext, type Outcome } from "./outcome";
-import { Writes, type CreatedObject, type EventPart } from "./write-set";
+import type { EventAppender, StoreFaults } from "./ports";
+import { JobWrites, Writes, type CreatedObject, type EventPart } from "./write-set";
 import {
   idempotencyId,
   IdempotencyInProgressError,
@@ -23,7 +22,7 @@ import {
   type ReservedObject,
 } from "./idempotency";
 
-/** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/audit/integrity-guard.ts. */
+/** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/jobs/integrity-guard.ts. */
 export interface IntegrityState {
   inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null };
 }
@@ -56,12 +55,33 @@ export interface KernelDeps {
     /** Whether a declared object exists (any contract's store; erased counts as existing). */
     exists(object: ReservedObject): Promise<boolean>;
   };
-  events: EventLog;
+  events: EventAppender;
+  /** How the store's errors read (an integrity break, a write whose outcome is unknown). */
+  faults: StoreFaults;
   clock: Clock;
   logger: Logger;
   detectors: DetectorSuite;
   metrics: Metrics;
 }
+
+/**
+ * What a door found wrong with a request before it could hand it on: over the body limit, or
+ * nested deeper than the door parses. The request itself never reaches the kernel; the policy
+ * answers the refusal (SCHEMA_INVALID at the document's root) and the kernel records its event.
+ */
+export interface DoorRefusal {
+  reason: "too_large" | "too_deep";
+  /** The limit it was over (bytes, levels). */
+  limit: number;
+}
+
+/** A call as a door hands it to the kernel. */
+export interface KernelCall extends CallContext {
+  refused?: DoorRefusal;
+}
+
+/** What a background job needs of the kernel: its write set (Kernel.job). */
+export type JobRunner = Pick<Kernel, "job">;
 
 /** Internal; answered as INTERNAL_INCONSISTENCY (C19-FAIL). */
 export class KernelError extends Error {
@@ -110,10 +130,6 @@ export class Kernel {
     return this.deps.clock;
   }
 
-  get events(): EventLog {
-    return this.deps.events;
-  }
-
   get metrics(): Metrics {
     return this.deps.metrics;
   }
@@ -128,7 +144,7 @@ export class Kernel {
     this.integrity = integrity;
   }
 
-  async run<Req, Gathered, Result>(op: Operation<Req, Gathered, Result>, principal: Principal, raw: unknown, call: CallContext): Promise<Outcome<Result>> {
+  async run<Req, Gathered, Result>(op: Operation<Req, Gathered, Result>, principal: Principal, raw: unknown, call: KernelCall): Promise<Outcome<Result>> {
     const started = process.hrtime.bigint();
     let subjectId = "";
     let stopReason = "INTERNAL_INCONSISTENCY";
@@ -175,6 +191,7 @@ export class Kernel {
           texts: parsed.texts,
           facts,
           ...(call.unknownFields?.length ? { unknown_fields: call.unknownFields } : {}),
+          ...(call.refused ? { door_refusal: call.refused } : {}),
           ...(op.input ? op.input(req, g, ctx) : {}),
         };
         return illFormed ? wellFormed(input) : input;
@@ -254,6 +271,41 @@ export class Kernel {
   async judge(op: OperationName, principal: Principal, subjectId: string, texts: Record<string, string>): Promise<Decision> {
     const facts = await this.deps.detectors.run(texts);
     return this.decide(op, principal, subjectId, this.deps.clock.now(), { fields: [], texts, facts });
+  }
+
+  /**
+   * A background job's write set (repair, integrity guard, policy watch, re-audit): its steps
+   * run, then its events are appended in one group commit; if a step or the events fail, every
+   * step is undone, newest first (unless the append's outcome is unknown: then, as for an
+   * operation, the objects stay for the repair), and the error goes back to the job, which
+   * retries on its next pass. Counted per job. Nothing is written while the database restarts.
+   */
+  async job<T>(name: string, steps: (writes: JobWrites) => Promise<T>): Promise<{ value: T; events: MemoryEvent[] }> {
+    const { logger, metrics } = this.deps;
+    let result = "failed";
+    try {
+      if (this.deps.database && !this.deps.database.available) throw new DatabaseUnavailableError();
+      const writes = new JobWrites();
+      let value: T;
+      let events: MemoryEvent[];
+      try {
+        value = await steps(writes);
+        events = await Promise.all(writes.events.map(({ settle: _settle, ...draft }) => this.deps.events.append(draft)));
+      } catch (error) {
+        if (!this.deps.faults.outcomeUnknown(error)) await writes.undo((undoError) => logger.error({ err: undoError, job: name }, "job undo failed"));
+        throw error;
+      }
+      writes.events.forEach((draft, i) => {
+        if (draft.settle)
+          draft
+            .settle(events[i].seq)
+            .catch((error: unknown) => logger.warn({ err: error, seq: events[i].seq, job: name }, "settle mark not written; repair will set it"));
+      });
+      result = events.length > 0 ? "written" : "nothing";
+      return { value, events };
+    } finally {
+      metrics.jobs.inc({ job: name, result });
+    }
   }
 
   /** The idempotency record of this call, when it carries a key and the kernel keeps outcomes. */
@@ -360,6 +412,7 @@ export class Kernel {
       contractVersion: answer.contract_version,
       gate: (answer.gate as GateDecision | undefined) ?? null,
       errors: Array.isArray(answer.errors) ? answer.errors.filter(isPointedError) : [],
+      rules: Array.isArray(answer.rules) ? answer.rules.filter((rule): rule is string => typeof rule === "string") : [],
     };
   }
 
@@ -382,7 +435,7 @@ export class Kernel {
     try {
       appended = await this.append(writes.events, decision, op, principal, subjectId, call);
     } catch (error) {
-      if (writeOutcomeUnknown(error)) {
+      if (this.deps.faults.outcomeUnknown(error)) {
         // The events may be in the log although the answer was lost (the database died mid-append):
         // undoing the objects then would leave events that claim objects not there (INV-8). They
         // stay unsettled (their due marks are in), so no read serves them until a read or the
@@ -477,7 +530,7 @@ export class Kernel {
       return { stopReason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: idempotency_in_progress"], decisionId, policyVersion, contractVersion };
     }
     logger.error({ err: error, requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "operation failed closed");
-    const broken = error instanceof IntegrityError ? error : undefined;
+    const broken = this.deps.faults.integrityBreak(error);
     try {
       if (error instanceof DatabaseUnavailableError) throw error; // no log to record it in; the supervisor logs the outage
       await events.append({
@@ -513,6 +566,5 @@ export class Kernel {
 }
 
 export function actorOf(principal: Principal): EventActor {
-  const automated = principal.roles.some((r) => r === "agent" || r === "adapter" || r === "job");
-  return { id: principal.id, roles: principal.roles, kind: automated ? "system" : "human" };
+  return { id: principal.id, roles: principal.roles, kind: actorKind(principal.roles) };
 }

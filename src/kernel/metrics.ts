@@ -37,6 +37,12 @@ export class Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
+  readonly jobs = new Counter({
+    name: "memgate_job_writes_total",
+    help: "Background jobs' write sets (repair, integrity guard, policy watch, re-audit) by job and result",
+    labelNames: ["job", "result"],
+    registers: [this.registry],
+  });
   readonly envelopeCache = new Counter({
     name: "memgate_envelope_cache_total",
     help: "SG-ENVELOPE cache hits and misses",

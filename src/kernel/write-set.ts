@@ -1,4 +1,4 @@
-import type { EventType } from "../store/event-log";
+import type { EventDraft, EventType } from "../store/event-log";
 
 /** The part of an event an operation knows; the kernel adds who, which decision, which policy. */
 export interface EventPart {
@@ -17,6 +17,34 @@ export interface EventPart {
 
 type Undo = () => Promise<void>;
 
+/** Steps, each with its undo: what an operation's and a background job's write sets share. */
+class Steps {
+  private readonly undos: Undo[] = [];
+
+  /** Runs `action` now; `undo` (given its result) runs if the write set fails later. */
+  async run<T>(action: () => Promise<T>, undo?: (result: T) => Promise<void>): Promise<T> {
+    const result = await action();
+    if (undo) this.undos.push(() => undo(result));
+    return result;
+  }
+
+  /** Registers an undo for something done outside `run` (a conditional write that claimed its object). */
+  onUndo(undo: Undo): void {
+    this.undos.push(undo);
+  }
+
+  /** Undoes every step, newest first; an undo that fails is reported, the others still run. */
+  async undo(onError: (error: unknown) => void): Promise<void> {
+    for (const undo of [...this.undos].reverse()) {
+      try {
+        await undo();
+      } catch (error) {
+        onError(error);
+      }
+    }
+  }
+}
+
 /** An object a write set is about to create (its subject defaults to the operation's). */
 export interface CreatedObject {
   objectId: string;
@@ -29,8 +57,7 @@ export interface CreatedObject {
  * fail, every step done is undone in reverse order, so no object is left without its
  * event and nothing partial stays (INV-8).
  */
-export class Writes {
-  private readonly undos: Undo[] = [];
+export class Writes extends Steps {
   private readonly parts: EventPart[] = [];
   private lostRace = false;
   private declared = false;
@@ -59,18 +86,6 @@ export class Writes {
     return this.declared;
   }
 
-  /** Runs `action` now; `undo` (given its result) runs if the operation fails later. */
-  async run<T>(action: () => Promise<T>, undo?: (result: T) => Promise<void>): Promise<T> {
-    const result = await action();
-    if (undo) this.undos.push(() => undo(result));
-    return result;
-  }
-
-  /** Registers an undo for something done outside `run` (a conditional write that claimed its object). */
-  onUndo(undo: Undo): void {
-    this.undos.push(undo);
-  }
-
   event(part: EventPart): void {
     this.parts.push(part);
   }
@@ -88,15 +103,26 @@ export class Writes {
   get events(): readonly EventPart[] {
     return this.parts;
   }
+}
 
-  /** Undoes every step, newest first; an undo that fails is reported, the others still run. */
-  async undo(onError: (error: unknown) => void): Promise<void> {
-    for (const undo of [...this.undos].reverse()) {
-      try {
-        await undo();
-      } catch (error) {
-        onError(error);
-      }
-    }
+/** A background job's event: it names its own header (no request, no operation's decision), and may settle an object. */
+export interface JobEvent extends EventDraft {
+  settle?: (seq: number) => Promise<void>;
+}
+
+/**
+ * The writes of a background job (repair, integrity guard, policy watch, re-audit), run by
+ * `Kernel.job`: the same steps with their undo, and events appended by the kernel after the
+ * steps, so undo, metrics and failing closed hold for jobs as for operations.
+ */
+export class JobWrites extends Steps {
+  private readonly drafts: JobEvent[] = [];
+
+  event(draft: JobEvent): void {
+    this.drafts.push(draft);
+  }
+
+  get events(): readonly JobEvent[] {
+    return this.drafts;
   }
 }

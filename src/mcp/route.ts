@@ -116,8 +116,9 @@ export function mcpRouter(deps: McpRouterDeps): Router {
     const server = createMcpSession({ services, principal, call: { requestId: req.requestId }, version: VERSION });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
-      void transport.close();
-      void server.close();
+      // The client went away: a session that fails to close has no one left to answer.
+      transport.close().catch(() => undefined);
+      server.close().catch(() => undefined);
     });
     try {
       await server.connect(transport);

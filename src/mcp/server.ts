@@ -13,7 +13,7 @@ import type { Principal } from "../auth/principal";
 import type { CallContext } from "../kernel/outcome";
 import type { Services } from "../services";
 import { toToolResult } from "./results";
-import { tokenRights } from "./token-rights";
+import { tokenRights } from "../auth/token-rights";
 import { withVocabulary } from "./tool-vocabulary";
 import { MEMGATE_TOOLS, type ToolArguments } from "./tools";
 

@@ -67,17 +67,27 @@ export async function runBridge(options: BridgeOptions, stdio = new StdioServerT
       const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
       if (typeof version === "string") http.setProtocolVersion(version);
     }
-    void stdio.send(message);
+    stdio.send(message).catch((error: unknown) => process.stderr.write(`memgate-mcp: ${(error as Error).message}\n`));
   };
   http.onerror = (error) => process.stderr.write(`memgate-mcp: ${error.message}\n`);
   stdio.onerror = (error) => process.stderr.write(`memgate-mcp: ${error.message}\n`);
-  http.onclose = () => void closeBoth();
-  stdio.onclose = () => void closeBoth();
+  // closeBoth settles both sides (allSettled) and never rejects.
+  http.onclose = () => {
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- see above
+    void closeBoth();
+  };
+  stdio.onclose = () => {
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- see above
+    void closeBoth();
+  };
 
   await http.start();
   await stdio.start();
   // stdin's end is the client going away.
-  process.stdin.once("end", () => void closeBoth());
+  process.stdin.once("end", () => {
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- closeBoth never rejects
+    void closeBoth();
+  });
 }
 
 /** The `memgate-mcp` bin. */
@@ -90,4 +100,6 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   }
 }
 
+// main reports every failure on stderr and in the exit code, and never rejects.
+// eslint-disable-next-line @typescript-eslint/no-floating-promises -- see above
 if (require.main === module) void main();

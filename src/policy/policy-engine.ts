@@ -22,6 +22,8 @@ export interface PolicyDecision {
   gate?: unknown;
   /** IF1-VALID: where in the request the winning violations point (JSON pointer and message), when they do. */
   errors?: unknown;
+  /** The clauses of the winning violations (sorted, once each); absent from the default answer. */
+  rules?: unknown;
 }
 
 export interface PolicyChange {
@@ -115,7 +117,10 @@ export class PolicyEngine extends EventEmitter<{ changed: [PolicyChange]; reload
         if (file !== null && file !== base) return;
         clearTimeout(this.reloadTimer);
         // A build writes the file in several steps: wait until it has been quiet briefly.
-        this.reloadTimer = setTimeout(() => void this.reload(), 150);
+        this.reloadTimer = setTimeout(() => {
+          // eslint-disable-next-line @typescript-eslint/no-floating-promises -- a failed load is reported by `reloadFailed`; reload never rejects
+          void this.reload();
+        }, 150);
       });
     } catch (error) {
       this.logger.warn({ err: error, dir }, "cannot watch the policy bundle folder; reload needs a restart");

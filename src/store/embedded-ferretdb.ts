@@ -281,6 +281,7 @@ export class EmbeddedFerretDb extends EventEmitter {
     if (this.stopping || child !== this.child) return;
     this.currentState = "restarting";
     this.emit("down", { code, signal, stderr: this.stderr.trim() });
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- restart reports a final failure by the `failed` event and never rejects
     void this.restart(0);
   }
 

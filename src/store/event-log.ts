@@ -184,6 +184,8 @@ export class EventLog {
     const chain = this.chain(draft.tenant_id);
     const event = await new Promise<MemoryEvent>((resolve, reject) => {
       chain.queue.push({ draft, resolve, reject });
+      // flush settles every queued append (resolves or rejects it) and never rejects itself.
+      // eslint-disable-next-line @typescript-eslint/no-floating-promises -- fire and forget: see above
       if (!chain.flushing) void this.flush(draft.tenant_id, chain);
     });
     for (const hook of this.hooks) {
@@ -243,6 +245,14 @@ export class EventLog {
   /** One event by its seq: an `_id` lookup. */
   async get(tenantId: string, seq: number): Promise<MemoryEvent | null> {
     return this.events.findOne({ _id: eventDocId(tenantId, seq) });
+  }
+
+  /** A tenant's events about one object, of these types, in seq order: a scan (the repair's last resort). */
+  async aboutObject(tenantId: string, memoryId: string, types: readonly EventType[]): Promise<MemoryEvent[]> {
+    return this.events
+      .find({ tenant_id: tenantId, memory_id: memoryId, event_type: { $in: [...types] } })
+      .sort({ seq: 1 })
+      .toArray();
   }
 
   /**
@@ -309,7 +319,7 @@ export class EventLog {
 
   /** Resolves once every chain-head update scheduled so far is written (tests, shutdown, benchmarks). */
   async settled(): Promise<void> {
-    while ([...this.headWriters.values()].some((w) => w.running)) {
+    while ([...this.headWriters.values()].some((w) => w.running !== undefined)) {
       await Promise.all([...this.headWriters.values()].map((w) => w.running));
     }
   }

@@ -15,6 +15,7 @@ export class InsertQueue<T extends { _id: string }> {
   insert(doc: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ doc, resolve, reject });
+      // eslint-disable-next-line @typescript-eslint/no-floating-promises -- flush settles every queued insert and never rejects itself
       if (!this.flushing) void this.flush();
     });
   }

@@ -35,6 +35,7 @@ export class LookupQueue<T extends { _id: string }> {
       if (this.inFlight < this.maxInFlight) {
         this.inFlight++;
         // The lookups asked in this tick go together.
+        // eslint-disable-next-line @typescript-eslint/no-floating-promises -- drain rejects each waiter on failure, never itself
         void Promise.resolve().then(() => this.drain());
       }
     });

@@ -1,4 +1,4 @@
-import { Repair } from "../../src/store/log/repair";
+import { Repair } from "../../src/jobs/repair";
 import { ManualClock } from "../../src/clock";
 import { AGENT_COLLECTIONS, agentMemoryDocId, repoSpace, sealMemory } from "../../src/contracts/agent/records";
 import { AgentStore, dueEvent } from "../../src/contracts/agent/store";
@@ -386,7 +386,7 @@ describe("the agent contract on the operation kernel", () => {
       ];
       for (const attempt of attempts) {
         // A broken log, for real: a document holding the tenant's next seq under another `_id`.
-        const head = await gw.gateway.services.kernel.events.head(tenant);
+        const head = await gw.gateway.services.events.head(tenant);
         const blocker = { _id: `blocker:${tenant}`, tenant_id: tenant, seq: head.seq + 1 };
         await db.collection("memory_events").insertOne(blocker as never);
         try {
@@ -474,7 +474,7 @@ describe("the agent contract on the operation kernel", () => {
         mark,
       } as never);
 
-      const repair = () => new Repair(db, gw.gateway.services.kernel.events, [store], clock, gw.gateway.logger, 60_000).run();
+      const repair = () => new Repair(db, gw.gateway.services.events, gw.gateway.services.kernel, [store], clock, gw.gateway.logger, 60_000).run();
       expect(await repair()).toEqual({ settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 2 });
       clock.advance(61_000);
       expect(await repair()).toEqual({ settled: 0, completed: 1, erasuresCompleted: 1, skippedYoung: 0 });

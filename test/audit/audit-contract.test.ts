@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ManualClock } from "../../src/clock";
-import { Repair } from "../../src/store/log/repair";
+import { Repair } from "../../src/jobs/repair";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { ACK, ERASE_MEMORY, ERASE_SUBJECT, eventsOf, preference, READ, STORE, storeMany, VERIFY } from "./support";
@@ -180,7 +180,7 @@ describe("the audit contract on the operation kernel", () => {
     const db = gw.gateway.db;
     const memories = db.collection("memories");
     const store = gw.gateway.services.contracts.governed.stores[0];
-    const repair = () => new Repair(db, gw.gateway.services.kernel.events, [store], clock, gw.gateway.logger, 60_000).run();
+    const repair = () => new Repair(db, gw.gateway.services.events, gw.gateway.services.kernel, [store], clock, gw.gateway.logger, 60_000).run();
 
     const due = db.collection<{ _id: string; [key: string]: unknown }>("memory_due_events");
     const dueMark = (objectId: string) => ({
@@ -268,7 +268,10 @@ describe("the audit contract on the operation kernel", () => {
     const claimId = `${createHash("sha256").update(key).digest("hex")}/0`;
     await db.collection("repair_claims").insertOne({ _id: claimId as never, at: clock.now() });
     clock.advance(61_000);
-    const repairs = Array.from({ length: 4 }, () => new Repair(db, gw.gateway.services.kernel.events, [store], clock, gw.gateway.logger, 60_000));
+    const repairs = Array.from(
+      { length: 4 },
+      () => new Repair(db, gw.gateway.services.events, gw.gateway.services.kernel, [store], clock, gw.gateway.logger, 60_000),
+    );
     const reports = await Promise.all(repairs.map((r) => r.run()));
     expect(reports.reduce((sum, r) => sum + r.completed + r.settled, 0)).toBeGreaterThanOrEqual(1);
     expect((await eventsOf(db, "ka")).filter((e) => e.memory_id === "mem_race_orphan")).toHaveLength(1);

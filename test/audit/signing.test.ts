@@ -91,7 +91,7 @@ describe("a log a database writer cannot bend (issue 12 §6, issue 15 §5)", () 
     const agent = await gw.token({ tenant: "reseal", subjects: ["alice"], roles: ["agent"] });
     await storeMany(gw, agent, 3);
     await gw.gateway.idle();
-    const log = gw.gateway.services.kernel.events;
+    const log = gw.gateway.services.events;
     const second = (await eventsOf(gw.gateway.db, "reseal"))[1];
     expect(log.sealedHash(second._id)).toBe(second.hash);
     const { _id, hash: _hash, ...body } = second;
@@ -125,7 +125,7 @@ describe("a log a database writer cannot bend (issue 12 §6, issue 15 §5)", () 
     const agent = await gw.token({ tenant: "ways", subjects: ["alice"], roles: ["agent"] });
     await storeMany(gw, agent, 8);
     await gw.gateway.idle();
-    const log = gw.gateway.services.kernel.events;
+    const log = gw.gateway.services.events;
     const keys = checkpointer(gw).keys;
     const both = async () => [await verifyChain(log, "ways", { keys, lookupMax: 0 }), await verifyChain(log, "ways", { keys, lookupMax: 1000 })];
     for (const result of await both()) expect(result).toMatchObject({ ok: true, eventsChecked: 8, lastHash: (await eventsOf(gw.gateway.db, "ways"))[7].hash });

@@ -49,7 +49,7 @@ describe("the companion contract on the kernel (issue 11)", () => {
    * `_id`, so the unique (tenant_id, seq) index refuses every append until it is removed.
    */
   async function withBrokenLog<T>(tenant: string, run: () => Promise<T>): Promise<T> {
-    const head = await gw.gateway.services.kernel.events.head(tenant);
+    const head = await gw.gateway.services.events.head(tenant);
     const blocker = { _id: `blocker:${tenant}`, tenant_id: tenant, seq: head.seq + 1 } as Record<string, unknown>;
     await db()
       .collection("memory_events")

@@ -339,7 +339,7 @@ describe("retries without duplicates across a crash (issue 15 §4, INV-8, MP-LOG
   it("INV-8: a keyed write undone (its event could not be appended) frees its reservation; the retry writes it once", async () => {
     const input = preference({ key: "undone" });
     const before = await records().countDocuments({});
-    const append = jest.spyOn(fresh.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the log is unreachable"));
+    const append = jest.spyOn(fresh.gateway.services.events, "append").mockRejectedValueOnce(new Error("the log is unreachable"));
     const failed = await keyedStore(fresh, token, "key-undone", input);
     append.mockRestore();
     expect(failed).toMatchObject({ stopReason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: internal_error"] });

@@ -82,7 +82,7 @@ describe("retries without duplicates (issue 15 §4, INV-8, MP-LOG)", () => {
 
   it("INV-8: a write cut off before its event (the process stops answering) is answered on retry by another gateway with its first outcome, once", async () => {
     const input = preference({ key: "crashed" });
-    const events = first.gateway.services.kernel.events;
+    const events = first.gateway.services.events;
     // The first gateway stops mid-commit: its item and outcome are written, its event never is, the client times out.
     const append = jest.spyOn(events, "append").mockImplementation(() => new Promise(() => undefined));
     const cutOff = new AbortController();

@@ -74,7 +74,7 @@ describe("caps and quotas hold exactly under concurrency, across gateways (issue
     const settled = async () => {
       for (const gw of [first, second]) {
         await gw.gateway.services.contracts.governed.store.idle();
-        await gw.gateway.services.kernel.events.settled();
+        await gw.gateway.services.events.settled();
       }
     };
     for (let i = 0; i < 3; i++)

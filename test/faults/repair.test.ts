@@ -15,12 +15,12 @@ async function until(condition: () => Promise<boolean>, limitMs = 15_000): Promi
 }
 
 describe("the repair pass runs while serving (issue 15 §4, INV-8)", () => {
-  it("INV-8 MP-LOG: an item left without its event is completed by the repair running while serving, judging age by the injected clock", async () => {
+  it("INV-8 MP-LOG: an item left without its event is completed by the repair running while serving (through Kernel.job), judging age by the injected clock", async () => {
     const clock = new ManualClock("2026-06-01T10:00:00.000Z");
     const gw = await startTestGateway({ clock, env: { MEMGATE_REPAIR_INTERVAL_MS: "100", MEMGATE_REPAIR_MIN_AGE_MS: "60000" } });
     try {
       const token = await gw.token({ tenant: "orphans", subjects: ["alice"], roles: ["agent"] });
-      const events = gw.gateway.services.kernel.events;
+      const events = gw.gateway.services.events;
       const append = jest.spyOn(events, "append").mockImplementation(() => new Promise(() => undefined));
       const cutOff = new AbortController();
       const attempt = fetch(`${gw.url}/graphql`, {
@@ -44,6 +44,9 @@ describe("the repair pass runs while serving (issue 15 §4, INV-8)", () => {
       await until(async () => (await created()) === 1);
       await until(async () => (await gw.gql(token, READ, { id: orphan.memory_id })).data!.memory.stopReason === "SUCCESS_READ");
       expect(await created()).toBe(1);
+      // The repair's event went through the kernel's write set for jobs (issue 23 §3): counted per job.
+      const written = (await gw.gateway.services.metrics.jobs.get()).values.find((v) => v.labels.job === "repair" && v.labels.result === "written");
+      expect(written?.value).toBeGreaterThanOrEqual(1);
     } finally {
       await gw.stop();
     }

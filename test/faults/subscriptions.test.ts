@@ -63,7 +63,7 @@ describe("log subscriptions without scans, capped, ended with their client (issu
   });
 
   it("MP-LOG: an idle poll costs one `_id` lookup of the next seq; the log is never read by range", async () => {
-    const log = gw.gateway.services.kernel.events;
+    const log = gw.gateway.services.events;
     const source = new PollingEventSource(log, 5);
     const get = jest.spyOn(log, "get");
     const range = jest.spyOn(log, "range");

@@ -85,7 +85,7 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
 
   /** STORE whose process stops after the item and before its event: the item and its due mark stay, no event. */
   async function orphanItem(key: string): Promise<string> {
-    const append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
+    const append = jest.spyOn(a.gateway.services.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
     const rollback = jest.spyOn(governed(), "rollback").mockResolvedValueOnce(undefined);
     try {
       const answer = await a.gql(agent, GOVERNED.STORE, { input: preference({ key }) });
@@ -161,7 +161,7 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
     }
     // a third, newest, left without its event
     clock.advance(1);
-    const append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("stopped"));
+    const append = jest.spyOn(a.gateway.services.events, "append").mockRejectedValueOnce(new Error("stopped"));
     const rollback = jest.spyOn(governed(), "rollback").mockResolvedValueOnce(undefined);
     await a.gql(subject, GOVERNED.STORE, { input: preference({ key: "p3" }) });
     append.mockRestore();
@@ -249,7 +249,7 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
       );
 
     it("INV-8 MP-LOG: a fact left without its event is not in the envelope (cached or not) while young, and is settled (one event) and served once old", async () => {
-      const append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
+      const append = jest.spyOn(a.gateway.services.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
       const removeFact = jest.spyOn(companion(), "removeFact").mockResolvedValueOnce(undefined);
       try {
         const answer = await a.gql(adapter, COMPANION.ADD, { input: fact() });
@@ -305,7 +305,7 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
     it("INV-8 MP-LOG: a proposal and an approved item left without their events are not pending / not in the ledger while young, and are settled (one event each) and served once old", async () => {
       const agentToken = await proposer();
       // A proposal whose event never landed.
-      let append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
+      let append = jest.spyOn(a.gateway.services.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
       const deleteProposal = jest.spyOn(ledger(), "deleteProposal").mockResolvedValueOnce(undefined);
       await gqlDecision(a, agentToken, LEDGER.PROPOSE, { input: proposal({ subjectId: "dora", proposedText: "I've noticed I sleep better after a walk" }) });
       append.mockRestore();
@@ -317,7 +317,7 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
       // An acknowledged proposal, approved by a process that stopped after the item and before its event.
       const held = (await gqlDecision(a, agentToken, LEDGER.PROPOSE, { input: proposal({ subjectId: "dora" }) })).proposalId as string;
       expect(await pending(a)).toEqual([held]);
-      append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
+      append = jest.spyOn(a.gateway.services.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
       const deleteItem = jest.spyOn(ledger(), "deleteItem").mockResolvedValueOnce(undefined);
       await gqlDecision(a, owner, LEDGER.APPROVE, { id: held, text: "I've noticed I focus better in the morning" });
       append.mockRestore();
@@ -367,7 +367,7 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
       repoToken = await a.token({ tenant: AGENT_TENANT, sub: "coder", subjects: [`repo:${REPO}`], roles: ["agent"] });
       const acknowledged = await postMemory(a, repoToken, writeDoc(REPO, { text: "The flaky lint cache is cleared by npm run clean" }));
       expect(acknowledged.body.stop_reason).toBe("SUCCESS_STORED");
-      const append = jest.spyOn(a.gateway.services.kernel.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
+      const append = jest.spyOn(a.gateway.services.events, "append").mockRejectedValueOnce(new Error("the process stopped before its event"));
       const remove = jest.spyOn(agentStore(), "removeMemory").mockResolvedValueOnce(undefined);
       try {
         const lost = await postMemory(a, repoToken, writeDoc(REPO, { text: "The flaky lint cache also lives in .eslintcache" }));
@@ -393,9 +393,9 @@ describe("INV-8 MP-LOG MP-OBJECT: an item without its event is never served as l
       try {
         expect(await agentEvents(orphan)).toHaveLength(1);
         // The chain-head document is a hint written after the batch: B reads before it moves on.
-        await c.gateway.services.kernel.events.settled();
+        await c.gateway.services.events.settled();
         const [repaired] = await agentEvents(orphan);
-        const before = await a.gateway.services.kernel.events.get(AGENT_TENANT, repaired.seq - 1);
+        const before = await a.gateway.services.events.get(AGENT_TENANT, repaired.seq - 1);
         await a.gateway.db
           .collection<{ _id: string; seq: number; hash: string }>("chain_heads")
           .updateOne({ _id: AGENT_TENANT }, { $set: { seq: before!.seq, hash: before!.hash } });

@@ -135,7 +135,7 @@ describe("bounded documents on every transport (issue 12 item 1)", () => {
     expect((await gw.gql(token, big)).status).toBe(413);
   });
 
-  it("a JSON scalar nested 50,000 deep answers SCHEMA_INVALID on HTTP, graphql-ws and POST /v1/memory, and appends no event", async () => {
+  it("IF1-VALID: a JSON scalar nested 50,000 deep answers SCHEMA_INVALID on HTTP and graphql-ws with no event, and on POST /v1/memory as the policy's refusal with its event", async () => {
     const before = await eventCount(gw, TENANT);
     const post = (path: string, body: string) =>
       fetch(`${gw.url}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body });
@@ -153,15 +153,12 @@ describe("bounded documents on every transport (issue 12 item 1)", () => {
       payload: [{ message: "Request JSON is nested deeper than 64 levels", extensions: { code: "SCHEMA_INVALID" } }],
     });
 
+    // POST /v1/memory: the policy answers the refusal (IF1-VALID at the root), with its refuse event.
     const rest = await post("/v1/memory", `{"op":"read","repo_id":"other/repo","mode":"targeted","query":${deepJsonText(5_000)}}`);
-    expect([rest.status, await rest.json()]).toEqual([
-      400,
-      {
-        stop_reason: "SCHEMA_INVALID",
-        errors: [{ pointer: "", message: "the document is nested deeper than 64 levels", extensions: { code: "SCHEMA_INVALID" } }],
-      },
-    ]);
-    expect(await eventCount(gw, TENANT)).toBe(before);
+    const answer = (await rest.json()) as { stop_reason: string; errors: { pointer: string; message: string }[] };
+    expect([rest.status, answer.stop_reason]).toEqual([400, "SCHEMA_INVALID"]);
+    expect(answer.errors).toContainEqual({ pointer: "", message: "the document is nested deeper than 64 levels" });
+    expect(await eventCount(gw, TENANT)).toBe(before + 1);
   });
 
   it("when the socket closes mid-document, the operations not yet started never run", async () => {

@@ -58,7 +58,7 @@ describe("npm start under a process manager (issue 12 item 4)", () => {
       };
       npm.stdout.on("data", read);
       npm.stderr.on("data", read);
-      void exited.then(() => reject(new Error(`npm start exited early:\n${output}`)));
+      exited.then(() => reject(new Error(`npm start exited early:\n${output}`)), reject);
     });
     const gatewayPid = descendant(npm.pid!, "dist/src/main.js")!;
     expect(gatewayPid).toBeGreaterThan(0);

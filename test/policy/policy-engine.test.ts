@@ -48,6 +48,7 @@ describe("the policy runtime", () => {
       contract_version: "19.1.0",
       gate: null,
       errors: [],
+      rules: [],
       policy_hash: engine.hash,
     });
     expect(engine.hash).toMatch(/^[0-9a-f]{64}$/);

@@ -98,7 +98,7 @@ describe("SG-LOAD SG-ISO: a small tenant's reads are `_id`-addressed whatever el
     const uri = new URL(process.env.MEMGATE_TEST_MONGODB_URI!);
     uri.searchParams.set("monitorCommands", "true");
     reader = await startTestGateway({ clock, env: QUIET, dbName: writer.dbName, mongodbUri: uri.toString() });
-    // The start-up re-audit walk (a background pass over `_id` ranges, src/store/log/reaudit.ts) is done before the requests.
+    // The start-up re-audit walk (a background pass over `_id` ranges, src/jobs/reaudit.ts) is done before the requests.
     await reader.gateway.services.reaudit?.idle();
     reader.gateway.db.client.on("commandStarted", (e: CommandStartedEvent) => seen.push(e));
   }, 240_000);

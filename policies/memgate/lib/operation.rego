@@ -1,15 +1,11 @@
 # METADATA
 # description: |
 #   The operation being decided, as its contract declares it in
-#   policies/memgate/operations/<contract>/data.json: its success code, the roles that
-#   may call it, whether it writes content and whether it targets one existing item.
+#   policies/memgate/contracts/<contract>/data.json ("operations"): its success code, the
+#   roles that may call it, whether it writes content and whether it targets one existing item.
 package memgate.lib.operation
 
-# A contract's folder policies/memgate/contracts/<name>/ declares its operations in its
-# data.json ("operations"); contracts not yet moved there keep operations/<name>/data.json.
 spec := data.memgate.contracts[input.contract].operations[input.operation]
-
-spec := data.memgate.operations[input.contract][input.operation] if not data.memgate.contracts[input.contract].operations
 
 default is_write := false
 

@@ -103,7 +103,7 @@ _cases := {
 	},
 }
 
-_foreign(c, part) := object.union(object.union(c.in, part), {"subject_id": "bob"})
+_foreign(c, part) := object.union_n([c.in, part, {"subject_id": "bob"}])
 
 test_foreign_subject_answer_does_not_depend_on_the_target[note] if {
 	some note, c in _cases
@@ -115,7 +115,10 @@ test_foreign_subject_answer_does_not_depend_on_the_target[note] if {
 	found.outcome == "refuse"
 }
 
-_controls := {note: c | some note, c in _cases; c.control}
+_controls[note] := c if {
+	some note, c in _cases
+	c.control
+}
 
 test_own_subject_answer_does_depend_on_the_target[note] if {
 	some note, c in _controls
@@ -148,7 +151,7 @@ test_d5_admin_of_the_tenant_is_judged_on_the_target if {
 	c := _cases["D3 D5 C19-STOP governed READ (read, targeted)"]
 	admin := object.union(_agent, {"roles": ["admin"], "subjects": []})
 	found := main.decision with input as object.union(_foreign(c, c.found), {"principal": admin})
-	missing := main.decision with input as object.union(_foreign(c, c.missing), {"principal": admin})
 	found.stop_reason == "SUCCESS_READ"
+	missing := main.decision with input as object.union(_foreign(c, c.missing), {"principal": admin})
 	missing.stop_reason == "NOT_FOUND"
 }

@@ -34,15 +34,16 @@ violations := authz.violations | _fail_closed if {
 	authz.subject_refused
 } else := _checked | _fail_closed
 
-_rank(code) := i if contract.priority[i] == code
+_rank(code) := i if {
+	some i, ranked in contract.priority
+	ranked == code
+}
 
-_winner := code if {
+_stop_reason := code if {
 	ranks := {_rank(v.stop_reason) | some v in violations}
 	count(ranks) > 0
 	code := contract.priority[min(ranks)]
 }
-
-_stop_reason := _winner
 
 _stop_reason := operation.spec.success if count(violations) == 0
 
@@ -115,6 +116,10 @@ _errors := [{"pointer": p[0], "message": p[1]} |
 	})
 ]
 
+# The clauses of the winning violations, once each: what acts on a refusal (the re-audit's
+# quarantine reason) reads these, never the wording of the explanations.
+_rules := sort({v.rule | some v in _winning})
+
 # METADATA
 # entrypoint: true
 # description: C19-STOP exactly one stop reason for every operation
@@ -132,4 +137,5 @@ decision := {
 	"contract_version": contract.version,
 	"gate": _gate,
 	"errors": _errors,
+	"rules": _rules,
 }

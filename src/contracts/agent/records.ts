@@ -230,16 +230,6 @@ export function checkMemory(record: AgentMemoryRecord): AgentMemoryRecord {
   return record;
 }
 
-export function checkUpdate(record: AgentMemoryUpdateRecord): AgentMemoryUpdateRecord {
-  const ids = { tenantId: record.tenant_id, subjectId: record.subject_id ?? null, memoryId: record.update_id, collection: AGENT_COLLECTIONS.updates };
-  const stored = record as unknown as Partial<ProvenanceFields>;
-  if (!stored.provenance || !stored.integrity_hash) throw new IntegrityError(ids.tenantId, ids.subjectId, ids.memoryId, ids.collection);
-  if (integrityHash(storedJson(record) as unknown as Record<string, unknown>, UPDATE_CONTENT_FIELDS, stored.provenance) !== stored.integrity_hash) {
-    throw new IntegrityError(ids.tenantId, ids.subjectId, ids.memoryId, ids.collection);
-  }
-  return record;
-}
-
 /** SPEC D1: what an erased memory keeps: identity, ownership, kind and scope, the mark; no text, rationale, links, evidence or salt. */
 export function memoryTombstone(record: AgentMemoryRecord, mark: ErasureMark, subjectId: string, at: Date): AgentMemoryRecord {
   return sealMemory({

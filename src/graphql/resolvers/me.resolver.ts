@@ -1,5 +1,5 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from "type-graphql";
-import { tokenRights, type TokenRights } from "../../mcp/token-rights";
+import { tokenRights, type TokenRights } from "../../auth/token-rights";
 import type { GatewayContext } from "../context";
 
 @ObjectType({ description: "What the calling token is and may do, so an agent can discover its rights instead of failing (issue 14)." })

@@ -45,6 +45,7 @@ export function watchLedger(token: () => string, onChange: (change: string) => v
   return () => {
     closed = true;
     stop();
-    void client.dispose();
+    // Signed out or leaving: a socket that fails to close has nothing left to deliver.
+    Promise.resolve(client.dispose()).catch(() => undefined);
   };
 }

@@ -17,8 +17,8 @@ violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-ITEM", "deta
 
 violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "C19-CAT", "detail": "value_too_long_for_category"} if {
 	operation.governed_write
-	limit := contract.categories[input.item.category].value_max
 	is_string(input.item.value)
+	limit := contract.categories[input.item.category].value_max
 	count(input.item.value) > limit
 	count(input.item.value) <= contract.bounds.value
 }

@@ -61,3 +61,17 @@ violations contains {
 	some pointer in input.unknown_fields
 	is_string(pointer)
 }
+
+# IF1-VALID a document the door could not hand on (over its body limit, nested deeper than it
+# parses) is refused at its root: the door says which limit and what it is, the policy answers.
+violations contains {
+	"stop_reason": "SCHEMA_INVALID",
+	"rule": "IF1-VALID",
+	"detail": concat("", ["document_", input.door_refusal.reason]),
+	"pointer": "",
+	"message": concat("", [_door_refusal_text[input.door_refusal.reason], format_int(input.door_refusal.limit, 10), _door_refusal_unit[input.door_refusal.reason]]),
+}
+
+_door_refusal_text := {"too_large": "the document is larger than ", "too_deep": "the document is nested deeper than "}
+
+_door_refusal_unit := {"too_large": " bytes", "too_deep": " levels"}

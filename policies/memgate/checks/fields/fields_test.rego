@@ -42,3 +42,17 @@ test_unknown_field_is_schema_invalid_at_its_pointer if {
 test_no_unknown_field_no_violation if {
 	count(fields.violations) == 0 with input as {"contract": "c", "fields": [_fact("reason", 1)], "unknown_fields": []} with data.memgate.contracts as _bounds
 }
+
+test_if1_valid_a_document_the_door_refused_is_schema_invalid_at_its_root[reason] if {
+	some reason, message in {
+		"too_large": "the document is larger than 1024 bytes",
+		"too_deep": "the document is nested deeper than 64 levels",
+	}
+	limit := {"too_large": 1024, "too_deep": 64}[reason]
+	v := fields.violations with input as {"contract": "c", "fields": [], "door_refusal": {"reason": reason, "limit": limit}}
+		with data.memgate.contracts as _bounds
+	v == {{
+		"stop_reason": "SCHEMA_INVALID", "rule": "IF1-VALID", "detail": concat("", ["document_", reason]),
+		"pointer": "", "message": message,
+	}}
+}

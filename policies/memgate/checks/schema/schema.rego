@@ -53,7 +53,7 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-ITEM", "detai
 	regex.match(`[\x00-\x08\x0B-\x1F\x7F\x{80}-\x{9F}]`, value)
 }
 
-_blank(s) if s == null
+_blank(null)
 
 _blank(s) if {
 	is_string(s)

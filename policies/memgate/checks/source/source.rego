@@ -30,9 +30,9 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-SRC", "detail
 
 violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "C19-CAT", "detail": "source_kind_not_allowed_for_category"} if {
 	operation.governed_write
-	category := contract.categories[input.item.category]
 	input.item.source_kind in contract.source_kinds
 	input.item.source_kind != "DERIVED_UNVERIFIED"
+	category := contract.categories[input.item.category]
 	not input.item.source_kind in category.source_kinds
 }
 

@@ -1,18 +1,11 @@
-import type { Collection, Db } from "mongodb";
-import type { Clock } from "../../clock";
-import type { Logger } from "../../logger";
-import type { PolicyChange } from "../../policy/policy-engine";
-import type { EventDraft, EventLog, MemoryEvent } from "../event-log";
-import { AUDIT_COLLECTIONS } from "./collections";
-import { POLICY_ENGINE_ACTOR } from "./system-actor";
-import { isDuplicateKey } from "../database";
-
-interface PolicyState {
-  _id: "current";
-  hash: string;
-  version: string;
-  since: string;
-}
+import type { Clock } from "../clock";
+import type { Logger } from "../logger";
+import type { PolicyChange } from "../policy/policy-engine";
+import type { JobRunner } from "../kernel/execute";
+import type { EventDraft, EventLog, MemoryEvent } from "../store/event-log";
+import type { Database } from "../store/database";
+import { PolicyStateRecords } from "../store/log/policy-state";
+import { POLICY_ENGINE_ACTOR } from "../store/log/system-actor";
 
 /**
  * MP-BREAK: compares each bundle that comes into force with the one last recorded in the
@@ -22,18 +15,17 @@ interface PolicyState {
  * one process write the events when several load the same bundle.
  */
 export class PolicyVersionWatch {
-  private readonly state: Collection<PolicyState>;
-  private readonly refusals: Collection<{ _id: string; at: string }>;
+  private readonly state: PolicyStateRecords;
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
-    db: Db,
-    private readonly log: EventLog,
+    db: Database,
+    private readonly log: Pick<EventLog, "tenants">,
+    private readonly jobs: JobRunner,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {
-    this.state = db.collection<PolicyState>(AUDIT_COLLECTIONS.policyState);
-    this.refusals = db.collection<{ _id: string; at: string }>(AUDIT_COLLECTIONS.policyState);
+    this.state = new PolicyStateRecords(db);
   }
 
   /**
@@ -50,13 +42,8 @@ export class PolicyVersionWatch {
   private async recordRefusal(error: Error & { code?: string; bundleHash?: string | null; problem?: string }): Promise<MemoryEvent[]> {
     const bundleHash = error.bundleHash ?? null;
     const at = this.clock.now().toISOString();
-    try {
-      await this.refusals.insertOne({ _id: `refused:${bundleHash ?? "unreadable"}`, at });
-    } catch (failure) {
-      if (isDuplicateKey(failure)) return []; // recorded already
-      throw failure;
-    }
-    const recorded = await this.state.findOne({ _id: "current" });
+    if (!(await this.state.recordRefusal(bundleHash, at))) return []; // recorded already
+    const recorded = await this.state.current();
     return this.appendToEveryTenant({
       event_type: "refuse",
       stop_reason: "INTERNAL_INCONSISTENCY",
@@ -86,18 +73,12 @@ export class PolicyVersionWatch {
 
   private async compare(current: { hash: string; version: string }): Promise<MemoryEvent[]> {
     const since = this.clock.now().toISOString();
-    const recorded = await this.state.findOne({ _id: "current" });
+    const recorded = await this.state.current();
     if (recorded?.hash === current.hash) return [];
     if (!recorded) {
-      try {
-        await this.state.insertOne({ _id: "current", hash: current.hash, version: current.version, since });
-      } catch (error) {
-        if (isDuplicateKey(error)) return this.compare(current);
-        throw error;
-      }
-    } else {
-      const won = await this.state.updateOne({ _id: "current", hash: recorded.hash }, { $set: { hash: current.hash, version: current.version, since } });
-      if (won.modifiedCount === 0) return []; // another process recorded this change
+      if (!(await this.state.recordFirst(current.hash, current.version, since))) return this.compare(current);
+    } else if (!(await this.state.replace(recorded.hash, current.hash, current.version, since))) {
+      return []; // another process recorded this change
     }
     const previous = recorded ? { hash: recorded.hash, version: recorded.version } : null;
     const unversioned = previous !== null && previous.version === current.version;
@@ -117,10 +98,12 @@ export class PolicyVersionWatch {
   private async appendToEveryTenant(
     event: Pick<EventDraft, "event_type" | "stop_reason" | "policy_hash" | "contract_version" | "reason" | "metadata">,
   ): Promise<MemoryEvent[]> {
+    const tenants = await this.log.tenants();
+    // One write set per tenant (each tenant's chain is its own group commit), through the kernel's write set for jobs.
     const events: MemoryEvent[] = [];
-    for (const tenant of await this.log.tenants()) {
-      events.push(
-        await this.log.append({
+    for (const tenant of tenants) {
+      const written = await this.jobs.job("policy_watch", async (writes) =>
+        writes.event({
           ...event,
           tenant_id: tenant,
           subject_id: null,
@@ -133,6 +116,7 @@ export class PolicyVersionWatch {
           content_digest: null,
         }),
       );
+      events.push(...written.events);
     }
     return events;
   }

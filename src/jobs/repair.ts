@@ -1,13 +1,11 @@
-import { createHash } from "node:crypto";
-import type { Collection, Db } from "mongodb";
-import type { Clock } from "../../clock";
-import type { ContractStore, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
-import type { Logger } from "../../logger";
-import { claimByNumber } from "../claims";
-import { COLLECTIONS } from "../database";
-import { eventDocId } from "../ids";
-import type { EventLog, EventType, MemoryEvent } from "../event-log";
-import { SYSTEM_ACTOR } from "./system-actor";
+import type { Clock } from "../clock";
+import type { ContractStore, ObjectRepair, UnsettledObject } from "../kernel/contract-store";
+import type { Logger } from "../logger";
+import type { Database } from "../store/database";
+import { RepairClaims } from "../store/log/repair-claims";
+import type { JobRunner } from "../kernel/execute";
+import type { EventLog, EventType, MemoryEvent } from "../store/event-log";
+import { SYSTEM_ACTOR } from "../store/log/system-actor";
 
 /**
  * Crash consistency without transactions (issue 5 §3, issue 11), docs/AUDIT.md "Object and
@@ -54,14 +52,8 @@ const WALK = 64;
 /** Objects whose absent event this process remembers having looked for, beyond which the oldest are forgotten. */
 const ABSENT = 10_000;
 
-interface RepairClaim {
-  _id: string;
-  at: Date;
-}
-
 export class Repair implements ObjectRepair {
-  private readonly events: Collection<MemoryEvent>;
-  private readonly claims: Collection<RepairClaim>;
+  private readonly claims: RepairClaims;
   private running: Promise<RepairReport> | undefined;
   /**
    * Objects a read found without their event, with the tenant's head seq the scan covered:
@@ -71,15 +63,15 @@ export class Repair implements ObjectRepair {
   private readonly absent = new Map<string, number>();
 
   constructor(
-    db: Db,
-    private readonly log: EventLog,
+    db: Database,
+    private readonly log: Pick<EventLog, "head" | "storedHead" | "get" | "aboutObject">,
+    private readonly jobs: JobRunner,
     private readonly stores: readonly ContractStore[],
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly minAgeMs: number,
   ) {
-    this.events = db.collection<MemoryEvent>(COLLECTIONS.events);
-    this.claims = db.collection<RepairClaim>("repair_claims");
+    this.claims = new RepairClaims(db);
     for (const store of stores) store.repairWith?.(this);
   }
 
@@ -119,8 +111,7 @@ export class Repair implements ObjectRepair {
    * gateway stopped before completing) is taken over by inserting the next number (claims.ts).
    */
   private claim(key: string, cutoff: number): Promise<boolean> {
-    const base = createHash("sha256").update(key).digest("hex");
-    return claimByNumber(this.claims, base, { at: this.clock.now() }, (held) => held.at.getTime() >= cutoff);
+    return this.claims.claim(key, this.clock.now(), cutoff);
   }
 
   private async pass(): Promise<RepairReport> {
@@ -212,7 +203,7 @@ export class Repair implements ObjectRepair {
   /** The events after `seq`, by `_id`, up to the head: the object's, or how far they were looked through (null: too many). */
   private async walkFrom(store: ContractStore, object: UnsettledObject, seq: number): Promise<{ event: MemoryEvent | null; upTo: number | null }> {
     for (let next = seq + 1; next <= seq + WALK; next++) {
-      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, next) });
+      const event = await this.log.get(object.tenantId, next);
       if (!event) return { event: null, upTo: next - 1 };
       if (isOwn(store, object, event)) return { event, upTo: next };
     }
@@ -230,12 +221,12 @@ export class Repair implements ObjectRepair {
     const hint = stored?.seq ?? 0;
     let looked = 0;
     for (let seq = hint + 1; looked < RECENT; seq++, looked++) {
-      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, seq) });
+      const event = await this.log.get(object.tenantId, seq);
       if (!event) break;
       if (isOwn(store, object, event)) return event;
     }
     for (let seq = hint; seq > 0 && looked < RECENT; seq--, looked++) {
-      const event = await this.events.findOne({ _id: eventDocId(object.tenantId, seq) });
+      const event = await this.log.get(object.tenantId, seq);
       if (event && isOwn(store, object, event)) return event;
     }
     return null;
@@ -243,37 +234,38 @@ export class Repair implements ObjectRepair {
 
   /** The object's own event, if the process got as far as appending it: a scan of the tenant's events by memory id. */
   private async findEvent(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent | null> {
-    const candidates = await this.events
-      .find({ tenant_id: object.tenantId, memory_id: object.objectId, event_type: { $in: eventTypes(object) } })
-      .sort({ seq: 1 })
-      .toArray();
+    const candidates = await this.log.aboutObject(object.tenantId, object.objectId, eventTypes(object));
     return candidates.filter((event) => isOwn(store, object, event)).at(-1) ?? null;
   }
 
-  private appendMissing(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent> {
+  /** The missing event, through the kernel's write set for jobs (counted, fails closed like an operation's). */
+  private async appendMissing(store: ContractStore, object: UnsettledObject): Promise<MemoryEvent> {
     const { missing } = object;
     const why =
       missing.reason ??
       (object.kind === "erasure"
         ? "the object was erased but its event was not written before the process stopped"
         : "the object was stored but its event was not written before the process stopped");
-    return this.log.append({
-      tenant_id: object.tenantId,
-      subject_id: object.subjectId,
-      event_type: missing.event_type,
-      operation: missing.operation,
-      contract: object.kind === "erasure" ? ERASURE_CONTRACT : store.contract,
-      memory_id: object.objectId,
-      actor: SYSTEM_ACTOR,
-      stop_reason: missing.stop_reason,
-      decision_id: missing.decision_id ?? null,
-      policy_hash: null,
-      contract_version: null,
-      request_id: null,
-      content_digest: missing.content_digest,
-      reason: `repair: ${why}`,
-      metadata: { ...missing.metadata, repaired: true, object_contract: store.contract, ...(object.version !== null ? { version: object.version } : {}) },
-    });
+    const { events } = await this.jobs.job("repair", async (writes) =>
+      writes.event({
+        tenant_id: object.tenantId,
+        subject_id: object.subjectId,
+        event_type: missing.event_type,
+        operation: missing.operation,
+        contract: object.kind === "erasure" ? ERASURE_CONTRACT : store.contract,
+        memory_id: object.objectId,
+        actor: SYSTEM_ACTOR,
+        stop_reason: missing.stop_reason,
+        decision_id: missing.decision_id ?? null,
+        policy_hash: null,
+        contract_version: null,
+        request_id: null,
+        content_digest: missing.content_digest,
+        reason: `repair: ${why}`,
+        metadata: { ...missing.metadata, repaired: true, object_contract: store.contract, ...(object.version !== null ? { version: object.version } : {}) },
+      }),
+    );
+    return events[0];
   }
 }
 

@@ -1,21 +1,12 @@
-import type { Collection, Db } from "mongodb";
-import type { Clock } from "../../clock";
-import type { IntegrityState } from "../../kernel/execute";
-import type { Logger } from "../../logger";
-import type { EventActor, EventLog, MemoryEvent } from "../event-log";
-import type { ChainAuditor } from "./chain-auditor";
-import { AUDIT_COLLECTIONS } from "./collections";
-import { POLICY_ENGINE_ACTOR } from "./system-actor";
-import type { ChainVerification } from "./verify";
-
-interface IntegrityDoc {
-  _id: string;
-  broken: boolean;
-  broken_seq: number | null;
-  reason: string | null;
-  detected_at: string | null;
-  acknowledged: { seq: number; by: string; reason: string; at: string }[];
-}
+import type { Clock } from "../clock";
+import type { IntegrityState, JobRunner } from "../kernel/execute";
+import type { Logger } from "../logger";
+import type { EventActor, EventLog, MemoryEvent } from "../store/event-log";
+import type { ChainAuditor } from "../store/log/chain-auditor";
+import type { Database } from "../store/database";
+import { IntegrityRecords, type IntegrityDoc } from "../store/log/integrity-records";
+import { POLICY_ENGINE_ACTOR } from "../store/log/system-actor";
+import type { ChainVerification } from "../store/log/verify";
 
 /**
  * MP-BREAK: a tenant whose chain fails verification gets a `conformance_break` event and
@@ -24,19 +15,20 @@ interface IntegrityDoc {
  * in the database, so every gateway process refuses; each re-reads it every `refreshMs`.
  */
 export class IntegrityGuard implements IntegrityState {
-  private readonly docs: Collection<IntegrityDoc>;
+  private readonly docs: IntegrityRecords;
   private cache = new Map<string, IntegrityDoc>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    db: Db,
-    private readonly log: EventLog,
+    db: Database,
+    private readonly log: Pick<EventLog, "tenants">,
+    private readonly jobs: JobRunner,
     private readonly auditor: ChainAuditor,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly refreshMs: number,
   ) {
-    this.docs = db.collection<IntegrityDoc>(AUDIT_COLLECTIONS.integrity);
+    this.docs = new IntegrityRecords(db);
   }
 
   inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null } {
@@ -55,7 +47,7 @@ export class IntegrityGuard implements IntegrityState {
   }
 
   async refresh(): Promise<void> {
-    const docs = await this.docs.find({}).toArray();
+    const docs = await this.docs.all();
     this.cache = new Map(docs.map((d) => [d._id, d]));
   }
 
@@ -97,33 +89,33 @@ export class IntegrityGuard implements IntegrityState {
     if (known?.broken && known.broken_seq === result.firstBrokenSeq) return null;
     if (known?.acknowledged?.some((a) => a.seq === result.firstBrokenSeq)) return null;
     const now = this.clock.now().toISOString();
-    await this.docs.updateOne(
-      { _id: result.tenantId },
-      {
-        $set: { broken: true, broken_seq: result.firstBrokenSeq, reason: result.reason, detected_at: now },
-        $setOnInsert: { acknowledged: [] },
-      },
-      { upsert: true },
-    );
-    await this.refresh();
-    this.logger.error({ tenant: result.tenantId, seq: result.firstBrokenSeq, reason: result.reason }, "MP-BREAK: the event chain does not verify");
-    return this.log.append({
-      tenant_id: result.tenantId,
-      subject_id: null,
-      event_type: "conformance_break",
-      operation: "VERIFY_CHAIN",
-      contract: "audit",
-      memory_id: null,
-      actor: POLICY_ENGINE_ACTOR,
-      stop_reason: "INTERNAL_INCONSISTENCY",
-      decision_id: null,
-      policy_hash: null,
-      contract_version: null,
-      request_id: null,
-      content_digest: null,
-      reason: `chain_unverifiable: ${result.reason} at seq ${result.firstBrokenSeq}`,
-      metadata: { detected_by: detectedBy, broken_seq: result.firstBrokenSeq, cause: result.reason, events_checked: result.eventsChecked },
+    const brokenSeq = result.firstBrokenSeq;
+    // Through the kernel's write set for jobs. The flag is a step without an undo: if the event
+    // cannot be written, the tenant's writes stay refused all the same (fail closed), and the
+    // next verification reports the break again.
+    const { events } = await this.jobs.job("integrity_guard", async (writes) => {
+      await this.docs.markBroken(result.tenantId, brokenSeq, result.reason, now);
+      await this.refresh();
+      this.logger.error({ tenant: result.tenantId, seq: result.firstBrokenSeq, reason: result.reason }, "MP-BREAK: the event chain does not verify");
+      writes.event({
+        tenant_id: result.tenantId,
+        subject_id: null,
+        event_type: "conformance_break",
+        operation: "VERIFY_CHAIN",
+        contract: "audit",
+        memory_id: null,
+        actor: POLICY_ENGINE_ACTOR,
+        stop_reason: "INTERNAL_INCONSISTENCY",
+        decision_id: null,
+        policy_hash: null,
+        contract_version: null,
+        request_id: null,
+        content_digest: null,
+        reason: `chain_unverifiable: ${result.reason} at seq ${result.firstBrokenSeq}`,
+        metadata: { detected_by: detectedBy, broken_seq: result.firstBrokenSeq, cause: result.reason, events_checked: result.eventsChecked },
+      });
     });
+    return events[0];
   }
 
   /** An admin acknowledges the tenant's current break: writes are accepted again. Null: nothing to acknowledge. */
@@ -132,20 +124,17 @@ export class IntegrityGuard implements IntegrityState {
     const doc = this.cache.get(tenantId);
     if (!doc?.broken || doc.broken_seq === null) return null;
     const seq = doc.broken_seq;
-    await this.docs.updateOne(
-      { _id: tenantId, broken: true, broken_seq: seq },
-      { $set: { broken: false }, $push: { acknowledged: { seq, by: actor.id, reason, at: this.clock.now().toISOString() } } },
-    );
+    await this.docs.acknowledge(tenantId, seq, actor.id, reason, this.clock.now().toISOString());
     await this.refresh();
     return seq;
   }
 
   /** Undoes an acknowledgement whose event could not be written (INV-8): the break stands again. */
   async unacknowledge(tenantId: string, seq: number): Promise<void> {
-    const doc = await this.docs.findOne({ _id: tenantId });
+    const doc = await this.docs.get(tenantId);
     if (!doc) return;
     const acknowledged = (doc.acknowledged ?? []).filter((a) => a.seq !== seq);
-    await this.docs.updateOne({ _id: tenantId }, { $set: { broken: true, broken_seq: seq, acknowledged } });
+    await this.docs.restoreBreak(tenantId, seq, acknowledged);
     await this.refresh();
   }
 }

@@ -1,4 +1,4 @@
-import type { Principal } from "../auth/principal";
+import type { Principal } from "./principal";
 
 /** A contract's operations as its policy data declares them (policies/memgate/contracts/<name>/data.json). */
 interface DeclaredOperations {
