@@ -62,7 +62,7 @@ export interface AdmissionData {
 
 export const DEFAULT_ADMISSION: AdmissionData = {
   in_flight: { initial: 4, min: 1, max: 256, tolerance: 2, window_ms: 500, window_min_requests: 5, baseline_ms: 300_000, min_per_tenant: 1 },
-  queue: { per_principal: 8, max_wait_ms: 5_000 },
+  queue: { per_principal: 16, max_wait_ms: 5_000 },
   refusals: DEFAULT_REFUSAL_PACING,
   tenant_weights: { default: 1, tenants: {} },
 };
