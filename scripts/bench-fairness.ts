@@ -1,18 +1,21 @@
 /**
- * npm run bench:fairness [-- --before 8 --during 12 --after 8 --rate 4 --single 10 --admission on|off]
+ * npm run bench:fairness [-- --before 10 --during 10 --after 8 --rate 4 --single 10 --admission on|off --only ab]
  * Fair admission under load (issue 22 §2, SG-LOAD, SG-ISO). One real gateway process (default
  * limits and admission policy) on an embedded FerretDB. A victim tenant writes and reads at a
  * steady rate (open loop: `rate` writes and `rate` reads a second, POST /v1/memory) while
  *   (a) one principal of another tenant floods with 100 connections, and
  *   (b) 50 principals of one tenant flood with 2 connections each;
- * the flooders (a process of their own) never pause, not even on 429. Prints the victim's p50/p99 before, during and after
- * each flood, the flooders' accepted and refused counts, and the victim's p99 during over before
- * (the target: at most 2). Then one subject's sustained write throughput (16 connections, one
- * principal, one repository), which the per-principal bucket holds to its documented rate.
+ * the flooders (a process of their own, started and loaded before the victim's "before" phase)
+ * never pause, not even on 429. Prints the victim's p50/p99 before, during and after each flood,
+ * the flooders' accepted and refused counts, the CPU the gateway, FerretDB and the flood client
+ * used during the flood, and the victim's p99 during over before (the target: at most 2; "before"
+ * and "during" last as long by default, so the two p99s are taken over as many requests). Then one
+ * subject's sustained write throughput (16 connections, one principal, one repository).
+ * `--only a` runs one scenario; BENCH_PROFILE_DIR=dir writes the gateway's CPU profile there.
  */
 import { fork } from "node:child_process";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -86,6 +89,39 @@ async function post(url: string, bearer: string, body: unknown): Promise<{ statu
   }
 }
 
+type FloodMessage = { ready: true } | { started: true } | FloodCounts;
+
+interface FloodCounts {
+  accepted: number;
+  refused: number;
+  other: number;
+  cpuMs: number;
+}
+
+/** CPU milliseconds used so far by the gateway process and by its FerretDB. */
+interface CpuMs {
+  gateway: number;
+  database: number;
+}
+type CpuProbe = () => Promise<CpuMs>;
+const subtract = (a: CpuMs, b: CpuMs): CpuMs => ({ gateway: a.gateway - b.gateway, database: a.database - b.database });
+
+/** CPU ms of every process whose command line names `needle` (Linux /proc; 0 elsewhere). */
+function processCpuMs(needle: string): number {
+  let ms = 0;
+  const tick = 10; // USER_HZ is 100 on Linux
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(needle)) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      ms += (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
+}
+
 interface VictimSamples {
   write: Record<Phase, number[]>;
   read: Record<Phase, number[]>;
@@ -99,6 +135,7 @@ async function scenario(
   flooders: { sub: string; connections: number }[],
   seconds: Record<Phase, number>,
   rate: number,
+  cpu: CpuProbe,
 ): Promise<string[]> {
   const victimRepo = `victim/${name}`;
   const victim = await token(key, `victim-${name}`, "victim", [victimRepo]);
@@ -109,6 +146,18 @@ async function scenario(
     read: { before: [], during: [], after: [] },
     errors: { before: 0, during: 0, after: 0 },
   };
+  // The flooders run in a process of their own: 100 busy connections in this one would slow the
+  // victim's own measurements (its event loop), not only the gateway. It is started (and has loaded
+  // its modules, seconds on a busy machine) before the victim's "before" phase begins.
+  const child = fork(__filename, ["--flood"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const messages = (async function* () {
+    for (;;)
+      yield await new Promise<FloodMessage>((resolve, reject) => {
+        child.once("message", resolve);
+        child.once("exit", (code) => reject(new Error(`flooder exited with ${code}`)));
+      });
+  })();
+  await messages.next(); // ready
   // Warm-up: the first requests compile code and create indexes.
   for (let i = 0; i < 5; i++) {
     await post(url, victim, writeDoc(victimRepo));
@@ -138,15 +187,14 @@ async function scenario(
     }
   })();
   await new Promise((resolve) => setTimeout(resolve, seconds.before * 1000));
+  child.send({ url, floodRepo, tokens: floodTokens, connections: flooders.map((f) => f.connections), seconds: seconds.during });
+  await messages.next(); // started
   phase = "during";
-  // The flooders run in a process of their own: 100 busy connections in this one would slow the
-  // victim's own measurements (its event loop), not only the gateway.
-  const flood = await new Promise<{ accepted: number; refused: number; other: number }>((resolve, reject) => {
-    const child = fork(__filename, ["--flood"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    child.once("message", (counts: { accepted: number; refused: number; other: number }) => resolve(counts));
-    child.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`flooder exited with ${code}`))));
-    child.send({ url, floodRepo, tokens: floodTokens, connections: flooders.map((f) => f.connections), seconds: seconds.during });
-  });
+  const cpuAtStart = await cpu();
+  const floodStarted = performance.now();
+  const flood = (await messages.next()).value as FloodCounts;
+  const floodSeconds = (performance.now() - floodStarted) / 1000;
+  const cpuDuring = subtract(await cpu(), cpuAtStart);
   phase = "after";
   await new Promise((resolve) => setTimeout(resolve, seconds.after * 1000));
   running = false;
@@ -157,21 +205,30 @@ async function scenario(
   for (const p of ["before", "during", "after"] as const) {
     const w = samples.write[p];
     const r = samples.read[p];
-    const floodCells = p === "during" ? `${flood.accepted} (${(flood.accepted / seconds.during).toFixed(0)}/s) | ${flood.refused} | ${flood.other}` : " | | ";
+    const floodCells =
+      p === "during"
+        ? `${flood.accepted} (${(flood.accepted / floodSeconds).toFixed(1)}/s) | ${flood.refused} (${(flood.refused / floodSeconds).toFixed(1)}/s) | ${flood.other}`
+        : " | | ";
     rows.push(
       `| ${name} | ${p} | ${w.length} | ${percentile(w, 50).toFixed(0)} | ${percentile(w, 99).toFixed(0)} | ${percentile(r, 50).toFixed(0)} | ${percentile(r, 99).toFixed(0)} | ${samples.errors[p]} | ${floodCells} |`,
     );
   }
   const ratio = (kind: "write" | "read") => percentile(samples[kind].during, 99) / percentile(samples[kind].before, 99);
+  rows.push(
+    `| ${name} | CPU during the flood, s: gateway ${(cpuDuring.gateway / 1000).toFixed(1)}, FerretDB ${(cpuDuring.database / 1000).toFixed(1)}, flood client ${(flood.cpuMs / 1000).toFixed(1)} (${floodSeconds.toFixed(1)} s of flood, ${os.cpus().length} cores) | | | | | | | | | |`,
+  );
   rows.push(`| ${name} | **p99 during / before** | | | **${ratio("write").toFixed(2)}** | | **${ratio("read").toFixed(2)}** | | | | |`);
   return rows;
 }
 
 /** The flooders' process: every connection posts writes back to back, never pausing, not even on 429. */
 function floodProcess(): void {
+  process.send?.({ ready: true });
   process.once("message", (job: { url: string; floodRepo: string; tokens: string[]; connections: number[]; seconds: number }) => {
     const counts = { accepted: 0, refused: 0, other: 0 };
+    const cpuAtStart = process.cpuUsage();
     const deadline = Date.now() + job.seconds * 1000;
+    process.send?.({ started: true });
     const loops = job.tokens.flatMap((bearer, i) =>
       Array.from({ length: job.connections[i] }, async () => {
         while (Date.now() < deadline) {
@@ -182,7 +239,10 @@ function floodProcess(): void {
         }
       }),
     );
-    void Promise.all(loops).then(() => process.send?.(counts, () => process.exit(0)));
+    void Promise.all(loops).then(() => {
+      const cpu = process.cpuUsage(cpuAtStart);
+      process.send?.({ ...counts, cpuMs: (cpu.user + cpu.system) / 1000 }, () => process.exit(0));
+    });
   });
 }
 
@@ -210,13 +270,14 @@ async function singleSubject(url: string, key: KeyObject, seconds: number): Prom
 }
 
 async function drive(): Promise<void> {
-  const seconds = { before: Number(arg("before", "8")), during: Number(arg("during", "12")), after: Number(arg("after", "8")) };
+  const seconds = { before: Number(arg("before", "10")), during: Number(arg("during", "10")), after: Number(arg("after", "8")) };
   const rate = Number(arg("rate", "4"));
   const single = Number(arg("single", "10"));
   const off = arg("admission", "on") === "off";
   const pair = generateKeyPairSync("ed25519");
   const publicPem = pair.publicKey.export({ type: "spki", format: "pem" }).toString();
-  const ferret = await EmbeddedFerretDb.start({ binary: loadConfig({}).ferretdbBinary, dataDir: mkdtempSync(path.join(os.tmpdir(), "memgate-bench-db-")) });
+  const databaseDir = mkdtempSync(path.join(os.tmpdir(), "memgate-bench-db-"));
+  const ferret = await EmbeddedFerretDb.start({ binary: loadConfig({}).ferretdbBinary, dataDir: databaseDir });
   const logKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const child = fork(__filename, ["--serve"], {
     env: {
@@ -229,10 +290,11 @@ async function drive(): Promise<void> {
       ...(off ? { MEMGATE_RATE_LIMIT_PER_S: "0" } : {}),
     },
     stdio: ["ignore", "pipe", "inherit", "ipc"],
+    execArgv: process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [],
   });
-  const cpu = () =>
-    new Promise<number>((resolve) => {
-      child.once("message", (m: { cpu: NodeJS.CpuUsage }) => resolve((m.cpu.user + m.cpu.system) / 1000));
+  const cpu: CpuProbe = () =>
+    new Promise<CpuMs>((resolve) => {
+      child.once("message", (m: { cpu: NodeJS.CpuUsage }) => resolve({ gateway: (m.cpu.user + m.cpu.system) / 1000, database: processCpuMs(databaseDir) }));
       child.send("stats");
     });
   try {
@@ -248,17 +310,21 @@ async function drive(): Promise<void> {
     );
     console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     const cpuBefore = await cpu();
-    for (const row of await scenario("a", url, pair.privateKey, [{ sub: "flooder", connections: 100 }], seconds, rate)) console.log(row);
-    for (const row of await scenario(
-      "b",
-      url,
-      pair.privateKey,
-      Array.from({ length: 50 }, (_, i) => ({ sub: `flooder-${i}`, connections: 2 })),
-      seconds,
-      rate,
-    ))
-      console.log(row);
-    const cpuFloods = (await cpu()) - cpuBefore;
+    const only = arg("only", "ab");
+    if (only.includes("a"))
+      for (const row of await scenario("a", url, pair.privateKey, [{ sub: "flooder", connections: 100 }], seconds, rate, cpu)) console.log(row);
+    if (only.includes("b"))
+      for (const row of await scenario(
+        "b",
+        url,
+        pair.privateKey,
+        Array.from({ length: 50 }, (_, i) => ({ sub: `flooder-${i}`, connections: 2 })),
+        seconds,
+        rate,
+        cpu,
+      ))
+        console.log(row);
+    const cpuFloods = (await cpu()).gateway - cpuBefore.gateway;
     console.log(`\ngateway CPU over both scenarios: ${(cpuFloods / 1000).toFixed(1)} s\n`);
     console.log("| sustained writes | seconds | stored | stored/s | p50 ms | p99 ms | 429 | other |");
     console.log("|---|---:|---:|---:|---:|---:|---:|---:|");

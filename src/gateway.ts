@@ -124,11 +124,17 @@ export class Gateway {
       // One bucket per tenant and principal, shared by every door of this process (README "Limits, sessions and production mode").
       // The tenant's bucket and the fair shares of in-flight capacity are policy data (policies/memgate/admission), read at each use.
       const admissionData = (): AdmissionData => (policy.loaded ? policy.data<AdmissionData | undefined>("admission") : undefined) ?? DEFAULT_ADMISSION;
-      const rateLimiter = new PrincipalRateLimiter(config.door.rateLimit, () => {
-        const tenant = admissionData().tenant_rate;
-        return tenant && { perSecond: tenant.per_second, burst: tenant.burst };
-      });
       const admission = new Admission(admissionData, undefined, config.door.rateLimit.perSecond > 0);
+      // Refusals by either are answered at one pace per principal and tenant (src/http/admission-pacing.ts).
+      const rateLimiter = new PrincipalRateLimiter(
+        config.door.rateLimit,
+        () => {
+          const tenant = admissionData().tenant_rate;
+          return tenant && { perSecond: tenant.per_second, burst: tenant.burst };
+        },
+        undefined,
+        admission.pacer,
+      );
 
       const events = new EventLog(db, clock);
       events.onHeadError = (error, tenant) => logger.warn({ err: error, tenant }, "chain head not advanced (harmless: reads walk forward from it)");

@@ -11,6 +11,7 @@ import type { Logger } from "../logger";
 import { jsonDeeperThan } from "./limits";
 import type { Admission } from "./admission";
 import type { PrincipalRateLimiter } from "./rate-limit";
+import { explainAuthenticationFailure } from "./unauthenticated";
 
 export interface AgentRouteLimits {
   door: Pick<DoorConfig, "bodyLimitBytes" | "jsonMaxDepth">;
@@ -61,7 +62,8 @@ export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: Agen
           res.status(500).json({ errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
           return;
         }
-        res.status(401).json({ errors: [{ message: `Unauthenticated: ${error.reason}`, extensions: { code: "UNAUTHENTICATED" } }] });
+        const reason = explainAuthenticationFailure(error.reason, req.headers.authorization);
+        res.status(401).json({ errors: [{ message: `Unauthenticated: ${reason}`, extensions: { code: "UNAUTHENTICATED" } }] });
         return;
       }
       const rate = await rateLimiter.consume(principal);

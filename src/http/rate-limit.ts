@@ -1,5 +1,5 @@
 import type { Principal } from "../auth/principal";
-import type { Ticker } from "./admission";
+import type { RefusalPacer, Ticker } from "./admission-pacing";
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -39,6 +39,8 @@ export class PrincipalRateLimiter {
     private readonly options: RateLimitOptions,
     private readonly tenantRate: TenantRate = () => undefined,
     private readonly now: Ticker = () => performance.now(),
+    /** Answers refusals at a bounded pace (src/http/admission-pacing.ts); absent: at once. */
+    private readonly pacer?: RefusalPacer,
   ) {
     this.sweptAt = now();
   }
@@ -52,7 +54,12 @@ export class PrincipalRateLimiter {
     const tenantOptions = this.tenantRate();
     const tenant = tenantOptions && tenantOptions.perSecond > 0 ? this.take(this.tenants, principal.tenant, tenantOptions, now, false) : 0;
     const wait = Math.max(own, tenant);
-    if (wait > 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+    if (wait > 0) {
+      const refusal = { allowed: false as const, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+      if (!this.pacer) return refusal;
+      const paced = await this.pacer.pace(principal, { admitted: false, retryAfterSeconds: refusal.retryAfterSeconds });
+      return { allowed: false, retryAfterSeconds: paced.retryAfterSeconds };
+    }
     // Both had a token: take them (a refusal by one bucket does not spend the other's).
     this.take(this.principals, `${principal.tenant}\u0000${principal.id}`, this.options, now, true);
     if (tenantOptions && tenantOptions.perSecond > 0) this.take(this.tenants, principal.tenant, tenantOptions, now, true);

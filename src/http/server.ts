@@ -29,6 +29,7 @@ import { documentLimitRules, jsonDeeperThan, parseBounded, stopWhenClientGoes, t
 import { admit, laneOfGraphQL, type Admission, type Admitted } from "./admission";
 import type { PrincipalRateLimiter } from "./rate-limit";
 import { requestId } from "./request-id";
+import { explainAuthenticationFailure } from "./unauthenticated";
 import { SocketSessions } from "./socket-sessions";
 
 export interface HttpServerDeps {
@@ -65,7 +66,7 @@ async function authenticate(verifier: TokenVerifier, authorization: () => string
   try {
     return await verifier.authenticate(authorization());
   } catch (error) {
-    if (error instanceof AuthenticationError) throw new UnauthenticatedError(error.reason);
+    if (error instanceof AuthenticationError) throw new UnauthenticatedError(explainAuthenticationFailure(error.reason, authorization()));
     throw error;
   }
 }

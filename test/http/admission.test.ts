@@ -1,10 +1,67 @@
-import { Admission, DEFAULT_ADMISSION, GradientLimit, laneOfGraphQL, type AdmissionData, type AdmissionResult, type Admitted } from "../../src/http/admission";
+import {
+  Admission,
+  DEFAULT_ADMISSION,
+  GradientLimit,
+  laneOfGraphQL,
+  type AdmissionData,
+  type AdmissionResult,
+  type Admitted,
+  type Timer,
+} from "../../src/http/admission";
 import { PrincipalRateLimiter } from "../../src/http/rate-limit";
 
 /** A hand-moved monotonic clock (milliseconds): no test here waits for time. */
 function ticker(): { now: () => number; advance(ms: number): void } {
   let t = 0;
   return { now: () => t, advance: (ms) => (t += ms) };
+}
+
+/** A hand-moved clock whose timers fire when it is moved past them. */
+function manualTime(): { now: () => number; timer: Timer; advance(ms: number): void } {
+  let t = 0;
+  let timers: { at: number; run: () => void }[] = [];
+  return {
+    now: () => t,
+    timer: (run, ms) => void timers.push({ at: t + ms, run }),
+    advance(ms) {
+      t += ms;
+      const due = timers.filter((x) => x.at <= t).sort((a, b) => a.at - b.at);
+      timers = timers.filter((x) => x.at > t);
+      for (const x of due) x.run();
+    },
+  };
+}
+
+/**
+ * Requests of named callers: those admitted at once are in flight, the others wait; each turn
+ * releases the oldest in flight and records who was admitted, in order.
+ */
+class Turns {
+  readonly order: string[] = [];
+  private readonly inFlight: Admitted[] = [];
+  private readonly waiting = new Map<Promise<AdmissionResult>, string>();
+
+  ask(who: string, result: AdmissionResult | Promise<AdmissionResult>): void {
+    if (result instanceof Promise) this.waiting.set(result, who);
+    else if (result.admitted) this.admit(who, result);
+  }
+
+  async turns(count: number): Promise<void> {
+    for (let turn = 0; turn < count; turn++) {
+      this.inFlight.shift()?.release();
+      for (const [promise, who] of this.waiting) {
+        if (!(await settled(promise))) continue;
+        this.waiting.delete(promise);
+        const result = await promise;
+        if (result.admitted) this.admit(who, result);
+      }
+    }
+  }
+
+  private admit(who: string, entry: Admitted): void {
+    this.order.push(who);
+    this.inFlight.push(entry);
+  }
 }
 
 const data = (overrides: Partial<AdmissionData> = {}): AdmissionData => ({ ...DEFAULT_ADMISSION, ...overrides });
@@ -56,34 +113,42 @@ describe("token buckets: the documented rate is the real one (SG-LOAD, issue 22 
   });
 });
 
-describe("fair shares of in-flight capacity (SG-LOAD, SG-ISO, issue 22 §1)", () => {
-  const fixed = (limit: number, perPrincipal = 8): AdmissionData =>
+describe("fair admission of in-flight capacity (SG-LOAD, SG-ISO, issue 22 §1)", () => {
+  const fixed = (limit: number, perPrincipal = 8, overrides: Partial<AdmissionData> = {}): AdmissionData =>
     data({
       in_flight: { ...DEFAULT_ADMISSION.in_flight, initial: limit, min: limit, max: limit },
       queue: { per_principal: perPrincipal, max_wait_ms: 60_000 },
+      ...overrides,
     });
+  const start = (settings: AdmissionData) => {
+    const time = manualTime();
+    return { time, admission: new Admission(() => settings, time.now, true, time.timer) };
+  };
 
-  it("a lone flooder gets the whole limit; a victim tenant that starts asking is admitted at once, and the flooder waits until it is back under half", async () => {
-    const clock = ticker();
-    const admission = new Admission(() => fixed(16), clock.now);
+  it("SG-LOAD: a lone flooder gets the whole limit; a victim tenant is admitted at once however long the flooder's queue, and goes first when it waits", async () => {
+    const { admission } = start(fixed(16));
     const flood = { tenant: "flood", id: "one" };
     const held = Array.from({ length: 16 }, () => admitted(admission.acquire(flood, "write")));
+    const floodWaiting = [admission.acquire(flood, "write"), admission.acquire(flood, "write")];
+    expect(floodWaiting.every((w) => w instanceof Promise)).toBe(true);
+    // Past the limit, but its tenant has nothing in flight: at once.
     const victim = admitted(admission.acquire({ tenant: "victim", id: "v" }, "write"));
-    const waiting = admission.acquire(flood, "write") as Promise<AdmissionResult>;
-    expect(waiting).toBeInstanceOf(Promise);
-    for (const entry of held.slice(0, 8)) entry.release(); // 8 of the flooder's in flight: its share, not under it
-    expect(await settled(waiting)).toBe(false);
-    held[8].release();
-    expect(await settled(waiting)).toBe(true);
-    expect(await waiting).toMatchObject({ admitted: true });
-    victim.release();
-    ((await waiting) as Admitted).release();
-    for (const entry of held.slice(9)) entry.release();
+    const victimWaiting = admission.acquire({ tenant: "victim", id: "v" }, "write") as Promise<AdmissionResult>;
+    expect(victimWaiting).toBeInstanceOf(Promise);
+    held[0].release(); // 15 + 1 in flight: still at the limit
+    expect(await settled(victimWaiting)).toBe(false);
+    held[1].release(); // under it: the victim is furthest behind in virtual time, although the flooder waited longer
+    expect(await settled(victimWaiting)).toBe(true);
+    expect(await settled(floodWaiting[0] as Promise<AdmissionResult>)).toBe(false);
+    held[2].release();
+    expect(await settled(floodWaiting[0] as Promise<AdmissionResult>)).toBe(true);
+    for (const entry of [...held.slice(3), victim, (await victimWaiting) as Admitted]) entry.release();
+    for (const w of floodWaiting) ((await w) as Admitted).release();
     expect(admission.stats("write").inFlight).toBe(0);
   });
 
   it("a principal's queue is bounded: past it, 429 with Retry-After, and the refusal is counted", async () => {
-    const admission = new Admission(() => fixed(2, 3), ticker().now);
+    const { admission } = start(fixed(2, 3));
     const p = { tenant: "t", id: "p" };
     const held = [admitted(admission.acquire(p, "read")), admitted(admission.acquire(p, "read"))];
     const queued = [1, 2, 3].map(() => admission.acquire(p, "read"));
@@ -94,29 +159,69 @@ describe("fair shares of in-flight capacity (SG-LOAD, SG-ISO, issue 22 §1)", ()
     for (const q of queued) ((await q) as Admitted).release();
   });
 
-  it("SG-ISO: 50 principals of one tenant share their tenant's half; a second tenant's one principal still gets the other half", async () => {
-    const admission = new Admission(() => fixed(20, 1), ticker().now);
-    const flood = Array.from({ length: 50 }, (_, i) => admission.acquire({ tenant: "flood", id: `p${i}` }, "write"));
-    const immediate = flood.filter((r): r is Admitted => !(r instanceof Promise) && r.admitted);
-    expect(immediate.length).toBe(20); // alone, the tenant may use the whole limit
-    const victims = Array.from({ length: 10 }, () => admission.acquire({ tenant: "victim", id: "v" }, "write"));
-    expect(victims.every((v) => !(v instanceof Promise) && v.admitted)).toBe(true);
-    expect(admission.acquire({ tenant: "victim", id: "v" }, "write")).toBeInstanceOf(Promise); // past its half, it waits too
+  it("a wait longer than max_wait_ms is a 429 (the clock and the timers are moved by hand)", async () => {
+    const { admission, time } = start({ ...fixed(1), queue: { per_principal: 8, max_wait_ms: 5_000 } });
+    const held = admitted(admission.acquire({ tenant: "t", id: "p" }, "write"));
+    const waiting = admission.acquire({ tenant: "t", id: "p" }, "write") as Promise<AdmissionResult>;
+    time.advance(4_999);
+    expect(await settled(waiting)).toBe(false);
+    time.advance(1);
+    expect(await waiting).toEqual({ admitted: false, retryAfterSeconds: 1 });
+    held.release();
+    expect(admission.stats("write").inFlight).toBe(0);
+  });
+
+  it("SG-ISO: 50 principals of one tenant with many connections get one tenant's turns; a second tenant gets every other turn", async () => {
+    const { admission } = start(fixed(4, 8));
+    const run = new Turns();
+    for (let i = 0; i < 50; i++) for (let c = 0; c < 2; c++) run.ask("flood", admission.acquire({ tenant: "flood", id: `p${i}` }, "write"));
+    expect(run.order).toEqual(["flood", "flood", "flood", "flood"]); // alone, the tenant may use the whole limit
+    for (let i = 0; i < 4; i++) run.ask("victim", admission.acquire({ tenant: "victim", id: "v" }, "write"));
+    expect(run.order.slice(4)).toEqual(["victim"]); // nothing of its tenant in flight: at once, past the limit
+    await run.turns(12);
+    // From here each finished request admits the tenant furthest behind: the two share the turns
+    // (100 requests of 50 principals against 4 of one) until the victim has nothing waiting.
+    const shared = run.order.slice(5, 11);
+    expect(shared.filter((w) => w === "victim").length).toBe(3);
+    expect(shared.filter((w) => w === "flood").length).toBe(3);
+    expect(new Set(run.order.slice(11))).toEqual(new Set(["flood"]));
+  });
+
+  it("SG-ISO: within a tenant, a principal that starts asking goes before another principal's backlog", async () => {
+    const { admission } = start(fixed(1, 8));
+    const busy = { tenant: "t", id: "busy" };
+    const first = admitted(admission.acquire(busy, "write"));
+    const backlog = Array.from({ length: 5 }, () => admission.acquire(busy, "write") as Promise<AdmissionResult>);
+    const quiet = admission.acquire({ tenant: "t", id: "quiet" }, "write") as Promise<AdmissionResult>;
+    first.release(); // busy has had a turn, quiet none: quiet first, although busy's backlog came earlier
+    expect(await settled(quiet)).toBe(true);
+    expect(await settled(backlog[0])).toBe(false);
+    ((await quiet) as Admitted).release();
+    for (const b of backlog) {
+      expect(await settled(b)).toBe(true);
+      ((await b) as Admitted).release();
+    }
+    expect(admission.stats("write").inFlight).toBe(0);
   });
 
   it("reads and writes are separate lanes: a write flood does not take the read lane's slots", () => {
-    const admission = new Admission(() => fixed(4, 1), ticker().now);
+    const { admission } = start(fixed(4, 1));
     for (let i = 0; i < 4; i++) admitted(admission.acquire({ tenant: "t", id: "p" }, "write"));
     expect(admission.acquire({ tenant: "t", id: "p" }, "read")).toMatchObject({ admitted: true });
   });
 
-  it("tenant weights from policy data give a heavier tenant a larger share", () => {
-    const weighted = { ...fixed(12, 100), tenant_weights: { default: 1, tenants: { gold: 2 } } };
-    const admission = new Admission(() => weighted, ticker().now);
-    admitted(admission.acquire({ tenant: "plain", id: "p" }, "write"));
-    let gold = 0;
-    while (!(admission.acquire({ tenant: "gold", id: "g" }, "write") instanceof Promise)) gold += 1;
-    expect(gold).toBe(8); // 12 x 2/3
+  it("tenant weights from policy data give a heavier tenant two turns for a plain tenant's one", async () => {
+    const { admission } = start({ ...fixed(6, 100), tenant_weights: { default: 1, tenants: { gold: 2 } } });
+    const run = new Turns();
+    for (let i = 0; i < 40; i++) {
+      run.ask("gold", admission.acquire({ tenant: "gold", id: "g" }, "write"));
+      run.ask("plain", admission.acquire({ tenant: "plain", id: "p" }, "write"));
+    }
+    expect(run.order.length).toBe(6); // alone on an idle lane: at once, up to the limit
+    await run.turns(30);
+    const later = run.order.slice(6, 36);
+    expect(later.filter((w) => w === "gold").length).toBeGreaterThanOrEqual(19);
+    expect(later.filter((w) => w === "plain").length).toBeLessThanOrEqual(11);
   });
 });
 
@@ -142,6 +247,34 @@ describe("the gradient limit: measured, not configured", () => {
       limit.sample(10, loaded);
     }
     expect(limit.limit).toBeGreaterThan(loaded);
+  });
+
+  it("decreases at once: one window twice past the tolerance halves the limit (a flood keeps no idle-time slots for seconds)", () => {
+    const clock = ticker();
+    const limit = new GradientLimit({ ...settings, initial: 16, window_min_requests: 1 }, clock.now);
+    for (let i = 0; i < 20; i++) {
+      clock.advance(10);
+      limit.sample(10, 1); // not used: no growth
+    }
+    expect(limit.limit).toBe(16);
+    for (let i = 0; i < 10; i++) {
+      clock.advance(10);
+      limit.sample(80, 16); // 8 x the no-load time, 4 x the tolerance: the gradient's floor, one half
+    }
+    expect(limit.limit).toBe(8);
+  });
+
+  it("a window counts only once it holds window_min_requests: one lucky request does not set the no-load time", () => {
+    const clock = ticker();
+    const limit = new GradientLimit({ ...settings, initial: 16, window_min_requests: 5 }, clock.now);
+    for (let i = 0; i < 10; i++) {
+      clock.advance(200); // one request per 200 ms: a window of 100 ms would hold one
+      limit.sample(i === 3 ? 1 : 20, 1);
+    }
+    // Windows of five: averages near 16 and 20. With the lucky 1 ms alone as the no-load time, 20 ms would be 10 x past it.
+    clock.advance(200);
+    limit.sample(30, 1);
+    expect(limit.limit).toBe(16);
   });
 
   it("stays within min and max", () => {
