@@ -24,6 +24,12 @@ import { loadConfig } from "../src/config";
 import { Gateway } from "../src/gateway";
 import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
 
+/** A child process or the driver that fails says why and exits non-zero, so the bench never hangs on it. */
+function failed(error: unknown): never {
+  console.error(error);
+  process.exit(1);
+}
+
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
@@ -40,7 +46,7 @@ async function serve(): Promise<void> {
   });
   const gateway = await Gateway.start({ config });
   process.on("message", (message) => {
-    if (message === "stop") void gateway.stop().then(() => process.exit(0));
+    if (message === "stop") gateway.stop().then(() => process.exit(0), failed);
     if (message === "stats") process.send?.({ cpu: process.cpuUsage() });
   });
   console.log(JSON.stringify({ url: gateway.url }));
@@ -239,10 +245,10 @@ function floodProcess(): void {
         }
       }),
     );
-    void Promise.all(loops).then(() => {
+    Promise.all(loops).then(() => {
       const cpu = process.cpuUsage(cpuAtStart);
       process.send?.({ ...counts, cpuMs: (cpu.user + cpu.system) / 1000 }, () => process.exit(0));
-    });
+    }, failed);
   });
 }
 
@@ -336,6 +342,6 @@ async function drive(): Promise<void> {
   }
 }
 
-if (process.argv.includes("--serve")) void serve();
+if (process.argv.includes("--serve")) serve().catch(failed);
 else if (process.argv.includes("--flood")) floodProcess();
-else void drive();
+else drive().catch(failed);

@@ -276,7 +276,7 @@ class LaneScheduler {
         t.waiting -= 1;
         this.waitingTotal -= 1;
         this.forget(tenant, principal);
-        void Promise.resolve(this.retryAfter(tenant, principal)).then(resolve);
+        resolve(this.retryAfter(tenant, principal));
       }, max_wait_ms);
     });
   }

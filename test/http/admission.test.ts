@@ -72,7 +72,10 @@ const admitted = (result: AdmissionResult | Promise<AdmissionResult>): Admitted 
 /** Whether a promise has settled by the end of this turn of the event loop. */
 async function settled<T>(promise: Promise<T>): Promise<boolean> {
   let done = false;
-  void promise.then(() => (done = true));
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   return done;
 }

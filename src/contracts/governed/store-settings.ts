@@ -106,10 +106,12 @@ export class SettingsStore {
     this.lookups = new LookupQueue(this.settings);
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;
     this.leaseMs = this.pollMs * 10;
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- poll() settles its own errors
     this.timer = setInterval(() => void this.poll(), this.pollMs);
     this.timer.unref();
     // The driver reconnects a closed client on its next command: the poll ends with the gateway's client.
     db.client.once("topologyClosed", () => this.close());
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- poll() settles its own errors
     void this.poll();
   }
 
