@@ -20,7 +20,7 @@ class FakeJudge {
   url = "";
 
   async start(): Promise<void> {
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises, @typescript-eslint/no-floating-promises -- answer() ends every response itself, errors included
+    // eslint-disable-next-line @typescript-eslint/no-floating-promises -- answer() ends every response itself, errors included
     this.server = createServer((req, res) => void this.answer(req, res));
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1/chat/completions`;
