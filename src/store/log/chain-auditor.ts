@@ -62,6 +62,9 @@ export class ChainAuditor {
       claims,
       acknowledged,
       keys,
+      // An event whose recomputed hash is the one this process sealed is the event it signed (the
+      // hash covers the signature): its Ed25519 check is skipped, which is most of the sweep's CPU.
+      trustOwnSeals: true,
     });
     if (badCheckpoint && !acknowledged?.has(badCheckpoint.seq) && (result.ok || badCheckpoint.seq < result.firstBrokenSeq!)) {
       return { ...result, ok: false, firstBrokenSeq: badCheckpoint.seq, reason: badCheckpoint.reason, lastHash: null };
