@@ -1,3 +1,4 @@
+import { actorKind, type Role } from "../../auth/principal";
 import type { ErasureMark } from "../../kernel/contract-store";
 import { canonicalHash, storedJson } from "../../store/canonical";
 import { buildProvenance, integrityHash, IntegrityError, type Provenance, type ProvenanceFields } from "../../store/provenance";
@@ -161,7 +162,7 @@ type Unsealed<T> = Omit<T, "provenance" | "integrity_hash">;
 export type UnsealedMemory = Unsealed<AgentMemoryRecord>;
 
 function memoryProvenance(record: Unsealed<AgentMemoryRecord>): Provenance {
-  const human = record.created_by.roles.some((r) => r === "user" || r === "admin");
+  const human = actorKind(record.created_by.roles as Role[]) === "human";
   return buildProvenance({
     sourceKind: "AGENT_MEMORY",
     // An agent's memory is its inference, with the confidence it gave; a person's note is theirs.
