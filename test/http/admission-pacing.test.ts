@@ -1,6 +1,7 @@
 import { Admission, DEFAULT_ADMISSION, type AdmissionData, type AdmissionResult } from "../../src/http/admission";
 import { RefusalPacer, type RefusalPacing, type Timer } from "../../src/http/admission-pacing";
 import { PrincipalRateLimiter } from "../../src/http/rate-limit";
+import { settled } from "../support/settled";
 
 /** A hand-moved clock whose timers fire when it is moved past them: no test here waits for time. */
 function manualTime(): { now: () => number; timer: Timer; advance(ms: number): void } {
@@ -16,14 +17,6 @@ function manualTime(): { now: () => number; timer: Timer; advance(ms: number): v
       for (const x of due) x.run();
     },
   };
-}
-
-/** Whether a promise has settled by the end of this turn of the event loop. */
-async function settled<T>(promise: Promise<T>): Promise<boolean> {
-  let done = false;
-  void promise.then(() => (done = true));
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
 }
 
 const pacing = (overrides: Partial<RefusalPacing> = {}): RefusalPacing => ({

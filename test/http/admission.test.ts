@@ -9,6 +9,7 @@ import {
   type Timer,
 } from "../../src/http/admission";
 import { PrincipalRateLimiter } from "../../src/http/rate-limit";
+import { settled } from "../support/settled";
 
 /** A hand-moved monotonic clock (milliseconds): no test here waits for time. */
 function ticker(): { now: () => number; advance(ms: number): void } {
@@ -69,16 +70,6 @@ const admitted = (result: AdmissionResult | Promise<AdmissionResult>): Admitted 
   if (result instanceof Promise || !result.admitted) throw new Error("expected an immediate admission");
   return result;
 };
-/** Whether a promise has settled by the end of this turn of the event loop. */
-async function settled<T>(promise: Promise<T>): Promise<boolean> {
-  let done = false;
-  promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-}
 
 describe("token buckets: the documented rate is the real one (SG-LOAD, issue 22 §1)", () => {
   it("100/s with a burst of 200: over 10 s of asking 1,000 times a second, exactly 200 + 100 x 10 pass", async () => {
