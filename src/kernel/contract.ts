@@ -7,6 +7,8 @@ import type { PolicyEngine } from "../policy/policy-engine";
 import type { Database } from "../store/database";
 import type { EventLog } from "../store/event-log";
 import type { ContractStore } from "./contract-store";
+import type { OperationDeclaration } from "./declaration";
+import type { Operation } from "./operation";
 import type { RejudgeTarget } from "./rejudge";
 import type { Kernel } from "./execute";
 import type { Metrics } from "./metrics";
@@ -42,4 +44,31 @@ export interface ContractModule<Ops extends object = object> {
   readonly stores: readonly ContractStore[];
   /** The stored memories a tighter policy re-judges (src/store/log/reaudit.ts). */
   readonly rejudge?: readonly RejudgeTarget[];
+}
+
+/**
+ * A contract as the gateway registers it (one entry in src/contracts/index.ts): how it is
+ * built, the declarations of the operations its doors derive (src/kernel/declaration.ts), and
+ * its hand-written GraphQL resolvers, if any.
+ */
+export interface ContractDefinition<M extends ContractModule = ContractModule> {
+  readonly name: string;
+  create(deps: ContractDeps): M;
+  /** Operations declared `derivedDoors`: GraphQL, MCP and REST/OpenAPI publish them with no door code. */
+  readonly declarations?: readonly OperationDeclaration[];
+  /** type-graphql resolver classes written for the contract (its derived operations need none). */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  readonly resolvers?: readonly Function[];
+}
+
+export function defineContract<M extends ContractModule>(definition: ContractDefinition<M>): ContractDefinition<M> {
+  return definition;
+}
+
+/** The operations a built contract holds (its `operations` may carry helpers besides them, as the ledger's watch). */
+export function operationsOf(module: ContractModule): Operation<never, never, never>[] {
+  return Object.values(module.operations as Record<string, unknown>).filter(
+    (value): value is Operation<never, never, never> =>
+      value !== null && typeof value === "object" && typeof (value as Operation<never>).contract === "string" && typeof (value as Operation<never>).fields === "object",
+  );
 }
