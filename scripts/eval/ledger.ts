@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { principalInput, type Principal } from "../../src/auth/principal";
-import { APPROVE_FIELDS } from "../../src/contracts/ledger/operations";
+import { APPROVE_FIELDS } from "../../src/contracts/ledger/fields";
 import { createDetectorSuite, defaultDetectors } from "../../src/detectors";
 import type { DetectorSuite } from "../../src/detectors/detector";
 import { parseFields } from "../../src/kernel/fields";

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { subjectOf } from "../../auth/principal";
 import type { Decision } from "../../kernel/decision";
-import { boolean, enumeration, id, list, number, object, text, wellFormed, type Fields } from "../../kernel/fields";
+import { wellFormed } from "../../kernel/fields";
 import { operation, type Operation, type OperationContext } from "../../kernel/operation";
 import type { Writes } from "../../kernel/write-set";
 import { newSalt, saltedDigest } from "../../store/canonical";
 import type { ReadDocument, UpdateDocument, WriteDocument } from "./documents";
+import { DISPATCH_FIELDS, READ_FIELDS, UPDATE_FIELDS, WRITE_FIELDS } from "./fields";
 import type { AgentIndexCache } from "./index-cache";
 import type { TenantMemoryIndex } from "./memory-index";
 import { retrieve } from "./ranking";
@@ -49,51 +50,6 @@ export interface AgentParts {
   store: AgentStore;
   indexes: AgentIndexCache;
 }
-
-/** Repository and memory ids: letters, digits and a few separators; never whitespace or control characters. */
-const ID = /^[\p{L}\p{N}_.:/@+-]*$/u;
-
-/**
- * The seed-001 schemas, field by field, under their own names (list elements `name[]`,
- * nested fields `a.b`). Free text goes through every detector; ids and enums are checked
- * for hygiene and bounds; the exact JSON Schema (by `$id`) then judges types and shapes.
- */
-const READ_FIELDS: Fields = {
-  op: enumeration(),
-  repo_id: id(ID),
-  mode: enumeration(),
-  query: text(),
-  include_global: boolean(),
-  kinds: list(enumeration()),
-  limit: number(),
-  expand: object({ semantic_hops: number(), include_problem_links: boolean(), include_update_links: boolean() }),
-};
-
-const WRITE_FIELDS: Fields = {
-  op: enumeration(),
-  repo_id: id(ID),
-  memory: object({
-    text: text(),
-    scope: enumeration(),
-    kind: enumeration(),
-    confidence: number(),
-    rationale: text(),
-    links: object({ problem_id: id(ID), related_memory_ids: list(id(ID)), change_targets: list(id(ID)) }),
-    evidence_refs: list(text()),
-  }),
-};
-
-const dynamicFields = (extra: Fields): Fields => ({ target: number(), confidence: number(), rationale: text(), evidence_refs: list(text()), ...extra });
-
-const UPDATE_FIELDS: Fields = {
-  op: enumeration(),
-  repo_id: id(ID),
-  memory_id: id(ID),
-  mode: enumeration(),
-  updates: object({ truth: object(dynamicFields({})), utility: object(dynamicFields({ context_problem_id: id(ID) })) }),
-};
-
-const DISPATCH_FIELDS: Fields = { document: object({ op: enumeration() }) };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

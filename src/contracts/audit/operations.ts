@@ -5,10 +5,18 @@ import type { ChainVerification } from "../../store/log/verify";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
 import type { Decision } from "../../kernel/decision";
 import { actorOf } from "../../kernel/execute";
-import { id, number, text, type Fields } from "../../kernel/fields";
 import { operation, TENANT_SCOPE, type OperationContext } from "../../kernel/operation";
 import type { Writes } from "../../kernel/write-set";
 import type { MemoryEvent } from "../../store/event-log";
+import {
+  ACK_CONFORMANCE_FIELDS,
+  ERASE_MEMORY_FIELDS,
+  ERASE_SUBJECT_FIELDS,
+  EXPORT_EVENTS_FIELDS,
+  LIST_CHECKPOINTS_FIELDS,
+  SUBSCRIBE_EVENTS_FIELDS,
+  VERIFY_CHAIN_FIELDS,
+} from "./fields";
 
 export const AUDIT_CONTRACT = "audit";
 
@@ -91,8 +99,6 @@ const seq = (value: number | null | undefined, fallback: number | null) => (type
  * contract through its ContractStore. The policy decides each operation
  * (policies/memgate/contracts/audit); reasons are declared text, so they meet every detector.
  */
-export const VERIFY_CHAIN_FIELDS: Fields = { fromSeq: number(), toSeq: number() };
-
 /**
  * Issue 22 §4, nothing free-form in the permanent record: the event (and an erasure mark) keeps a
  * reason code from policy data (data.memgate.contracts.audit.reason_codes[operation]); a reason that
@@ -120,8 +126,6 @@ async function codedReason(
   return { code, note: kept };
 }
 
-const CODED = { reason: text(), note: text() };
-
 export function auditOperations({ log, stores }: AuditOperationDeps) {
   const verifyChain = operation<VerifyChainRequest, undefined, ChainVerification>({
     contract: AUDIT_CONTRACT,
@@ -146,7 +150,7 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const listCheckpoints = operation<ListCheckpointsRequest, undefined, CheckpointList>({
     contract: AUDIT_CONTRACT,
     name: "LIST_CHECKPOINTS",
-    fields: { afterSeq: number(), limit: number() },
+    fields: LIST_CHECKPOINTS_FIELDS,
     subject: tenantWide,
     input: (req) => ({ list: { after_seq: seq(req.afterSeq, 0), limit: seq(req.limit, DEFAULT_CHECKPOINT_LIMIT) } }),
     refusal: (req) => ({ after_seq: seq(req.afterSeq, 0), limit: seq(req.limit, DEFAULT_CHECKPOINT_LIMIT) }),
@@ -160,7 +164,7 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const subscribeEvents = operation<EventsAfterRequest, undefined, EventStream>({
     contract: AUDIT_CONTRACT,
     name: "SUBSCRIBE_EVENTS",
-    fields: { afterSeq: number() },
+    fields: SUBSCRIBE_EVENTS_FIELDS,
     subject: tenantWide,
     input: (req) => ({ stream: { after_seq: seq(req.afterSeq, 0) } }),
     refusal: (req) => ({ after_seq: seq(req.afterSeq, 0) }),
@@ -175,7 +179,7 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const exportEvents = operation<EventsAfterRequest, undefined, AuditExport>({
     contract: AUDIT_CONTRACT,
     name: "EXPORT_EVENTS",
-    fields: { afterSeq: number() },
+    fields: EXPORT_EVENTS_FIELDS,
     subject: tenantWide,
     input: (req) => ({ stream: { after_seq: seq(req.afterSeq, 0) } }),
     refusal: (req) => ({ after_seq: seq(req.afterSeq, 0) }),
@@ -190,7 +194,7 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const acknowledgeBreak = operation<AcknowledgeRequest, undefined, number>({
     contract: AUDIT_CONTRACT,
     name: "ACK_CONFORMANCE",
-    fields: CODED,
+    fields: ACK_CONFORMANCE_FIELDS,
     subject: tenantWide,
     async allow(req, _gathered, ctx, writes) {
       const { code: reason, note } = await codedReason(log, ctx, "ACK_CONFORMANCE", req, writes);
@@ -209,7 +213,7 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const eraseMemory = operation<EraseMemoryRequest, Holders, ErasureResult>({
     contract: AUDIT_CONTRACT,
     name: "ERASE_MEMORY",
-    fields: { memoryId: id(), subjectId: id(), ...CODED },
+    fields: ERASE_MEMORY_FIELDS,
     async gather(req, ctx) {
       const objectId = req.memoryId;
       if (typeof objectId !== "string" || objectId.trim() === "") return { holders: [], found: false, erased: false };
@@ -239,7 +243,7 @@ export function auditOperations({ log, stores }: AuditOperationDeps) {
   const eraseSubject = operation<EraseSubjectRequest, undefined, ErasureResult>({
     contract: AUDIT_CONTRACT,
     name: "ERASE_SUBJECT",
-    fields: { subjectId: id(), ...CODED },
+    fields: ERASE_SUBJECT_FIELDS,
     async allow(req, _gathered, ctx, writes, decision) {
       // What was noted about the subject before goes with it; this erasure's own note is kept.
       if (ctx.subjectId !== TENANT_SCOPE) await log.notes.eraseSubject(ctx.tenantId, ctx.subjectId);

@@ -1,4 +1,4 @@
-import { id, text } from "../../kernel/fields";
+import { REAUDIT_STATUS_FIELDS, RELEASE_QUARANTINE_FIELDS } from "./fields";
 import { operation, TENANT_SCOPE } from "../../kernel/operation";
 import type { RejudgeTarget } from "../../kernel/rejudge";
 import type { ReauditProgress, ReauditProgressRecord } from "../../store/log/reaudit";
@@ -39,7 +39,7 @@ export function reauditOperations({ progress, targets }: ReauditOperationDeps) {
   const reauditStatus = operation<Record<string, never>, undefined, ReauditProgressRecord | null>({
     contract: AUDIT_CONTRACT,
     name: "REAUDIT_STATUS",
-    fields: {},
+    fields: REAUDIT_STATUS_FIELDS,
     subject: tenantWide,
     allow: async (_req, _gathered, ctx) => (ctx.policy.hash ? progress.get(ctx.tenantId, ctx.policy.hash) : null),
   });
@@ -47,7 +47,7 @@ export function reauditOperations({ progress, targets }: ReauditOperationDeps) {
   const releaseQuarantine = operation<ReleaseQuarantineRequest, QuarantineHolder[], ReleaseResult>({
     contract: AUDIT_CONTRACT,
     name: "RELEASE_QUARANTINE",
-    fields: { memoryId: id(), subjectId: id(), reason: text() },
+    fields: RELEASE_QUARANTINE_FIELDS,
     subject: tenantWide,
     async gather(req, ctx) {
       const objectId = req.memoryId;

@@ -1,6 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Decision, GateDecision } from "../../kernel/decision";
-import { boolean, enumeration, id, list, number, text, type Fields } from "../../kernel/fields";
+import {
+  ADD_FACT_FIELDS,
+  CONFIRM_PROPOSAL_FIELDS,
+  CONSOLIDATE_FIELDS,
+  DECAY_FIELDS,
+  ENVELOPE_FIELDS,
+  ERASE_FIELDS,
+  FORGET_FACT_FIELDS,
+  SET_PRIVACY_FIELDS,
+} from "./fields";
 import type { Metrics } from "../../kernel/metrics";
 import { operation, TENANT_SCOPE, type OperationContext } from "../../kernel/operation";
 import type { Writes } from "../../kernel/write-set";
@@ -151,20 +160,6 @@ const privacyInput = (state: PrivacyState | undefined) => state?.settings ?? { .
  * step with its undo, every event named); the policy decides, and for ADD_FACT its `gate`
  * says how: apply, hold as a proposal, narrative only, or discard.
  */
-/** What ADD_FACT accepts; one bound per name in policies/memgate/contracts/companion/data.json "fields". */
-export const ADD_FACT_FIELDS: Fields = {
-  subjectId: id(),
-  type: enumeration(),
-  text: text(),
-  confidence: number(),
-  source: enumeration(),
-  summary: text(),
-  origin: enumeration(),
-  supersedes: id(),
-  sourceRefs: list(text()),
-  validTo: id(),
-};
-
 export function companionOperations(parts: CompanionParts) {
   const { store, scorer, cache, policy, metrics, logger } = parts;
   const data = (): CompanionData => policy.data<Record<string, CompanionData>>("contracts").companion;
@@ -461,7 +456,7 @@ export function companionOperations(parts: CompanionParts) {
   const confirmProposal = operation<ConfirmRequest, ConfirmGathered, FactResult>({
     contract: "companion",
     name: "CONFIRM_PROPOSAL",
-    fields: { subjectId: id(), proposalId: id() },
+    fields: CONFIRM_PROPOSAL_FIELDS,
     async gather(req, ctx) {
       const [found, privacy] = await Promise.all([
         req.proposalId ? store.proposal(ctx.tenantId, ctx.subjectId, req.proposalId) : Promise.resolve(null),
@@ -504,7 +499,7 @@ export function companionOperations(parts: CompanionParts) {
   const forgetFact = operation<ForgetRequest, FactRecord | null, FactResult>({
     contract: "companion",
     name: "FORGET_FACT",
-    fields: { subjectId: id(), memoryId: id() },
+    fields: FORGET_FACT_FIELDS,
     gather: (req, ctx) => (req.memoryId ? store.fact(ctx.tenantId, ctx.subjectId, req.memoryId) : Promise.resolve(null)),
     input: (_req, fact) => ({ target: fact && fact.status === "active" ? { found: true, status: "active" } : { found: false } }),
     async allow(_req, fact, ctx, writes) {
@@ -526,7 +521,7 @@ export function companionOperations(parts: CompanionParts) {
   const envelope = operation<EnvelopeRequest, PrivacyState, Envelope>({
     contract: "companion",
     name: "ENVELOPE",
-    fields: { subjectId: id(), purpose: enumeration(), skipCache: boolean(), includeNarrative: boolean() },
+    fields: ENVELOPE_FIELDS,
     gather: (_req, ctx) => store.privacy(ctx.tenantId, ctx.subjectId),
     input: (req, privacy) => ({
       envelope: { purpose: req.purpose ?? null, include_narrative: req.includeNarrative === true },
@@ -574,14 +569,7 @@ export function companionOperations(parts: CompanionParts) {
   const setPrivacy = operation<PrivacyRequest, PrivacyGathered, { settings: PrivacySettings }>({
     contract: "companion",
     name: "SET_PRIVACY",
-    fields: {
-      subjectId: id(),
-      memoryEnabled: boolean(),
-      learnPatterns: boolean(),
-      shareWith: list(text()),
-      anonymizeDates: boolean(),
-      deleteAfterDays: number(),
-    },
+    fields: SET_PRIVACY_FIELDS,
     async gather(_req, ctx) {
       const record = await store.privacyRecord(ctx.tenantId, ctx.subjectId);
       return { record, state: await store.privacy(ctx.tenantId, ctx.subjectId) };
@@ -627,7 +615,7 @@ export function companionOperations(parts: CompanionParts) {
   const erase = operation<TargetRequest, undefined, { erased: number }>({
     contract: "companion",
     name: "ERASE",
-    fields: { subjectId: id() },
+    fields: ERASE_FIELDS,
     async allow(_req, _g, ctx, writes, decision) {
       const { tenantId, subjectId } = ctx;
       const { facts, proposals } = await store.subjectObjects(tenantId, subjectId);
@@ -657,7 +645,7 @@ export function companionOperations(parts: CompanionParts) {
   const runDecay = operation<Record<string, never>, undefined, { deactivated: number }>({
     contract: "companion",
     name: "DECAY",
-    fields: {},
+    fields: DECAY_FIELDS,
     subject: () => TENANT_SCOPE,
     async allow(_req, _g, ctx, writes) {
       let n = 0;
@@ -688,7 +676,7 @@ export function companionOperations(parts: CompanionParts) {
   const consolidate = operation<ConsolidateRequest, ConsolidateGathered, FactResult>({
     contract: "companion",
     name: "CONSOLIDATE",
-    fields: { subjectId: id(), memoryIds: list(id()), text: text(), type: enumeration(), justification: text() },
+    fields: CONSOLIDATE_FIELDS,
     async gather(req, ctx) {
       // More ids than the bound allows are refused (BOUNDS_EXCEEDED); no more are read than that.
       const ids = [...new Set(strings(req.memoryIds))].slice(0, 64);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { subjectOf, type Principal } from "../../auth/principal";
 import { KernelError } from "../../kernel/execute";
-import { boolean, enumeration, id, number, object, text, type Fields } from "../../kernel/fields";
+import { DELETE_FIELDS, LIST_FIELDS, READ_FIELDS, SET_SETTINGS_FIELDS, STORE_FIELDS, UPDATE_FIELDS } from "./fields";
 import { operation, TENANT_SCOPE, type OperationContext } from "../../kernel/operation";
 import type { PolicyEngine } from "../../policy/policy-engine";
 import { newSalt, saltedDigest } from "../../store/canonical";
@@ -75,30 +75,6 @@ export interface MemoryPage {
   items: MemoryRecord[];
   nextCursor: string | null;
 }
-
-/**
- * Every field each operation accepts; one bound per name in
- * policies/memgate/contracts/governed/data.json "fields". Key, value, source ref and the
- * consent's evidence are free text (every detector runs over them), like a DELETE reason.
- */
-const SUBJECT: Fields = { subject_id: id() };
-const ITEM: Fields = {
-  ...SUBJECT,
-  category: enumeration(),
-  key: text(),
-  value: text(),
-  source_kind: enumeration(),
-  ttl_class: enumeration(),
-  source_ref: text(),
-  origin: enumeration(),
-  consent: object({ explicit: boolean(), evidence_ref: text() }),
-};
-export const STORE_FIELDS: Fields = ITEM;
-export const UPDATE_FIELDS: Fields = { ...ITEM, memory_id: id(), expected_version: number() };
-export const DELETE_FIELDS: Fields = { ...SUBJECT, memory_id: id(), reason: text(), expected_version: number() };
-export const READ_FIELDS: Fields = { ...SUBJECT, memory_id: id() };
-export const LIST_FIELDS: Fields = { ...SUBJECT, category: enumeration(), key: text(), limit: number(), after: id() };
-export const SETTINGS_FIELDS: Fields = { ...SUBJECT, enabled: boolean(), max_items_per_subject: number(), max_writes_per_window: number() };
 
 interface EntitlementData {
   defaults: { window_seconds: number };
@@ -439,7 +415,7 @@ export function governedOperations(store: GovernedStore) {
   const setSettings = operation<SettingsRequest, MemorySettingsRecord | null, MemorySettingsRecord>({
     contract: CONTRACT,
     name: "SET_SETTINGS",
-    fields: SETTINGS_FIELDS,
+    fields: SET_SETTINGS_FIELDS,
     subject: (raw) => {
       const requested = raw !== null && typeof raw === "object" ? (raw as SettingsRequest).subject_id : undefined;
       return typeof requested === "string" ? requested : TENANT_SCOPE;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { subjectOf, type Principal } from "../../auth/principal";
 import { KernelError } from "../../kernel/execute";
-import { enumeration, id, list, object, text } from "../../kernel/fields";
+import { APPROVE_FIELDS, DECLINE_FIELDS, FORGET_FIELDS, LEDGER_FIELDS, PENDING_FIELDS, PROPOSE_FIELDS, SELECT_FIELDS } from "./fields";
 import { operation, type OperationContext } from "../../kernel/operation";
 import { newSalt, saltedDigest } from "../../store/canonical";
 import { ledgerData } from "./data";
@@ -52,23 +52,6 @@ export interface SelectedMemoryContext {
   /** One answer per requested id: SUCCESS_READ, or NOT_FOUND when it contributes nothing. */
   selections: { memoryId: string; stopReason: string }[];
 }
-
-/**
- * Every field each operation accepts; bounds in policies/memgate/contracts/ledger/data.json
- * "fields". Free text (the proposed and final texts, the source's id and note) goes through
- * every detector; kind and source type are strings the policy checks against its allowlists (SPEC D3a).
- */
-export const PROPOSE_FIELDS = {
-  subjectId: id(),
-  proposedText: text(),
-  kind: enumeration(),
-  source: object({ sourceType: enumeration(), sourceId: text(), note: text() }),
-};
-export const APPROVE_FIELDS = { proposalId: id(), finalText: text() };
-export const DECLINE_FIELDS = { proposalId: id() };
-export const FORGET_FIELDS = { memoryId: id() };
-export const LIST_FIELDS = { subjectId: id() };
-export const SELECT_FIELDS = { memoryIds: list(id()) };
 
 /** A proposal and whether an approval has already claimed its item (a concurrent decision). */
 interface ProposalTarget {
@@ -197,7 +180,7 @@ export function ledgerOperations(store: LedgerStore) {
   const pending = operation<ListRequest, undefined, ProposalRecord[]>({
     contract: CONTRACT,
     name: "PENDING",
-    fields: LIST_FIELDS,
+    fields: PENDING_FIELDS,
     allow: (_req, _gathered, ctx) => store.pendingProposals(ctx.tenantId, ctx.subjectId, LIST_LIMIT),
   });
 
@@ -322,7 +305,7 @@ export function ledgerOperations(store: LedgerStore) {
   const list = operation<ListRequest, undefined, LedgerItemRecord[]>({
     contract: CONTRACT,
     name: "LEDGER",
-    fields: LIST_FIELDS,
+    fields: LEDGER_FIELDS,
     allow: (_req, _gathered, ctx) => store.activeItems(ctx.tenantId, ctx.subjectId, LIST_LIMIT),
   });
 

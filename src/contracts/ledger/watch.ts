@@ -1,7 +1,8 @@
 import { operation } from "../../kernel/operation";
 import type { MemoryEvent } from "../../store/event-log";
 import type { AuditLog } from "../../store/log/audit-system";
-import { LIST_FIELDS, type ListRequest } from "./operations";
+import { LEDGER_FIELDS } from "./fields";
+import type { ListRequest } from "./operations";
 
 /** One change to a subject's proposals or ledger: where it is in the log and what happened, never its content. */
 export interface LedgerNotice {
@@ -36,7 +37,7 @@ export function ledgerWatch(log: Pick<AuditLog, "events" | "source">) {
   return operation<ListRequest, undefined, LedgerNoticeStream>({
     contract: "ledger",
     name: "LEDGER",
-    fields: LIST_FIELDS,
+    fields: LEDGER_FIELDS,
     async allow(_req, _gathered, ctx) {
       const head = await log.events.head(ctx.tenantId);
       const subjectId = ctx.subjectId;
