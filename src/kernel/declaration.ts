@@ -142,24 +142,32 @@ export function vocabularyAt(read: (name: string) => unknown, path: string): str
 
 /**
  * The stored free text of an object, by declared field name (nested `a.b`, list elements
- * `a[0]`): what re-judging sends through the detectors and the policy's REJUDGE. Only fields
- * declared `stored` (an object's `stored` covers its children).
+ * `a[0]`, after `prefix` when the store keeps a nested declaration flat): what re-judging sends
+ * through the detectors and the policy's REJUDGE. Only fields declared `stored` (an object's
+ * `stored` covers its children), read from the record under `storedAs` or the declared name.
  */
-export function storedTexts(fields: Fields, record: Record<string, unknown>): Record<string, string> {
+export function storedTexts(fields: Fields, record: object | null | undefined, prefix = ""): Record<string, string> {
   const texts: Record<string, string> = {};
   const walk = (field: Field, value: unknown, path: string, stored: boolean) => {
     if (value === null || value === undefined) return;
     const keep = stored || field.stored === true;
     if (field.kind === "object" && typeof value === "object" && !Array.isArray(value)) {
-      for (const [name, child] of Object.entries(field.fields)) walk(child, (value as Record<string, unknown>)[name], `${path}.${name}`, keep);
+      for (const [name, child] of Object.entries(field.fields)) walk(child, (value as Record<string, unknown>)[child.storedAs ?? name], `${path}.${name}`, keep);
     } else if (field.kind === "list" && Array.isArray(value)) {
       value.forEach((element, i) => walk(field.of, element, `${path}[${i}]`, keep));
     } else if (keep && (field.kind === "text" || field.kind === "json") && typeof value === "string" && value !== "") {
       texts[path] = value;
     }
   };
-  for (const [name, field] of Object.entries(fields)) walk(field, record[name], name, false);
+  if (!record) return texts;
+  for (const [name, field] of Object.entries(fields)) walk(field, (record as Record<string, unknown>)[field.storedAs ?? name], prefix + name, false);
   return texts;
+}
+
+/** The fields of an object field (`memory` of an agent write): for a store that keeps them flat. */
+export function nestedFields(fields: Fields, name: string): Fields {
+  const field = fields[name];
+  return field?.kind === "object" ? field.fields : {};
 }
 
 /** Whether any declared field keeps text in the store: such a contract must offer re-judge targets. */
@@ -175,7 +183,7 @@ export function storesText(fields: Fields, stored = false): boolean {
 /** The top-level stored fields of the declarations: what an erasure removes from the object (SPEC D1). */
 export function erasedFields(...fieldsList: Fields[]): string[] {
   const names = new Set<string>();
-  for (const fields of fieldsList) for (const [name, field] of Object.entries(fields)) if (field.stored) names.add(name);
+  for (const fields of fieldsList) for (const [name, field] of Object.entries(fields)) if (field.stored) names.add(field.storedAs ?? name);
   return [...names].sort();
 }
 

@@ -37,6 +37,8 @@ export interface FieldInfo {
    * tightens (src/kernel/rejudge.ts) and removed by an erasure (SPEC D1).
    */
   readonly stored?: boolean;
+  /** The record's name for a stored field when it is not the declared one (ledger `finalText` is kept as `text`). */
+  readonly storedAs?: string;
   /** enum: where policy data lists the allowed values ("contract.categories", "contracts.ledger.kinds"); an object's keys or an array. */
   readonly values?: string;
   /** number: a whole number (GraphQL Int, JSON Schema integer). */
