@@ -56,8 +56,9 @@ export function derivedInputType(name: string, fields: Fields, description?: str
   built.set(name, cls);
   for (const [fieldName, field] of Object.entries(fields)) {
     const nestedName = `${name.replace(/Input$/, "")}${pascalName(fieldName)}Input`;
-    const nested = () => derivedInputType(nestedName, field.kind === "list" ? objectFields(field.of) : objectFields(field));
-    Field(() => typeOf(field, nested), {
+    // Nested types are decorated now: type-graphql collects every type before it resolves the thunks.
+    const inner = hasObject(field) ? derivedInputType(nestedName, field.kind === "list" ? objectFields(field.of) : objectFields(field)) : undefined;
+    Field(() => typeOf(field, () => inner!), {
       nullable: !field.required,
       description: field.description,
       ...(field.default !== undefined ? { defaultValue: field.default } : {}),
@@ -74,14 +75,17 @@ export function derivedObjectType(name: string, fields: Fields, description?: st
   const cls = named(class {}, name);
   built.set(name, cls);
   for (const [fieldName, field] of Object.entries(fields)) {
-    const nested = () => derivedObjectType(`${name}${pascalName(fieldName)}`, field.kind === "list" ? objectFields(field.of) : objectFields(field));
-    Field(() => typeOf(field, nested), { nullable: !field.required, description: field.description })(cls.prototype, camelName(fieldName));
+    const inner = hasObject(field)
+      ? derivedObjectType(`${name}${pascalName(fieldName)}`, field.kind === "list" ? objectFields(field.of) : objectFields(field))
+      : undefined;
+    Field(() => typeOf(field, () => inner!), { nullable: !field.required, description: field.description })(cls.prototype, camelName(fieldName));
   }
   ObjectType(name, { description })(cls);
   return cls;
 }
 
 const objectFields = (field: DeclaredField): Fields => (field.kind === "object" ? field.fields : {});
+const hasObject = (field: DeclaredField): boolean => field.kind === "object" || (field.kind === "list" && field.of.kind === "object");
 
 /** A GraphQL input (camelCase) as the operation's request, under its declared names; absent fields stay absent. */
 export function toRequest(fields: Fields, input: unknown): Record<string, unknown> {
@@ -130,7 +134,9 @@ function resultType(declaration: OperationDeclaration): Class {
     const value = derivedObjectType(`${pascalName(`${declaration.contract}_${declaration.name}`)}Value`, declaration.output);
     Field(() => value, { nullable: true, description: "The result when the policy allowed the operation." })(cls.prototype, "value");
   }
-  ObjectType(names.graphqlResult, { implements: DecisionFields, description: `The answer to ${declaration.contract} ${declaration.name}: one stop reason.` })(cls);
+  ObjectType(names.graphqlResult, { implements: DecisionFields, description: `The answer to ${declaration.contract} ${declaration.name}: one stop reason.` })(
+    cls,
+  );
   return cls;
 }
 

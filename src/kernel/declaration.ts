@@ -48,7 +48,10 @@ const upper = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 /** `sourceKind` and `source_kind` → `source_kind`: how MCP and REST name fields. */
 export const snakeName = (name: string): string => words(name).join("_");
 /** `source_kind` and `sourceKind` → `sourceKind`: how GraphQL names fields. */
-export const camelName = (name: string): string => words(name).map((w, i) => (i === 0 ? w : upper(w))).join("");
+export const camelName = (name: string): string =>
+  words(name)
+    .map((w, i) => (i === 0 ? w : upper(w)))
+    .join("");
 export const pascalName = (name: string): string => words(name).map(upper).join("");
 
 export function doorNames(declaration: Pick<OperationDeclaration, "contract" | "name">): DoorNames {
@@ -152,7 +155,8 @@ export function storedTexts(fields: Fields, record: object | null | undefined, p
     if (value === null || value === undefined) return;
     const keep = stored || field.stored === true;
     if (field.kind === "object" && typeof value === "object" && !Array.isArray(value)) {
-      for (const [name, child] of Object.entries(field.fields)) walk(child, (value as Record<string, unknown>)[child.storedAs ?? name], `${path}.${name}`, keep);
+      for (const [name, child] of Object.entries(field.fields))
+        walk(child, (value as Record<string, unknown>)[child.storedAs ?? name], `${path}.${name}`, keep);
     } else if (field.kind === "list" && Array.isArray(value)) {
       value.forEach((element, i) => walk(field.of, element, `${path}[${i}]`, keep));
     } else if (keep && (field.kind === "text" || field.kind === "json") && typeof value === "string" && value !== "") {
@@ -224,7 +228,10 @@ export interface BoundMismatch {
  * Declarations against the policy's bounds, per contract: a declared field without a bound,
  * or a bound without a field, is a mismatch (the gateway refuses to start on one).
  */
-export function boundMismatches(declarations: readonly Pick<OperationDeclaration, "contract" | "fields">[], bounds: (contract: string) => Record<string, unknown> | undefined): BoundMismatch[] {
+export function boundMismatches(
+  declarations: readonly Pick<OperationDeclaration, "contract" | "fields">[],
+  bounds: (contract: string) => Record<string, unknown> | undefined,
+): BoundMismatch[] {
   const byContract = new Map<string, Fields[]>();
   for (const d of declarations) byContract.set(d.contract, [...(byContract.get(d.contract) ?? []), d.fields]);
   const mismatches: BoundMismatch[] = [];

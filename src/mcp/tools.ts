@@ -194,7 +194,12 @@ const STORE = {
     "governed (default): the Phase 19 items of seed 000 (category/key/value per subject). agent: the seed-001 agent interface (repository memories: problems, solutions, facts …).",
 };
 const agentOnly = (properties: Properties): Properties =>
-  Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, { ...schema, description: `store=agent${schema.description ? `: ${String(schema.description)}` : ""}` }]));
+  Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      { ...schema, description: `store=agent${schema.description ? `: ${String(schema.description)}` : ""}` },
+    ]),
+  );
 
 function inputSchema(properties: Record<string, unknown>, required: string[] = [], more: Record<string, unknown> = {}): Tool["inputSchema"] {
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false, ...more } as Tool["inputSchema"];
@@ -255,7 +260,11 @@ const TOOLS: readonly NamedTool[] = [
         query: { type: "string", description: "What to look for." },
         subject_id: propertiesOf(declared(LIST_FIELDS, values)).subject_id,
         limit: { type: "integer", minimum: 1, maximum: 100, default: 20, description: "How many memories at most." },
-        repo_id: { type: "string", description: "store=agent: the repository to search (and the tenant's global memories unless include_global is false); giving it selects store=agent." },
+        repo_id: {
+          type: "string",
+          description:
+            "store=agent: the repository to search (and the tenant's global memories unless include_global is false); giving it selects store=agent.",
+        },
       }),
       outputSchema: outputSchema({ memories: ITEMS, items: ITEMS }),
       annotations: { title: "Search memories", readOnlyHint: true, openWorldHint: false },
@@ -458,7 +467,12 @@ export function derivedTool(declaration: OperationDeclaration): NamedTool {
       outputSchema: outputSchema(
         declaration.output ? { value: jsonSchemaOf(declaration.output, { naming: snakeName, nullable: true }, "The result when the policy allowed it.") } : {},
       ),
-      annotations: { title: `${declaration.contract} ${declaration.name}`, readOnlyHint: read, ...(read ? {} : { destructiveHint: false, idempotentHint: false }), openWorldHint: false },
+      annotations: {
+        title: `${declaration.contract} ${declaration.name}`,
+        readOnlyHint: read,
+        ...(read ? {} : { destructiveHint: false, idempotentHint: false }),
+        openWorldHint: false,
+      },
     }),
     run: (args, call) => {
       const op = (Object.values(call.services.contracts) as { operations: Record<string, unknown> }[])

@@ -93,8 +93,7 @@ export class AgentRejudge implements RejudgeTarget {
 }
 
 /** The free text an update set, by the field names its write declared (updates.truth.rationale ...). */
-const updateTexts = (update: AgentMemoryUpdateRecord): Record<string, string> =>
-  storedTexts(UPDATES_FIELDS, update.after, "updates.");
+const updateTexts = (update: AgentMemoryUpdateRecord): Record<string, string> => storedTexts(UPDATES_FIELDS, update.after, "updates.");
 
 /** A dynamic value without its update's words (the numbers stay: ranking is not content), as erasure leaves one. */
 const withoutWords = (value: DynamicValue): DynamicValue => sealDynamic({ ...value, rationale: "", evidence_refs: [] });

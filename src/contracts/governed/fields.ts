@@ -16,7 +16,11 @@ const SUBJECT: Fields = {
 };
 const ITEM: Fields = {
   ...SUBJECT,
-  category: enumeration({ required: true, values: "contract.categories", description: "One of the contract's categories (GraphQL `contract { categories }`)." }),
+  category: enumeration({
+    required: true,
+    values: "contract.categories",
+    description: "One of the contract's categories (GraphQL `contract { categories }`).",
+  }),
   key: text({ required: true, stored: true, description: "A short key naming the item, e.g. preferred_language." }),
   value: text({ required: true, stored: true, description: "The content. Forbidden categories of content and injection attempts are refused." }),
   source_kind: enumeration({ required: true, values: "contract.source_kinds", description: "One of the contract's source kinds, e.g. USER_STATED." }),
