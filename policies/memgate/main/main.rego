@@ -80,11 +80,21 @@ _outcome := "hold" if {
 	}
 }
 
-# SG-GATE: what a contract's confidence gate decided, when one applied
-# (data.memgate.contracts[<contract>].decision_gate); null otherwise.
+# SG-GATE: what a contract's own rules answered beyond the stop reason, when they did
+# (data.memgate.contracts[<contract>].decision_gate: a confidence gate's band, a selection's
+# per-item answers), and whether the gate's verdict is the answer (`answered`: a winning
+# violation is marked `"gate": true`), so the gateway never reads a stop reason to tell a
+# discard from a refusal for another reason; null otherwise.
 default _gate := null
 
-_gate := data.memgate.contracts[input.contract].decision_gate
+_gate := object.union(data.memgate.contracts[input.contract].decision_gate, {"answered": _gate_answered})
+
+default _gate_answered := false
+
+_gate_answered if {
+	some v in _winning
+	v.gate == true
+}
 
 # Winning violations all marked `"partial": true` (a selection some of whose ids did not
 # resolve, P54-E) answer their stop reason with what the operation may still give: allow.

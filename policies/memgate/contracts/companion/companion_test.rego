@@ -101,14 +101,14 @@ test_consolidation[note] if {
 
 test_gate_travels_with_the_decision[note] if {
 	some [note, conf, type, over, want] in [
-		["SG-GATE apply", 0.9, "USER_FACT", {}, {"band": "apply", "effective_confidence": 0.9, "reason": null}],
-		["SG-GATE proposal", 0.77, "USER_FACT", {}, {"band": "proposal", "effective_confidence": 0.77, "reason": null}],
-		["SG-GATE narrative", 0.7, "SHARED_NARRATIVE", {}, {"band": "narrative", "effective_confidence": 0.7, "reason": null}],
-		["SG-GATE narrative only", 0.7, "USER_FACT", {}, {"band": "discard", "effective_confidence": 0.7, "reason": "narrative_only"}],
-		["SG-GATE below gate", 0.5, "USER_FACT", {}, {"band": "discard", "effective_confidence": 0.5, "reason": "below_gate"}],
-		["SG-GROUND ungrounded", 0.9, "USER_FACT", {"grounding": {"score": 0.3}}, {"band": "ungrounded", "effective_confidence": 0.9, "reason": "ungrounded"}],
-		["SG-GATE reinforced", 0.77, "USER_FACT", {"proposal": {"found": true, "confidence": 0.76, "observations": 1}}, {"band": "apply", "effective_confidence": 0.82, "reason": null}],
-		["SG-GATE reinforced, capped at 1", 0.99, "USER_FACT", {"proposal": {"found": true, "confidence": 0.99, "observations": 3}}, {"band": "apply", "effective_confidence": 1, "reason": null}],
+		["SG-GATE apply", 0.9, "USER_FACT", {}, {"band": "apply", "effective_confidence": 0.9, "reason": null, "answered": false}],
+		["SG-GATE proposal", 0.77, "USER_FACT", {}, {"band": "proposal", "effective_confidence": 0.77, "reason": null, "answered": true}],
+		["SG-GATE narrative", 0.7, "SHARED_NARRATIVE", {}, {"band": "narrative", "effective_confidence": 0.7, "reason": null, "answered": false}],
+		["SG-GATE narrative only", 0.7, "USER_FACT", {}, {"band": "discard", "effective_confidence": 0.7, "reason": "narrative_only", "answered": true}],
+		["SG-GATE below gate", 0.5, "USER_FACT", {}, {"band": "discard", "effective_confidence": 0.5, "reason": "below_gate", "answered": true}],
+		["SG-GROUND ungrounded", 0.9, "USER_FACT", {"grounding": {"score": 0.3}}, {"band": "ungrounded", "effective_confidence": 0.9, "reason": "ungrounded", "answered": true}],
+		["SG-GATE reinforced", 0.77, "USER_FACT", {"proposal": {"found": true, "confidence": 0.76, "observations": 1}}, {"band": "apply", "effective_confidence": 0.82, "reason": null, "answered": false}],
+		["SG-GATE reinforced, capped at 1", 0.99, "USER_FACT", {"proposal": {"found": true, "confidence": 0.99, "observations": 3}}, {"band": "apply", "effective_confidence": 1, "reason": null, "answered": false}],
 	]
 	d := main.decision with input as _fact(object.union({"fact": {"type": type, "confidence": conf, "source": "manual"}}, over))
 	d.gate == want
@@ -134,6 +134,18 @@ test_gate_outcomes[note] if {
 	]
 	d := main.decision with input as _fact({"fact": {"type": "USER_FACT", "confidence": conf, "source": "manual"}})
 	d.outcome == want
+}
+
+# SG-GATE a discard is recorded as one only when the gate's verdict is the answer: a fact
+# below the gate that a higher-priority rule refuses (memory disabled) is not "discarded".
+test_gate_answers_only_when_its_verdict_wins[note] if {
+	some [note, over, answered] in [
+		["SG-GATE below gate, the gate answers", {}, true],
+		["SG-PRIVACY memory disabled outranks the gate", {"privacy": {"memory_enabled": false, "learn_patterns": true, "share_with": []}}, false],
+	]
+	d := main.decision with input as _fact(object.union({"fact": {"type": "USER_FACT", "confidence": 0.5, "source": "manual"}}, over))
+	d.gate.band == "discard"
+	d.gate.answered == answered
 }
 
 test_malformed_fact_has_no_gate if {

@@ -115,22 +115,25 @@ _gate_reason := "ungrounded" if _band == "ungrounded"
 
 _gate_reason := _level if _band == "discard"
 
+# The gate's own violations are marked `"gate": true`: when one of them answers, the decision's
+# gate says so (`answered`, main.rego) and the gateway records a discard from the band alone.
+
 # METADATA
 # description: |
 #   SG-GATE what the gate decided for an ADD_FACT: the band (apply, proposal, narrative,
 #   discard, ungrounded), the confidence to store, and why a discard was discarded.
 decision_gate := {"band": _band, "effective_confidence": effective, "reason": _gate_reason} if _add
 
-violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "SG-GROUND", "detail": "ungrounded"} if {
+violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "SG-GROUND", "detail": "ungrounded", "gate": true} if {
 	_add
 	not _grounded
 }
 
-violations contains {"stop_reason": "MISSING_EXPLICIT_CONSENT", "rule": "SG-GATE", "detail": "held_as_proposal", "hold": true} if {
+violations contains {"stop_reason": "MISSING_EXPLICIT_CONSENT", "rule": "SG-GATE", "detail": "held_as_proposal", "hold": true, "gate": true} if {
 	_band == "proposal"
 }
 
-violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "SG-GATE", "detail": _level} if {
+violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "SG-GATE", "detail": _level, "gate": true} if {
 	_level in _discarded
 }
 

@@ -162,3 +162,17 @@ test_every_declared_field_has_a_bound if {
 test_other_contracts_untouched if {
 	count(ledger.violations) == 0 with input as {"contract": "governed", "operation": "STORE", "principal": {"roles": ["agent"]}}
 }
+
+# P54-E each selected id is answered by the policy, in the order asked: what resolved has the
+# operation's success code, what did not is NOT_FOUND; the selection still answers what resolved.
+test_p54_e_each_selected_id_has_its_answer[note] if {
+	some [note, resolved, want] in [
+		["P54-E all resolved", [true, true], ["SUCCESS_READ", "SUCCESS_READ"]],
+		["P54-E one unresolved", [true, false], ["SUCCESS_READ", "NOT_FOUND"]],
+		["P54-F nothing selected", [], []],
+	]
+	unresolved := count([r | some r in resolved; r == false])
+	d := main.decision with input as object.union(_select(["user"], unresolved), {"selection": {"requested": count(resolved), "unresolved": unresolved, "resolved": resolved}})
+	d.outcome == "allow"
+	d.gate.selections == want
+}
