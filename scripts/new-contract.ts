@@ -77,13 +77,13 @@ export const writeOperation = (store: ${Name}Store) =>
   operation<WriteRequest, undefined, NoteRecord>({
     ...WRITE,
     async allow(req, _g, ctx, writes) {
-      const record = store.record(ctx.tenantId, ctx.subjectId, \`note_\${randomUUID()}\`, String(req.text), ctx.now);
+      const record = store.record(ctx.tenantId, ctx.subjectId, \`note_\${randomUUID()}\`, req, ctx.now);
       await writes.creating([{ objectId: record.note_id }], record);
       await writes.run(
         () => store.insert(record),
         () => store.remove(record),
       );
-      writes.event({ event_type: "create", memory_id: record.note_id, metadata: { length: record.text.length }, settle: () => store.markSettled(record) });
+      writes.event({ event_type: "create", memory_id: record.note_id, metadata: { length: String(record.text).length }, settle: () => store.markSettled(record) });
       return record;
     },
   });
@@ -106,13 +106,14 @@ export const listOperation = (store: ${Name}Store) =>
 `,
     [`src/contracts/${name}/store.ts`]: `import type { Collection, Document } from "mongodb";
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../kernel/contract-store";
-import { erasedFields, storedTexts } from "../../kernel/declaration";
+import { erasedFields, storedTexts, storedValues } from "../../kernel/declaration";
 import { HeldRejudgeTarget, type RejudgeCandidate } from "../../kernel/rejudge";
 import type { Database } from "../../store/database";
 import { memoryDocId } from "../../store/ids";
 import { StatusQuarantine, tenantBatch } from "../../store/quarantined";
 import { WRITE_FIELDS } from "./fields";
 
+/** A stored note: identity and lifecycle here; its content is what WRITE declares stored (fields.ts). */
 export interface NoteRecord {
   _id: string;
   tenant_id: string;
@@ -123,11 +124,13 @@ export interface NoteRecord {
   created_at: Date;
   settled: boolean;
   erasure?: ErasureMark;
+  [stored: string]: unknown;
 }
 
 const COLLECTION = "${name}_notes";
 /** What an erasure removes: the stored fields the declarations name (SPEC D1). */
 const ERASED = erasedFields(WRITE_FIELDS);
+const STORED_PROJECTION = Object.fromEntries(ERASED.map((field) => [field, 1]));
 
 /** The ${name} notes: one collection; written first, settled once the event is in the log (docs/AUDIT.md). */
 export class ${Name}Store implements ContractStore {
@@ -138,8 +141,18 @@ export class ${Name}Store implements ContractStore {
     this.notes = db.collection<NoteRecord>(COLLECTION);
   }
 
-  record(tenantId: string, subjectId: string, noteId: string, text: string, at: Date): NoteRecord {
-    return { _id: memoryDocId(tenantId, subjectId, noteId), tenant_id: tenantId, subject_id: subjectId, note_id: noteId, text, status: "active", created_at: at, settled: false };
+  /** The note as stored: identity, and every field WRITE declares stored (a new stored field needs no edit here). */
+  record(tenantId: string, subjectId: string, noteId: string, request: object, at: Date): NoteRecord {
+    return {
+      ...(storedValues(WRITE_FIELDS, request) as { text: string }),
+      _id: memoryDocId(tenantId, subjectId, noteId),
+      tenant_id: tenantId,
+      subject_id: subjectId,
+      note_id: noteId,
+      status: "active",
+      created_at: at,
+      settled: false,
+    };
   }
 
   async insert(record: NoteRecord): Promise<void> {
@@ -214,7 +227,7 @@ export class ${Name}Rejudge extends HeldRejudgeTarget {
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {
-    const batch = await tenantBatch(this.store.notes, tenantId, after, limit, { _id: 1, subject_id: 1, note_id: 1, text: 1, status: 1 });
+    const batch = await tenantBatch(this.store.notes, tenantId, after, limit, { _id: 1, subject_id: 1, note_id: 1, status: 1, ...STORED_PROJECTION });
     return batch.map((n) => ({ docId: n._id, objectId: n.note_id, subjectId: n.subject_id, texts: n.status === "active" ? storedTexts(WRITE_FIELDS, n) : {} }));
   }
 }

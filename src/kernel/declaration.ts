@@ -122,7 +122,7 @@ function fieldSchema(field: Field, options: SchemaOptions): JsonSchema {
     case "json":
       return described({});
     case "list":
-      return described({ type: maybeNull("array"), items: fieldSchema(field.of, { ...options, nullable: false }) });
+      return described({ type: maybeNull("array"), items: fieldSchema(field.of, options) });
     case "object":
       return described(jsonSchemaOf(field.fields, options));
   }
@@ -263,4 +263,12 @@ function projectValue(field: Field, value: unknown): unknown {
   if (field.kind === "object") return projectOutput(field.fields, value);
   if (field.kind === "list") return Array.isArray(value) ? value.map((v) => projectValue(field.of, v)) : null;
   return value;
+}
+
+/** The request's values of the top-level fields declared stored, under the record's names: what a store keeps of a write. */
+export function storedValues(fields: Fields, request: object): Record<string, unknown> {
+  const source = request as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(fields)) if (field.stored && source[name] !== undefined) out[field.storedAs ?? name] = source[name];
+  return out;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { newContract } from "../../scripts/new-contract";
@@ -7,6 +7,29 @@ import { callTool, connectMcp } from "../mcp/support";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const TEMP = path.join(ROOT, "build", `scaffold-test-${process.pid}`);
+
+/**
+ * "A new text field" in docs/ARCHITECTURE.md, as a newcomer follows it: three edits (the write's
+ * declaration, the declared output, the policy's bound), nothing else; the tests below see `title`
+ * on every door and in re-judging.
+ */
+const TEXT_FIELD_EDITS: [file: string, after: string, insert: string][] = [
+  [
+    "src/contracts/notes/fields.ts",
+    `"The note. Forbidden content and injection attempts are refused." }),\n`,
+    `  title: text({ stored: true, description: "A title." }),\n`,
+  ],
+  ["src/contracts/notes/fields.ts", `text: text({ required: true, description: "The note." }),\n`, `  title: text({ description: "A title." }),\n`],
+  ["policies/memgate/contracts/notes/data.json", `"text": 2000`, `,\n    "title": 200`],
+];
+
+function addTextField(root: string): void {
+  for (const [file, after, insert] of TEXT_FIELD_EDITS) {
+    const source = readFileSync(path.join(root, file), "utf8");
+    if (!source.includes(after)) throw new Error(`${file}: "${after}" not found`);
+    writeFileSync(path.join(root, file), source.replace(after, after + insert), "utf8");
+  }
+}
 
 interface TempGateway {
   url: string;
@@ -40,6 +63,7 @@ describe("a contract written by scripts/new-contract reaches every door, re-judg
     for (const dir of ["src", "schema", "policies", "test/support", "scripts/emit-openapi.ts"])
       cpSync(path.join(ROOT, dir), path.join(TEMP, dir), { recursive: true });
     written = newContract(TEMP, "notes");
+    addTextField(TEMP);
     execFileSync("bash", [path.join(ROOT, "scripts", "policy.sh"), "build", path.join(TEMP, "policies"), path.join(TEMP, "build", "policy", "bundle.tar.gz")], {
       stdio: "pipe",
     });
@@ -63,11 +87,28 @@ describe("a contract written by scripts/new-contract reaches every door, re-judg
     expect(written.filter((f) => !f.startsWith("src/contracts/notes/") && !f.startsWith("policies/memgate/contracts/notes/"))).toEqual([
       "src/contracts/index.ts",
     ]);
+    expect(TEXT_FIELD_EDITS.length).toBeLessThanOrEqual(3);
+  });
+
+  it("docs/ARCHITECTURE.md names every file the scaffold writes and the counts this test measures", () => {
+    const doc = readFileSync(path.join(ROOT, "docs", "ARCHITECTURE.md"), "utf8");
+    const section = (title: string) => {
+      const start = doc.indexOf(`### ${title}`);
+      const end = doc.indexOf("\n### ", start + 4);
+      return doc.slice(start, end < 0 ? undefined : end);
+    };
+    const contract = section("A new contract");
+    for (const file of written) expect([file, contract.includes(file.replace(/notes/g, "<name>").replace(/\/[^/]+\.(json|rego)$/, "/"))]).toEqual([file, true]);
+    expect(contract).toContain(`${written.filter((f) => f.startsWith("src/contracts/notes/")).length} TypeScript files`);
+    expect(section("A new text field")).toContain(`${TEXT_FIELD_EDITS.length} edits`);
   });
 
   it("C19-OPS: GraphQL publishes WRITE as a mutation and LIST as a query, derived from the declarations", async () => {
-    const wrote = await gw.gql(token, `mutation { notesWrite(input: { text: "buy oat milk" }) { stopReason value { noteId text createdAt } } }`);
-    expect(wrote.data?.notesWrite).toMatchObject({ stopReason: "SUCCESS_STORED", value: { text: "buy oat milk" } });
+    const wrote = await gw.gql(
+      token,
+      `mutation { notesWrite(input: { text: "buy oat milk", title: "shopping" }) { stopReason value { noteId text title createdAt } } }`,
+    );
+    expect(wrote.data?.notesWrite).toMatchObject({ stopReason: "SUCCESS_STORED", value: { text: "buy oat milk", title: "shopping" } });
     const listed = await gw.gql(token, `query { notesList { stopReason value { notes { noteId text } } } }`);
     expect(listed.data?.notesList.value.notes).toContainEqual({ noteId: wrote.data?.notesWrite.value.noteId, text: "buy oat milk" });
     const refused = await gw.gql(token, `mutation { notesWrite(input: { text: "   " }) { stopReason explanations } }`);
@@ -108,7 +149,7 @@ describe("a contract written by scripts/new-contract reaches every door, re-judg
     const targets = gw.gateway.services.contracts.notes.rejudge ?? [];
     expect(targets.map((t) => t.kind)).toEqual(["notes-notes"]);
     const scanned = await targets[0].scan("acme", null, 100);
-    expect(scanned.map((c) => c.texts)).toContainEqual({ text: "buy oat milk" });
+    expect(scanned.map((c) => c.texts)).toContainEqual({ text: "buy oat milk", title: "shopping" });
 
     const erased = await gw.gql(token, `mutation { eraseSubject(reason: "the person asked") { stopReason erasedMemoryIds } }`);
     expect(erased.data?.eraseSubject.stopReason).toBe("SUCCESS_DELETED");
