@@ -4,6 +4,7 @@
  * JSON Schemas (schema/json/) unchanged but for the descriptions added here, keyed by JSON pointer,
  * and `additionalProperties: false` on every object that lists its properties (as the door validates).
  */
+import "reflect-metadata";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../src/config";
