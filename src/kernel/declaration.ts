@@ -79,6 +79,8 @@ export interface SchemaOptions {
   omit?: readonly string[];
   /** Output schemas: values may be null. */
   nullable?: boolean;
+  /** Output schemas: an answer may carry fields the declaration leaves out (no `additionalProperties: false`). */
+  open?: boolean;
 }
 
 /** The JSON Schema of an object of declared fields: `additionalProperties: false`, as the doors refuse unknown fields. */
@@ -96,7 +98,7 @@ export function jsonSchemaOf(fields: Fields, options: SchemaOptions = {}, descri
     ...(description ? { description } : {}),
     properties,
     ...(required.length > 0 && !options.nullable ? { required } : {}),
-    additionalProperties: false,
+    ...(options.open ? {} : { additionalProperties: false }),
   };
 }
 

@@ -9,7 +9,7 @@ import { CONTRACT_DEFINITIONS } from "../contracts";
 import { strictCopy } from "../contracts/agent/schema-validation";
 import { ADD_FACT_FIELDS, ENVELOPE_FIELDS } from "../contracts/companion/fields";
 import { FactDecision, MemoryEnvelope } from "../contracts/companion/types";
-import { DELETE_FIELDS, LIST_FIELDS, READ_FIELDS, STORE_FIELDS, UPDATE_FIELDS } from "../contracts/governed/fields";
+import { DELETE_FIELDS, LIST_FIELDS, MEMORY_OUTPUT, READ_FIELDS, STORE_FIELDS, UPDATE_FIELDS } from "../contracts/governed/fields";
 import { PROPOSE_FIELDS } from "../contracts/ledger/fields";
 import { doorNames, jsonSchemaOf, projectOutput, snakeName, type JsonSchema, type OperationDeclaration, type SchemaOptions } from "../kernel/declaration";
 import type { Fields } from "../kernel/fields";
@@ -227,6 +227,11 @@ function outputSchema(properties: Record<string, unknown>): Tool["outputSchema"]
 
 const nullable = (description: string) => ({ type: ["object", "null"], description });
 const ITEMS = { type: "array", items: { type: "object" } };
+/** A governed item as the tools answer it, derived from its declaration (governed/fields.ts MEMORY_OUTPUT). */
+const memory = (description: string) => jsonSchemaOf(MEMORY_OUTPUT, { naming: snakeName, nullable: true, open: true }, description);
+/** Either store's memory: a governed item, or (store=agent) a seed-001 memory. */
+const eitherMemory = (description: string) => ({ anyOf: [memory(description), { type: "object", description: "store=agent: the memory." }] });
+const MEMORIES = { type: "array", items: jsonSchemaOf(MEMORY_OUTPUT, { naming: snakeName, nullable: true, open: true }) };
 
 // ---------------------------------------------------------------- the tools
 
@@ -240,7 +245,7 @@ const TOOLS: readonly NamedTool[] = [
         "Store a memory for the person (store=governed, default: category/key/value) or for a repository (store=agent: repo_id + memory). The policy may refuse it (forbidden content, injection, missing consent…): the result then has isError=true and the stop_reason, and nothing is stored.",
       inputSchema: twoStores(declared(STORE_FIELDS, values), AGENT_WRITE),
       outputSchema: outputSchema({
-        memory: nullable("The stored item (governed) or the written memory (agent)."),
+        memory: eitherMemory("The stored item (governed) or the written memory (agent)."),
         invalidated: { type: "array", items: { type: "string" } },
       }),
       annotations: { title: "Add a memory", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -266,7 +271,7 @@ const TOOLS: readonly NamedTool[] = [
             "store=agent: the repository to search (and the tenant's global memories unless include_global is false); giving it selects store=agent.",
         },
       }),
-      outputSchema: outputSchema({ memories: ITEMS, items: ITEMS }),
+      outputSchema: outputSchema({ memories: MEMORIES, items: ITEMS }),
       annotations: { title: "Search memories", readOnlyHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -280,7 +285,7 @@ const TOOLS: readonly NamedTool[] = [
       title: "Get a memory",
       description: "Read one governed item by id. An item you may not see answers NOT_FOUND, exactly as one that does not exist.",
       inputSchema: oneOperation(declared(READ_FIELDS, values)),
-      outputSchema: outputSchema({ memory: nullable("The item.") }),
+      outputSchema: outputSchema({ memory: memory("The item.") }),
       annotations: { title: "Get a memory", readOnlyHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -293,7 +298,7 @@ const TOOLS: readonly NamedTool[] = [
       description:
         "store=governed (default): replace a live item's content (a new version supersedes it; pass expected_version to avoid overwriting a newer one). store=agent: update a repository memory's truth and/or utility (seed 001 memory.update.request; mode dry_run or commit).",
       inputSchema: twoStores(declared(UPDATE_FIELDS, values), AGENT_UPDATE),
-      outputSchema: outputSchema({ memory: nullable("The new version (governed)."), before: { type: "object" }, after: { type: "object" } }),
+      outputSchema: outputSchema({ memory: eitherMemory("The new version (governed)."), before: { type: "object" }, after: { type: "object" } }),
       annotations: { title: "Update a memory", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -313,7 +318,7 @@ const TOOLS: readonly NamedTool[] = [
       title: "Delete a memory",
       description: "Delete a governed item: it is never read, listed or returned again (SPEC D1). Deleting again answers NOT_FOUND and changes nothing.",
       inputSchema: oneOperation(declared(DELETE_FIELDS, values)),
-      outputSchema: outputSchema({ memory: nullable("The deleted item's last version.") }),
+      outputSchema: outputSchema({ memory: memory("The deleted item's last version.") }),
       annotations: { title: "Delete a memory", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -326,7 +331,7 @@ const TOOLS: readonly NamedTool[] = [
       description:
         "store=governed (default): a subject's live items, newest first, a page at a time. store=agent: a repository's memories relevant to what you are working on (seed 001 ambient mode: needs repo_id and a query).",
       inputSchema: twoStores(declared(LIST_FIELDS, values), AGENT_READ),
-      outputSchema: outputSchema({ memories: ITEMS, next_cursor: { type: ["string", "null"] }, items: ITEMS }),
+      outputSchema: outputSchema({ memories: MEMORIES, next_cursor: { type: ["string", "null"] }, items: ITEMS }),
       annotations: { title: "List memories", readOnlyHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -497,12 +502,15 @@ const DERIVED_TOOLS: readonly NamedTool[] = CONTRACT_DEFINITIONS.flatMap((c) => 
  * runs with their pointers in its call, and the policy refuses it (a tool result with isError,
  * stop_reason SCHEMA_INVALID and each pointer in `errors`, as any other bad input; nothing is done).
  */
-export const MEMGATE_TOOLS: readonly MemgateTool[] = [...TOOLS, ...DERIVED_TOOLS].map((tool) => ({
-  definition: tool.describe(undefined),
-  describe: tool.describe,
-  run: (args, call) => {
-    const unknown = unknownArguments(args, tool.describe(undefined).inputSchema).map((e) => e.pointer);
-    if (unknown.length === 0) return tool.run(args, call);
-    return tool.run(args, { ...call, call: { ...call.call, unknownFields: unknown } });
-  },
-}));
+export const MEMGATE_TOOLS: readonly MemgateTool[] = [...TOOLS, ...DERIVED_TOOLS].map((tool) => {
+  const definition = tool.describe(undefined);
+  return {
+    definition,
+    describe: tool.describe,
+    run: (args, call) => {
+      const unknown = unknownArguments(args, definition.inputSchema).map((e) => e.pointer);
+      if (unknown.length === 0) return tool.run(args, call);
+      return tool.run(args, { ...call, call: { ...call.call, unknownFields: unknown } });
+    },
+  };
+});

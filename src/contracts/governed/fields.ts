@@ -1,4 +1,4 @@
-import { boolean, enumeration, id, integer, object, text, type Fields } from "../../kernel/fields";
+import { boolean, enumeration, id, integer, json, object, text, type Fields } from "../../kernel/fields";
 
 /**
  * The governed contract's declarations (seed 000 §2.1): every field each operation accepts, with
@@ -61,4 +61,22 @@ export const SET_SETTINGS_FIELDS: Fields = {
   enabled: boolean({ description: "false: every memory operation answers POLICY_DISABLED" }),
   max_items_per_subject: integer(),
   max_writes_per_window: integer({ description: "Writes (STORE, UPDATE) per subject per window (policy data: window_seconds)" }),
+};
+
+/** What governed answers about an item (the MCP tools' `memory`; the GraphQL `Memory` type names the same fields in camelCase). */
+export const MEMORY_OUTPUT: Fields = {
+  memory_id: id({ required: true, description: "The item's id." }),
+  subject_id: id({ required: true }),
+  version: integer({ required: true, description: "Content is never changed in place: an update writes version + 1 (SPEC D2)." }),
+  category: text({ required: true }),
+  key: text({ required: true }),
+  value: text({ required: true }),
+  source_kind: text({ required: true }),
+  ttl_class: text({ required: true }),
+  source_ref: text(),
+  created_at: text({ required: true, description: "ISO 8601" }),
+  updated_at: text({ required: true, description: "ISO 8601" }),
+  expires_at: text({ required: true, description: "ISO 8601; the item is not read or listed from then on" }),
+  advisory: boolean({ required: true, description: "Always true: memory informs, it never decides (SG-ADVISORY)." }),
+  provenance: json({ description: "MP-OBJECT provenance and integrity hash (seed 004)." }),
 };
