@@ -60,6 +60,23 @@ violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "MP-LOG", "detail
 	input.list.limit > data.memgate.contracts.audit.list_limit_max
 }
 
+# METADATA
+# description: |
+#   Issue 22 §4: the code an operation's reason is recorded by: the reason itself when it is
+#   one of the operation's reason_codes, else `other` (its text is then kept outside the chain).
+#   It travels with the decision as `gate` (main.rego): the gateway records the code decided here.
+decision_gate := {"reason_code": _reason_code} if {
+	input.contract == "audit"
+	data.memgate.contracts.audit.reason_codes[input.operation]
+}
+
+default _reason_code := "other"
+
+_reason_code := code if {
+	code := trim_space(_reason)
+	code in data.memgate.contracts.audit.reason_codes[input.operation]
+}
+
 # The reason as declared: a text field, so the kernel hands it over in input.texts.
 default _reason := ""
 

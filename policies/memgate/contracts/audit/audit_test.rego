@@ -122,3 +122,16 @@ test_mp_break_erasure_is_refused_while_the_chain_is_broken if {
 test_no_violation_outside_the_audit_contract if {
 	count(audit.violations) == 0 with input as {"contract": "governed", "operation": "ERASE_MEMORY", "texts": {"reason": ""}}
 }
+
+# Issue 22 §4: the policy answers the code a reason is recorded by; anything that is not one
+# of the operation's codes is `other` (its text goes outside the chain).
+test_reason_is_recorded_by_its_code[note] if {
+	some [note, input_doc, want] in [
+		["ERASE_MEMORY a code", _erase("art17_1b_consent_withdrawn", true, false), "art17_1b_consent_withdrawn"],
+		["ERASE_MEMORY a code with spaces around it", _erase("  art17_1b_consent_withdrawn ", true, false), "art17_1b_consent_withdrawn"],
+		["ERASE_MEMORY free text", _erase("GDPR art. 17 request", true, false), "other"],
+		["ACK_CONFORMANCE another operation's code", _ack("art17_1b_consent_withdrawn"), "other"],
+	]
+	d := main.decision with input as input_doc
+	d.gate.reason_code == want
+}

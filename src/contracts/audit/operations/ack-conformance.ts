@@ -11,8 +11,8 @@ export function acknowledgeBreak(log: AuditLog) {
     name: "ACK_CONFORMANCE",
     fields: ACK_CONFORMANCE_FIELDS,
     subject: tenantWide,
-    async allow(req, _gathered, ctx, writes) {
-      const { code: reason, note } = await codedReason(log, ctx, "ACK_CONFORMANCE", req, writes);
+    async allow(req, _gathered, ctx, writes, decision) {
+      const { code: reason, note } = await codedReason(log, ctx, decision, "ACK_CONFORMANCE", req, writes);
       const acknowledged = await writes.run(
         () => log.guard.acknowledge(ctx.tenantId, actorOf(ctx.principal), reason),
         async (brokenSeq) => {

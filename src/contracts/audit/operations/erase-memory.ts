@@ -32,7 +32,7 @@ export function eraseMemory({ log, stores }: AuditOperationDeps) {
     }),
     async allow(req, gathered, ctx, writes, decision) {
       const objectId = req.memoryId!;
-      const { code, note } = await codedReason(log, ctx, "ERASE_MEMORY", req, writes);
+      const { code, note } = await codedReason(log, ctx, decision, "ERASE_MEMORY", req, writes);
       const mark = erasureMark(ctx, decision, "ERASE_MEMORY", code);
       let erased = false;
       for (const store of gathered.holders) erased = (await eraseObject(store, ctx, objectId, mark, decision.stopReason, writes, note)) || erased;

@@ -11,7 +11,7 @@ export function eraseSubject({ log, stores }: AuditOperationDeps) {
     async allow(req, _gathered, ctx, writes, decision) {
       // What was noted about the subject before goes with it; this erasure's own note is kept.
       if (ctx.subjectId !== TENANT_SCOPE) await log.notes.eraseSubject(ctx.tenantId, ctx.subjectId);
-      const { code: reason, note } = await codedReason(log, ctx, "ERASE_SUBJECT", req, writes);
+      const { code: reason, note } = await codedReason(log, ctx, decision, "ERASE_SUBJECT", req, writes);
       const mark = erasureMark(ctx, decision, "ERASE_SUBJECT", reason);
       const erased = new Set<string>();
       for (const store of stores) {

@@ -1,5 +1,6 @@
 import type { ContractStore, ErasureMark, UnsettledObject } from "../../../kernel/contract-store";
 import type { Decision } from "../../../kernel/decision";
+import { KernelError } from "../../../kernel/execute";
 import { TENANT_SCOPE, type OperationContext } from "../../../kernel/operation";
 import type { Writes } from "../../../kernel/write-set";
 import type { MemoryEvent } from "../../../store/event-log";
@@ -82,22 +83,23 @@ export const tenantWide = () => TENANT_SCOPE;
 export const seq = (value: number | null | undefined, fallback: number | null) => (typeof value === "number" ? value : fallback);
 
 /**
- * Issue 22 §4, nothing free-form in the permanent record: the event (and an erasure mark) keeps a
- * reason code from policy data (data.memgate.contracts.audit.reason_codes[operation]); a reason that
- * is not a code is recorded as `other`, and its text, with the note if any, is kept outside the
- * chain (ReasonNotes), the event carrying only the note's id and salted digest. Both texts were
- * judged by every detector before this runs (they are declared text fields).
+ * Issue 22 §4, nothing free-form in the permanent record: the event (and an erasure mark) keeps
+ * the reason code the policy answered (audit.rego decision_gate.reason_code, from
+ * data.memgate.contracts.audit.reason_codes[operation]); for `other`, the reason's text, with the
+ * note if any, is kept outside the chain (ReasonNotes), the event carrying only the note's id
+ * and salted digest. Both texts were judged by every detector before this runs (declared text).
  */
 export async function codedReason(
   log: AuditLog,
   ctx: OperationContext,
+  decision: Decision,
   operationName: string,
   req: { reason?: string | null; note?: string | null },
   writes: Writes,
 ): Promise<{ code: string; note: { note_id?: string; note_digest?: string } }> {
-  const codes = ctx.policy.data<{ audit?: { reason_codes?: Record<string, string[]> } }>("contracts")?.audit?.reason_codes?.[operationName] ?? [];
+  const code = (decision.gate as { reason_code?: unknown } | null)?.reason_code;
+  if (typeof code !== "string") throw new KernelError(`audit: the policy gave no reason code for ${operationName}`);
   const reason = (req.reason ?? "").trim();
-  const code = codes.includes(reason) ? reason : "other";
   const text = [code === "other" ? reason : "", req.note?.trim() ?? ""].filter((part) => part !== "").join("\n");
   if (text === "") return { code, note: {} };
   const subject = ctx.subjectId === TENANT_SCOPE ? null : ctx.subjectId;

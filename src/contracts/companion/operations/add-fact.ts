@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { applyFact } from "./apply-fact";
 import { operation, type OperationContext } from "../../../kernel/operation";
 import type { Writes } from "../../../kernel/write-set";
 import { ADD_FACT_FIELDS } from "../fields";
@@ -87,7 +88,7 @@ export function addFact(kit: CompanionKit) {
       const key = await kit.keyOf(writes, ctx, g.privacy);
       const body = kit.factBody(req, ctx, gate.effective_confidence, g.grounding.score);
       const observations = g.pending && g.head ? g.head.observations + 1 : 1;
-      const record = await kit.applyFact(writes, ctx, body, key, g.head, g.previous, {
+      const record = await applyFact(kit, writes, ctx, body, key, g.head, g.previous, {
         ...kit.audit(req, ctx, g.grounding),
         confidence: gate.effective_confidence,
         validation_status: "passed",

@@ -1,3 +1,4 @@
+import { applyFact } from "./apply-fact";
 import { operation } from "../../../kernel/operation";
 import { newSalt } from "../../../store/canonical";
 import { CONFIRM_PROPOSAL_FIELDS } from "../fields";
@@ -37,7 +38,7 @@ export function confirmProposal(kit: CompanionKit) {
       const proposal = g.proposal;
       if (!proposal) throw new CompanionError("the policy confirmed a proposal that is not pending");
       const key = await kit.keyOf(writes, ctx, g.privacy);
-      const record = await kit.applyFact(writes, ctx, { ...proposal.fact, content_salt: newSalt() }, key, g.head, g.previous, {
+      const record = await applyFact(kit, writes, ctx, { ...proposal.fact, content_salt: newSalt() }, key, g.head, g.previous, {
         type: proposal.fact.type,
         source: proposal.fact.source,
         confidence: proposal.fact.confidence,

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Decision, GateDecision } from "../../../kernel/decision";
 import type { Metrics } from "../../../kernel/metrics";
 import type { OperationContext } from "../../../kernel/operation";
@@ -6,10 +5,10 @@ import type { Writes } from "../../../kernel/write-set";
 import type { Logger } from "../../../logger";
 import type { PolicyEngine } from "../../../policy/policy-engine";
 import { newSalt } from "../../../store/canonical";
-import { DAY_MS, type Envelope } from "../envelope";
+import type { Envelope } from "../envelope";
 import type { EnvelopeCache } from "../envelope-cache";
 import type { GroundingScore, GroundingScorer } from "../grounding";
-import { DEFAULT_PRIVACY, factDigest, headId, objectDocId, sealFact, sealHead, type FactBody, type FactRecord, type HeadRecord } from "../records";
+import { DEFAULT_PRIVACY, type FactBody, type FactRecord } from "../records";
 import type { CompanionStore, PrivacyState } from "../store";
 import { isoTime, str, strings, type AddFactRequest, type Maybe } from "./requests";
 
@@ -104,68 +103,6 @@ export function companionKit(parts: CompanionParts) {
     // A key holds no content and may serve concurrent writes: it is kept even if this operation is undone.
     privacy.key ?? (await writes.run(() => store.ensureKey(ctx.tenantId, ctx.subjectId, ctx.now)));
 
-  /**
-   * Inserts a fact, supersedes the active one of the same content, points the head at it.
-   * Events: create (the fact), invalidate (what it superseded).
-   */
-  const applyFact = async (
-    writes: Writes,
-    ctx: OperationContext,
-    body: FactBody,
-    key: string,
-    head: HeadRecord | null,
-    previous: FactRecord | null,
-    metadata: Record<string, unknown>,
-  ): Promise<FactRecord> => {
-    const memoryId = `fact_${randomUUID()}`;
-    const supersedes = previous && previous.status === "active" ? previous : null;
-    const record = sealFact({
-      ...body,
-      _id: objectDocId(ctx.tenantId, ctx.subjectId, memoryId),
-      memory_id: memoryId,
-      status: "active",
-      status_reason: null,
-      supersedes: supersedes?.memory_id ?? null,
-      created_at: ctx.now,
-      expires_at: new Date(ctx.now.getTime() + (data().decay_days[body.type] ?? 0) * DAY_MS),
-    });
-    // Every caller answers { fact: record }: a keyed retry after a crash finds the fact by its id (src/kernel/idempotency.ts).
-    await writes.creating([{ objectId: memoryId }], { fact: record });
-    await writes.run(
-      () => store.insertFact(record),
-      () => store.removeFact(record),
-    );
-    writes.event({
-      event_type: "create",
-      memory_id: memoryId,
-      content_digest: factDigest(record),
-      metadata: { ...metadata, supersedes: record.supersedes, statement_type: record.statement_type },
-      settle: (seq) => store.settleObject("write", ctx.tenantId, ctx.subjectId, memoryId, seq),
-    });
-    if (supersedes) {
-      await writes.run(
-        () => store.setStatus(supersedes, "inactive", "superseded"),
-        () => store.restoreStatus(supersedes),
-      );
-      writes.event({ event_type: "invalidate", memory_id: supersedes.memory_id, reason: "superseded", metadata: { superseded_by: memoryId } });
-    }
-    const headKey = headId(key, ctx.tenantId, ctx.subjectId, record.type, record.text);
-    const next = sealHead({
-      _id: headKey,
-      tenant_id: ctx.tenantId,
-      subject_id: ctx.subjectId,
-      active_id: memoryId,
-      proposal_id: null,
-      proposal_confidence: null,
-      observations: 0,
-    });
-    await writes.run(
-      () => store.putHead(next),
-      () => store.restoreHead(headKey, head),
-    );
-    return record;
-  };
-
   /** Cached envelopes of the subject go now, here and (by the stored generation) in every other process. */
   const invalidate = async (writes: Writes, ctx: OperationContext, subjectId = ctx.subjectId) => {
     cache.invalidateSubject(ctx.tenantId, subjectId);
@@ -173,5 +110,5 @@ export function companionKit(parts: CompanionParts) {
     await writes.run(() => store.bumpGeneration(ctx.tenantId, subjectId, ctx.now));
   };
 
-  return { ...parts, data, known, invoker, audit, factBody, keyOf, applyFact, invalidate };
+  return { ...parts, data, known, invoker, audit, factBody, keyOf, invalidate };
 }
