@@ -4,10 +4,13 @@
  * JSON Schemas (schema/json/) unchanged but for the descriptions added here, keyed by JSON pointer,
  * and `additionalProperties: false` on every object that lists its properties (as the door validates).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import "reflect-metadata";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../src/config";
 import { strictCopy } from "../src/contracts/agent/schema-validation";
+import { CONTRACT_DEFINITIONS } from "../src/contracts";
+import { doorNames, jsonSchemaOf, snakeName, vocabularyAt, type OperationDeclaration } from "../src/kernel/declaration";
 import { DECISION_STAMP_PROPERTIES, DECISION_STAMP_REQUIRED } from "../src/kernel/outcome";
 
 export const OPENAPI_FILE = path.join(projectRoot, "schema", "openapi.json");
@@ -184,6 +187,65 @@ const SCHEMA_INVALID_ANSWER = {
   },
 };
 
+/** data.memgate.<name> of the policy sources: what an enumeration's `values` path reads (the bundle is built from these files). */
+function policyData(name: string): unknown {
+  const root = path.join(projectRoot, "policies", "memgate");
+  const read = (file: string) => JSON.parse(readFileSync(file, "utf8")) as unknown;
+  if (name !== "contracts") return read(path.join(root, name, "data.json"));
+  const dir = path.join(root, "contracts");
+  return Object.fromEntries(
+    readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => [e.name, read(path.join(dir, e.name, "data.json"))]),
+  );
+}
+
+/**
+ * POST /v1/operations/<contract>/<op> for every operation declared `derivedDoors`
+ * (src/http/operation-route.ts): the body and the answer derived from its declaration.
+ */
+function derivedPaths(ref: (name: string) => JsonObject): { paths: JsonObject; schemas: JsonObject } {
+  const paths: JsonObject = {};
+  const schemas: JsonObject = {};
+  const declarations: OperationDeclaration[] = CONTRACT_DEFINITIONS.flatMap((c) => (c.declarations ?? []).filter((d) => d.derivedDoors));
+  for (const declaration of declarations) {
+    const names = doorNames(declaration);
+    const base = names.graphqlInput.replace(/Input$/, "");
+    schemas[`${base}Request`] = jsonSchemaOf(declaration.fields, { naming: snakeName, values: (p) => vocabularyAt(policyData, p) }, declaration.description);
+    schemas[`${base}Response`] = {
+      type: "object",
+      required: DECISION_STAMP_REQUIRED,
+      properties: {
+        ...DECISION_STAMP_PROPERTIES,
+        ...(declaration.output
+          ? { value: jsonSchemaOf(declaration.output, { naming: snakeName, nullable: true }, "The result when the policy allowed it.") }
+          : {}),
+      },
+    };
+    paths[names.path] = {
+      post: {
+        operationId: names.graphqlField,
+        summary: declaration.description ?? `${declaration.contract} ${declaration.name}`,
+        description: `The ${declaration.contract} contract's ${declaration.name}, derived from its declaration. Refusals are 200 answers with their stop reason; HTTP errors are the transport's, as on POST /v1/memory.`,
+        requestBody: { required: true, content: { "application/json": { schema: ref(`${base}Request`) } } },
+        responses: {
+          "200": { description: "The decision, with its stop reason.", content: { "application/json": { schema: ref(`${base}Response`) } } },
+          "400": { description: "Not JSON, nested too deep, or a malformed Idempotency-Key.", content: { "application/json": { schema: ref("Errors") } } },
+          "401": { description: "No valid bearer token (code UNAUTHENTICATED).", content: { "application/json": { schema: ref("Errors") } } },
+          "413": { description: "The body is larger than the door allows.", content: { "application/json": { schema: ref("Errors") } } },
+          "415": { description: "Content-Type is not application/json.", content: { "application/json": { schema: ref("Errors") } } },
+          "429": {
+            description: "Over the caller's rate. Retry after the seconds in Retry-After.",
+            headers: { "Retry-After": { description: "Seconds to wait before retrying.", required: true, schema: { type: "integer", minimum: 1 } } },
+            content: { "application/json": { schema: ref("Errors") } },
+          },
+        },
+      },
+    };
+  }
+  return { paths, schemas };
+}
+
 export function buildOpenApi(): JsonObject {
   const schemas: JsonObject = {};
   for (const { file, name } of SEED_SCHEMAS) schemas[name] = describedSeedSchema(file, name);
@@ -192,6 +254,8 @@ export function buildOpenApi(): JsonObject {
   schemas.Errors = ERRORS;
   schemas.SchemaInvalidAnswer = SCHEMA_INVALID_ANSWER;
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const derived = derivedPaths(ref);
+  Object.assign(schemas, derived.schemas);
   return {
     openapi: "3.1.0",
     info: {
@@ -204,6 +268,7 @@ export function buildOpenApi(): JsonObject {
     servers: [{ url: "/", description: "this gateway" }],
     security: [{ bearer: [] }],
     paths: {
+      ...derived.paths,
       "/v1/memory": {
         post: {
           operationId: "memoryRequest",

@@ -7,8 +7,8 @@ import { ensureDevKeyPair } from "./auth/dev-keys";
 import { TokenVerifier } from "./auth/token-verifier";
 import { systemClock, type Clock } from "./clock";
 import type { Config } from "./config";
-import { createContracts } from "./contracts";
-import type { ContractModule } from "./kernel/contract";
+import { CONTRACT_DEFINITIONS, createContracts } from "./contracts";
+import { declarationProblems, DeclarationError, type ContractModule } from "./kernel/contract";
 import type { ContractStore } from "./kernel/contract-store";
 import { Kernel } from "./kernel/execute";
 import { createDetectorSuite, defaultDetectors } from "./detectors";
@@ -22,6 +22,7 @@ import { Metrics } from "./kernel/metrics";
 import { metricsRouter } from "./http/metrics-route";
 import { mcpRouter } from "./mcp/route";
 import { openApiRouter } from "./http/openapi-route";
+import { operationRouter } from "./http/operation-route";
 import { Admission, DEFAULT_ADMISSION, type AdmissionData } from "./http/admission";
 import { PrincipalRateLimiter } from "./http/rate-limit";
 import { createHttpServer, type RunningHttpServer } from "./http/server";
@@ -167,6 +168,13 @@ export class Gateway {
         auditLog: auditSystem,
         rejudgeTargets,
       });
+      // Declarations against the policy's bounds, and stored text against re-judging (issue 23): a mismatch does not start.
+      const policyContracts = () => policy.data<Record<string, { fields?: Record<string, unknown> } | undefined> | undefined>("contracts");
+      const problems = declarationProblems(
+        Object.values(contracts) as ContractModule[],
+        policy.loaded ? (name) => policyContracts()?.[name]?.fields : undefined,
+      );
+      if (problems.length > 0) throw new DeclarationError(problems);
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
       for (const contract of Object.values(contracts) as ContractModule[]) rejudgeTargets.push(...(contract.rejudge ?? []));
       if (config.secondaryIndexes) for (const store of stores) await store.ensureIndexes();
@@ -199,6 +207,7 @@ export class Gateway {
           ledgerPageRouter(undefined, config),
           agentRouter(verifier, kernel, contracts.agent.operations, logger, { door: config.door, rateLimiter, admission }),
           mcpRouter({ config, verifier, services, logger, rateLimiter, admission }),
+          operationRouter(CONTRACT_DEFINITIONS, { verifier, services, logger, door: config.door, rateLimiter, admission }),
           openApiRouter(),
           ...(developmentKeyPem ? [developmentJwksRouter(await developmentJwk(developmentKeyPem))] : []),
         ],

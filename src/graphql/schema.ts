@@ -1,26 +1,22 @@
 import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync, type NonEmptyArray } from "type-graphql";
-import { AuditResolver } from "../contracts/audit/resolvers";
-import { AgentResolver } from "../contracts/agent/resolvers";
-import { CompanionResolver } from "../contracts/companion/resolvers";
+import { CONTRACT_DEFINITIONS } from "../contracts";
+import { derivedResolvers } from "./derived";
 import { ContractResolver } from "./resolvers/contract.resolver";
-import { GovernedResolver } from "../contracts/governed/resolvers";
-import { LedgerResolver } from "../contracts/ledger/resolvers";
-import { ReauditResolver } from "../contracts/audit/reaudit-resolvers";
 import { MeResolver } from "./resolvers/me.resolver";
 
-/** Every resolver of the gateway; a contract adds its resolver here. */
+/**
+ * Every resolver of the gateway: the gateway's own, each contract's hand-written ones, and one
+ * derived from every operation declared `derivedDoors` (src/graphql/derived.ts). A contract
+ * adds nothing here: its entry in src/contracts/index.ts brings them.
+ */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const RESOLVERS: NonEmptyArray<Function> = [
   ContractResolver,
-  GovernedResolver,
-  LedgerResolver,
-  AuditResolver,
-  AgentResolver,
-  CompanionResolver,
-  ReauditResolver,
   MeResolver,
+  ...CONTRACT_DEFINITIONS.flatMap((contract) => contract.resolvers ?? []),
+  ...derivedResolvers(CONTRACT_DEFINITIONS),
 ];
 
 let schema: GraphQLSchema | undefined;

@@ -9,7 +9,7 @@
  * SCHEMA_INVALID or BOUNDS_EXCEEDED from them (checks/fields). Bounds live in policy data
  * (`data.memgate.fields[contract][name]`), one per declared string and list field.
  */
-export type Field =
+export type Field = (
   | { readonly kind: "text" }
   | { readonly kind: "id"; readonly pattern?: RegExp }
   | { readonly kind: "enum" }
@@ -17,22 +17,55 @@ export type Field =
   | { readonly kind: "boolean" }
   | { readonly kind: "json" }
   | { readonly kind: "list"; readonly of: Field }
-  | { readonly kind: "object"; readonly fields: Fields };
+  | { readonly kind: "object"; readonly fields: Fields }
+) &
+  FieldInfo;
 
 export type Fields = Readonly<Record<string, Field>>;
 
+/**
+ * What the doors and the stores derive from a field besides its kind (src/kernel/declaration.ts):
+ * the one place a field is described. Parsing ignores all of it; the policy still decides.
+ */
+export interface FieldInfo {
+  /** One sentence for a client (GraphQL, MCP, OpenAPI). */
+  readonly description?: string;
+  /** A client must send it (GraphQL non-null, JSON Schema `required`); the policy refuses a missing one anyway. */
+  readonly required?: boolean;
+  /**
+   * The store keeps the value with the object: a stored text field is re-judged when the policy
+   * tightens (src/kernel/rejudge.ts) and removed by an erasure (SPEC D1).
+   */
+  readonly stored?: boolean;
+  /** The record's name for a stored field when it is not the declared one (ledger `finalText` is kept as `text`). */
+  readonly storedAs?: string;
+  /** enum: where policy data lists the allowed values ("contract.categories", "contracts.ledger.kinds"); an object's keys or an array. */
+  readonly values?: string;
+  /** number: a whole number (GraphQL Int, JSON Schema integer). */
+  readonly integer?: boolean;
+  /** id: published as the GraphQL ID scalar (default: String). */
+  readonly graphqlId?: boolean;
+  /** The value a door fills in when the client sends none (documentation and GraphQL default). */
+  readonly default?: string | number | boolean;
+}
+
 /** Free text: run through every detector, checked for hygiene and bounded. */
-export const text = (): Field => ({ kind: "text" });
+export const text = (info: FieldInfo = {}): Field => ({ kind: "text", ...info });
 /** A structured identifier (memory id, proposal id, source ref): hygiene, bound and an optional pattern. */
-export const id = (pattern?: RegExp): Field => ({ kind: "id", pattern });
+export function id(pattern?: RegExp | FieldInfo, info: FieldInfo = {}): Field {
+  if (pattern instanceof RegExp || pattern === undefined) return { kind: "id", pattern, ...info };
+  return { kind: "id", ...pattern };
+}
 /** A string whose allowed values the policy publishes (category, kind, TTL class ...). */
-export const enumeration = (): Field => ({ kind: "enum" });
-export const number = (): Field => ({ kind: "number" });
-export const boolean = (): Field => ({ kind: "boolean" });
+export const enumeration = (info: FieldInfo = {}): Field => ({ kind: "enum", ...info });
+export const number = (info: FieldInfo = {}): Field => ({ kind: "number", ...info });
+/** A whole number (a limit, a version): a number published as an integer. */
+export const integer = (info: FieldInfo = {}): Field => ({ kind: "number", integer: true, ...info });
+export const boolean = (info: FieldInfo = {}): Field => ({ kind: "boolean", ...info });
 /** An opaque JSON value (already validated by a schema, as seed 001 documents are); its strings are text. */
-export const json = (): Field => ({ kind: "json" });
-export const list = (of: Field): Field => ({ kind: "list", of });
-export const object = (fields: Fields): Field => ({ kind: "object", fields });
+export const json = (info: FieldInfo = {}): Field => ({ kind: "json", ...info });
+export const list = (of: Field, info: FieldInfo = {}): Field => ({ kind: "list", of, ...info });
+export const object = (fields: Fields, info: FieldInfo = {}): Field => ({ kind: "object", fields, ...info });
 
 /** What the policy learns about one field value (never the value itself unless it is text). */
 export interface FieldFact {
@@ -178,16 +211,4 @@ function walkJson(raw: unknown, name: string, path: string, texts: Record<string
   return raw;
 }
 
-/** Every declared field name with a bound to find in policy data (strings and lists). */
-export function boundedFieldNames(fields: Fields, prefix = ""): string[] {
-  const names: string[] = [];
-  for (const [name, field] of Object.entries(fields)) {
-    const full = prefix + name;
-    if (field.kind === "text" || field.kind === "id" || field.kind === "enum" || field.kind === "json") names.push(full);
-    if (field.kind === "list") {
-      names.push(full, ...boundedFieldNames({ "[]": field.of }, full));
-    }
-    if (field.kind === "object") names.push(...boundedFieldNames(field.fields, `${full}.`));
-  }
-  return names;
-}
+export { boundedFieldNames } from "./declaration";

@@ -2,7 +2,7 @@ import type { Principal } from "../auth/principal";
 import type { Clock } from "../clock";
 import type { PolicyEngine } from "../policy/policy-engine";
 import type { Decision } from "./decision";
-import type { Fields } from "./fields";
+import type { OperationDeclaration } from "./declaration";
 import type { Writes } from "./write-set";
 
 /** The subject of a tenant-wide operation (an audit query, an acknowledgement): recorded as no subject. */
@@ -28,15 +28,11 @@ export interface OperationContext {
 /**
  * One operation as a contract declares it. The kernel owns the lifecycle: subject ->
  * fields -> gather -> detectors -> decide -> refuse | hold | allow -> events -> settle ->
- * metrics, failing closed on anything unexpected. An operation only says what it reads,
- * what the policy needs to see, and what it writes or answers.
+ * metrics, failing closed on anything unexpected. An operation is its declaration (contract,
+ * name, fields: src/kernel/declaration.ts) plus what it reads, what the policy needs to see,
+ * and what it writes or answers.
  */
-export interface Operation<Req, Gathered = undefined, Result = undefined> {
-  /** The contract (policies/memgate/operations/<contract>/) and the policy's operation name. */
-  readonly contract: string;
-  readonly name: string;
-  /** Every field the operation accepts; nothing else reaches it. */
-  readonly fields: Fields;
+export interface Operation<Req, Gathered = undefined, Result = undefined> extends OperationDeclaration {
   /**
    * The subject the operation is about. Default: the request's `subjectId`, else the token's
    * first subject. Tenant-wide operations answer TENANT_SCOPE.

@@ -1,23 +1,13 @@
-/** The stop reasons of contract 19.1.0 (SPEC D3), in the policy's priority order. */
-export const STOP_REASONS = [
-  "INTERNAL_INCONSISTENCY",
-  "INJECTION_DETECTED",
-  "FORBIDDEN_CATEGORY",
-  "POLICY_DISABLED",
-  "ENTITLEMENT_CAP",
-  "MISSING_EXPLICIT_CONSENT",
-  "NO_SOURCE_DERIVED_FACT",
-  "SCHEMA_INVALID",
-  "BOUNDS_EXCEEDED",
-  "TTL_NOT_ALLOWED",
-  "NOT_FOUND",
-  "SUCCESS_STORED",
-  "SUCCESS_UPDATED",
-  "SUCCESS_DELETED",
-  "SUCCESS_READ",
-  "SUCCESS_LISTED",
-] as const;
-export type StopReason = (typeof STOP_REASONS)[number];
+import contractData from "../../policies/memgate/contract/data.json";
+
+/**
+ * The stop reasons (SPEC D3), in the policy's priority order: the contract's own list
+ * (policies/memgate/contract/data.json "priority"), not a second one. The GraphQL enum
+ * (src/graphql/types/stop-reason.ts) and the doors' JSON Schemas derive from it.
+ */
+export const STOP_REASONS: readonly string[] = Object.freeze([...contractData.priority]);
+/** A code of STOP_REASONS; the kernel checks every answer against the list (isStopReason). */
+export type StopReason = string;
 
 export function isStopReason(value: string): value is StopReason {
   return (STOP_REASONS as readonly string[]).includes(value);

@@ -14,7 +14,7 @@ import type { CallContext } from "../kernel/outcome";
 import type { Services } from "../services";
 import { toToolResult } from "./results";
 import { tokenRights } from "../auth/token-rights";
-import { withVocabulary } from "./tool-vocabulary";
+import { toolDefinitions } from "./tool-vocabulary";
 import { MEMGATE_TOOLS, type ToolArguments } from "./tools";
 
 export const ME_RESOURCE_URI = "memgate://me";
@@ -49,10 +49,7 @@ export function createMcpSession(deps: McpSessionDeps): Server {
 
   // Enumerations (categories, TTL classes, source kinds …) from the contract in force at each tools/list.
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: withVocabulary(
-      MEMGATE_TOOLS.map((tool) => tool.definition),
-      services,
-    ),
+    tools: toolDefinitions(services),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

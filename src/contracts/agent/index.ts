@@ -1,8 +1,9 @@
-import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { defineContract, type ContractDeps, type ContractModule } from "../../kernel/contract";
 import { AgentIndexCache } from "./index-cache";
 import { agentOperations, type AgentOperations } from "./operations";
 import { AgentStore } from "./store";
 import { AgentRejudge, AgentUpdateRejudge } from "./store-rejudge";
+import { AgentResolver } from "./resolvers";
 
 /**
  * The agent contract (seed 001): the memory interface of coding agents (read, write, update
@@ -23,3 +24,6 @@ export function agentContract(
     rejudge: [new AgentRejudge(deps.db, indexes), new AgentUpdateRejudge(deps.db, indexes)],
   };
 }
+
+/** The agent contract as src/contracts/index.ts registers it. */
+export const agent = defineContract({ name: "agent", create: agentContract, resolvers: [AgentResolver] });

@@ -1,7 +1,9 @@
 import type { Collection, Document } from "mongodb";
+import { nestedFields, storedTexts } from "../../kernel/declaration";
 import type { QuarantineMark, RejudgeCandidate, RejudgeTarget, Released } from "../../kernel/rejudge";
 import type { Database } from "../../store/database";
 import { quarantinedSubject, tenantBatch } from "../../store/quarantined";
+import { UPDATE_FIELDS, WRITE_FIELDS } from "./fields";
 import type { AgentIndexCache } from "./index-cache";
 import {
   AGENT_COLLECTIONS,
@@ -18,6 +20,8 @@ type Quarantinable = AgentMemoryRecord & { quarantine?: QuarantineMark };
 type QuarantinableUpdate = AgentMemoryUpdateRecord & { quarantine?: QuarantineMark };
 
 const DYNAMIC = ["truth", "utility"] as const;
+const MEMORY_FIELDS = nestedFields(WRITE_FIELDS, "memory");
+const UPDATES_FIELDS = nestedFields(UPDATE_FIELDS, "updates");
 
 /**
  * Agent memories under re-audit (issue 13 item 5). A memory's status is inside its integrity
@@ -53,15 +57,8 @@ export class AgentRejudge implements RejudgeTarget {
       docId: m._id,
       objectId: m.memory_id,
       subjectId: m.subject_id,
-      texts:
-        m.status === "active"
-          ? {
-              "memory.text": m.text,
-              ...(m.rationale ? { "memory.rationale": m.rationale } : {}),
-              // Evidence refs are free text the write declared (memory.evidence_refs[]) and every read returns.
-              ...Object.fromEntries((m.evidence_refs ?? []).map((ref, i) => [`memory.evidence_refs[${i}]`, ref])),
-            }
-          : ({} as Record<string, string>),
+      // The memory's stored text by the names its write declared (memory.text, memory.rationale, memory.evidence_refs[i]).
+      texts: m.status === "active" ? storedTexts(MEMORY_FIELDS, m, "memory.") : ({} as Record<string, string>),
       metadata: { space: m.space, memory_kind: m.kind },
     }));
   }
@@ -96,16 +93,7 @@ export class AgentRejudge implements RejudgeTarget {
 }
 
 /** The free text an update set, by the field names its write declared (updates.truth.rationale ...). */
-function updateTexts(update: AgentMemoryUpdateRecord): Record<string, string> {
-  const texts: Record<string, string> = {};
-  for (const field of DYNAMIC) {
-    const value = update.after?.[field];
-    if (!value) continue;
-    if (value.rationale) texts[`updates.${field}.rationale`] = value.rationale;
-    (value.evidence_refs ?? []).forEach((ref, i) => (texts[`updates.${field}.evidence_refs[${i}]`] = ref));
-  }
-  return texts;
-}
+const updateTexts = (update: AgentMemoryUpdateRecord): Record<string, string> => storedTexts(UPDATES_FIELDS, update.after, "updates.");
 
 /** A dynamic value without its update's words (the numbers stay: ranking is not content), as erasure leaves one. */
 const withoutWords = (value: DynamicValue): DynamicValue => sealDynamic({ ...value, rationale: "", evidence_refs: [] });

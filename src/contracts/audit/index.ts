@@ -1,7 +1,9 @@
-import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { defineContract, type ContractDeps, type ContractModule } from "../../kernel/contract";
 import { ReauditProgress } from "../../store/log/reaudit";
 import { AUDIT_CONTRACT, auditOperations, type AuditOperations } from "./operations";
 import { reauditOperations, type ReauditOperations } from "./reaudit";
+import { ReauditResolver } from "./reaudit-resolvers";
+import { AuditResolver } from "./resolvers";
 
 export type { AuditOperations, CheckpointList, ErasureResult, EventStream } from "./operations";
 
@@ -19,3 +21,6 @@ export function auditContract(deps: ContractDeps): ContractModule<AuditOperation
     stores: [],
   };
 }
+
+/** The audit contract as src/contracts/index.ts registers it. */
+export const audit = defineContract({ name: "audit", create: auditContract, resolvers: [AuditResolver, ReauditResolver] });

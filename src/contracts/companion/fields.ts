@@ -1,29 +1,50 @@
-import { boolean, enumeration, id, list, number, text, type Fields } from "../../kernel/fields";
+import { boolean, enumeration, id, integer, list, number, text, type Fields } from "../../kernel/fields";
 
-/** What each operation accepts; one bound per name in policies/memgate/contracts/companion/data.json "fields". */
+/**
+ * The companion contract's declarations (seed 002, seed 004 consolidation): what each operation
+ * accepts, with what the doors publish about it (src/kernel/declaration.ts); one bound per name
+ * in policies/memgate/contracts/companion/data.json "fields" (checked at start). A fact's text
+ * and a consolidation's justification are stored and re-judged.
+ */
+const SUBJECT: Fields = { subjectId: id({ graphqlId: true, description: "One of your token's subjects; default: its first." }) };
 export const ADD_FACT_FIELDS: Fields = {
-  subjectId: id(),
-  type: enumeration(),
-  text: text(),
-  confidence: number(),
-  source: enumeration(),
-  summary: text(),
-  origin: enumeration(),
-  supersedes: id(),
-  sourceRefs: list(text()),
-  validTo: id(),
+  ...SUBJECT,
+  type: enumeration({ required: true, values: "contracts.companion.fact_types", description: "One of the contract's fact types." }),
+  text: text({ required: true, stored: true, description: "The fact." }),
+  confidence: number({ required: true, description: "How sure the extraction is, 0..1." }),
+  source: enumeration({ required: true, values: "contracts.companion.sources", description: "How the fact was obtained." }),
+  summary: text({ required: true, description: "The conversation summary the fact was extracted from (SG-GROUND)." }),
+  origin: enumeration({ values: "contracts.companion.origins", description: "Who sent the fact." }),
+  supersedes: id({ description: "A fact this one supersedes." }),
+  sourceRefs: list(text(), { description: "Structure ids of the sources." }),
+  validTo: id({ description: "ISO 8601: the fact holds until then." }),
 };
-export const CONFIRM_PROPOSAL_FIELDS: Fields = { subjectId: id(), proposalId: id() };
-export const FORGET_FACT_FIELDS: Fields = { subjectId: id(), memoryId: id() };
-export const ENVELOPE_FIELDS: Fields = { subjectId: id(), purpose: enumeration(), skipCache: boolean(), includeNarrative: boolean() };
+export const CONFIRM_PROPOSAL_FIELDS: Fields = { ...SUBJECT, proposalId: id({ required: true, graphqlId: true }) };
+export const FORGET_FACT_FIELDS: Fields = { ...SUBJECT, memoryId: id({ required: true, graphqlId: true }) };
+export const ENVELOPE_FIELDS: Fields = {
+  ...SUBJECT,
+  purpose: enumeration({
+    required: true,
+    values: "contracts.companion.purposes",
+    description: "Why you need it; PERMISSION, PRICING, MODERATION and ESCALATION are power decisions (SG-WARMTH).",
+  }),
+  skipCache: boolean({ description: "Read the facts again instead of the cached envelope." }),
+  includeNarrative: boolean({ description: "Asking for SHARED_NARRATIVE with a power purpose is refused (SG-WARMTH)." }),
+};
 export const SET_PRIVACY_FIELDS: Fields = {
-  subjectId: id(),
+  ...SUBJECT,
   memoryEnabled: boolean(),
   learnPatterns: boolean(),
   shareWith: list(text()),
   anonymizeDates: boolean(),
-  deleteAfterDays: number(),
+  deleteAfterDays: integer(),
 };
-export const ERASE_FIELDS: Fields = { subjectId: id() };
+export const ERASE_FIELDS: Fields = SUBJECT;
 export const DECAY_FIELDS: Fields = {};
-export const CONSOLIDATE_FIELDS: Fields = { subjectId: id(), memoryIds: list(id()), text: text(), type: enumeration(), justification: text() };
+export const CONSOLIDATE_FIELDS: Fields = {
+  ...SUBJECT,
+  memoryIds: list(id({ graphqlId: true })),
+  text: text({ stored: true }),
+  type: enumeration({ values: "contracts.companion.fact_types" }),
+  justification: text({ stored: true }),
+};

@@ -1,10 +1,11 @@
-import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { defineContract, type ContractDeps, type ContractModule } from "../../kernel/contract";
 import type { Envelope } from "./envelope";
 import { EnvelopeCache } from "./envelope-cache";
 import { createGroundingScorer } from "./grounding";
 import { companionOperations, type CompanionOperations } from "./operations";
 import { CompanionStore } from "./store";
 import { CompanionProposalRejudge, CompanionRejudge } from "./store-rejudge";
+import { CompanionResolver } from "./resolvers";
 
 /**
  * The companion contract (seed 002, with seed 004 consolidation): facts gated by confidence
@@ -24,3 +25,6 @@ export function companionContract(deps: ContractDeps): ContractModule<CompanionO
   });
   return { name: "companion", operations, stores: [store], rejudge: [new CompanionRejudge(deps.db, store, cache), new CompanionProposalRejudge(deps.db)] };
 }
+
+/** The companion contract as src/contracts/index.ts registers it. */
+export const companion = defineContract({ name: "companion", create: companionContract, resolvers: [CompanionResolver] });

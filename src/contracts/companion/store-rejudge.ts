@@ -1,3 +1,5 @@
+import { storedTexts } from "../../kernel/declaration";
+import { ADD_FACT_FIELDS, CONSOLIDATE_FIELDS } from "./fields";
 import type { Collection, Document } from "mongodb";
 import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import type { Database } from "../../store/database";
@@ -16,6 +18,9 @@ type QuarantinableProposal = ProposalRecord & { quarantine?: QuarantineMark };
  * change, and this process's cached envelopes of the subject go at once; other processes'
  * cached envelopes expire within envelope_cache_seconds.
  */
+/** A stored fact is an added or a consolidated one: the stored text of both declarations. */
+const FACT_FIELDS = { ...ADD_FACT_FIELDS, ...CONSOLIDATE_FIELDS };
+
 export class CompanionRejudge implements RejudgeTarget {
   readonly contract = "companion";
   readonly kind = "companion-facts";
@@ -36,7 +41,7 @@ export class CompanionRejudge implements RejudgeTarget {
       objectId: f.memory_id,
       subjectId: f.subject_id,
       // A consolidated fact's justification was judged with its write (consolidateMemories declares it text).
-      texts: f.status === "active" ? { text: f.text, ...(f.justification ? { justification: f.justification } : {}) } : ({} as Record<string, string>),
+      texts: f.status === "active" ? storedTexts(FACT_FIELDS, f) : ({} as Record<string, string>),
       metadata: { fact_type: f.type },
     }));
   }
@@ -105,7 +110,7 @@ export class CompanionProposalRejudge extends HeldRejudgeTarget {
       objectId: p.proposal_id,
       subjectId: p.subject_id,
       // Judged by the field name addFact declared for it: the held text is the fact's `text`.
-      texts: p.status === "pending" && p.fact?.text ? { text: p.fact.text } : ({} as Record<string, string>),
+      texts: p.status === "pending" ? storedTexts(ADD_FACT_FIELDS, p.fact) : ({} as Record<string, string>),
       metadata: { fact_type: p.fact?.type },
     }));
   }

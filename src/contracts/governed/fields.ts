@@ -1,25 +1,82 @@
-import { boolean, enumeration, id, number, object, text, type Fields } from "../../kernel/fields";
+import { boolean, enumeration, id, integer, json, object, text, type Fields } from "../../kernel/fields";
 
 /**
- * Every field each operation accepts; one bound per name in
- * policies/memgate/contracts/governed/data.json "fields". Key, value, source ref and the
- * consent's evidence are free text (every detector runs over them), like a DELETE reason.
+ * The governed contract's declarations (seed 000 §2.1): every field each operation accepts, with
+ * what the doors publish about it (src/kernel/declaration.ts derives the MCP schemas, re-judging
+ * reads the `stored` text, erasure removes the `stored` fields); one bound per name in
+ * policies/memgate/contracts/governed/data.json "fields" (checked at start). Key, value, source
+ * ref and the consent's evidence are free text (every detector runs over them), like a DELETE reason.
  */
-const SUBJECT: Fields = { subject_id: id() };
+const SUBJECT: Fields = {
+  subject_id: id({
+    graphqlId: true,
+    description:
+      "One of your token's subjects (see the memgate://me resource); default: its first. An argument can only narrow what the token holds (SPEC D5).",
+  }),
+};
 const ITEM: Fields = {
   ...SUBJECT,
-  category: enumeration(),
-  key: text(),
-  value: text(),
-  source_kind: enumeration(),
-  ttl_class: enumeration(),
-  source_ref: text(),
-  origin: enumeration(),
-  consent: object({ explicit: boolean(), evidence_ref: text() }),
+  category: enumeration({
+    required: true,
+    values: "contract.categories",
+    description: "One of the contract's categories (GraphQL `contract { categories }`).",
+  }),
+  key: text({ required: true, stored: true, description: "A short key naming the item, e.g. preferred_language." }),
+  value: text({ required: true, stored: true, description: "The content. Forbidden categories of content and injection attempts are refused." }),
+  source_kind: enumeration({ required: true, values: "contract.source_kinds", description: "One of the contract's source kinds, e.g. USER_STATED." }),
+  ttl_class: enumeration({ required: true, values: "contract.ttl_classes", description: "One of the category's TTL classes." }),
+  source_ref: text({ stored: true, description: "Structure ids only, never content (seed 000 §5.1)." }),
+  origin: enumeration({ default: "USER", description: "Where the write comes from: USER, SYSTEM or TOOL_OUTPUT (refused, seed 000 §4.9). Default USER." }),
+  consent: object(
+    {
+      explicit: boolean({ description: "The person asked for this memory." }),
+      evidence_ref: text({ stored: true, description: "Where the person's request can be found (a structure id)." }),
+    },
+    { description: "Evidence that the person asked for this memory (required by some categories)." },
+  ),
 };
+const MEMORY_ID: Fields = { memory_id: id({ required: true, graphqlId: true, description: "The item's id." }) };
 export const STORE_FIELDS: Fields = ITEM;
-export const UPDATE_FIELDS: Fields = { ...ITEM, memory_id: id(), expected_version: number() };
-export const DELETE_FIELDS: Fields = { ...SUBJECT, memory_id: id(), reason: text(), expected_version: number() };
-export const READ_FIELDS: Fields = { ...SUBJECT, memory_id: id() };
-export const LIST_FIELDS: Fields = { ...SUBJECT, category: enumeration(), key: text(), limit: number(), after: id() };
-export const SET_SETTINGS_FIELDS: Fields = { ...SUBJECT, enabled: boolean(), max_items_per_subject: number(), max_writes_per_window: number() };
+export const UPDATE_FIELDS: Fields = {
+  ...ITEM,
+  ...MEMORY_ID,
+  expected_version: integer({ description: "The version you read; if another write superseded it, the answer is NOT_FOUND." }),
+};
+export const DELETE_FIELDS: Fields = {
+  ...SUBJECT,
+  ...MEMORY_ID,
+  reason: text({ description: "Why (kept with the deleted item as delete_reason, erased with it)." }),
+  expected_version: integer({ description: "The version you read." }),
+};
+export const READ_FIELDS: Fields = { ...SUBJECT, ...MEMORY_ID };
+export const LIST_FIELDS: Fields = {
+  ...SUBJECT,
+  category: enumeration({ values: "contract.categories", description: "Only this category." }),
+  key: text({ description: "Only the items stored under this key (a lookup by the caller's own key)." }),
+  limit: integer({ description: "Page size (policy data: list_limit_max)." }),
+  after: id({ description: "next_cursor of the previous page." }),
+};
+export const SET_SETTINGS_FIELDS: Fields = {
+  ...SUBJECT,
+  enabled: boolean({ description: "false: every memory operation answers POLICY_DISABLED" }),
+  max_items_per_subject: integer(),
+  max_writes_per_window: integer({ description: "Writes (STORE, UPDATE) per subject per window (policy data: window_seconds)" }),
+};
+
+/** What governed answers about an item (the MCP tools' `memory`; the GraphQL `Memory` type names the same fields in camelCase). */
+export const MEMORY_OUTPUT: Fields = {
+  memory_id: id({ required: true, description: "The item's id." }),
+  subject_id: id({ required: true }),
+  version: integer({ required: true, description: "Content is never changed in place: an update writes version + 1 (SPEC D2)." }),
+  category: text({ required: true }),
+  key: text({ required: true }),
+  value: text({ required: true }),
+  source_kind: text({ required: true }),
+  ttl_class: text({ required: true }),
+  source_ref: text(),
+  created_at: text({ required: true, description: "ISO 8601" }),
+  updated_at: text({ required: true, description: "ISO 8601" }),
+  expires_at: text({ required: true, description: "ISO 8601; the item is not read or listed from then on" }),
+  advisory: boolean({ required: true, description: "Always true: memory informs, it never decides (SG-ADVISORY)." }),
+  provenance: json({ description: "MP-OBJECT provenance and integrity hash (seed 004)." }),
+};

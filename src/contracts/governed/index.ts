@@ -1,7 +1,8 @@
-import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { defineContract, type ContractDeps, type ContractModule } from "../../kernel/contract";
 import { governedOperations, type GovernedOperations } from "./operations";
 import { GovernedStore } from "./store";
 import { GovernedRejudge, GovernedVersionRejudge } from "./store-rejudge";
+import { GovernedResolver } from "./resolvers";
 
 /**
  * The Phase 19 memory contract (seed 000): STORE, UPDATE, DELETE, READ, LIST of governed
@@ -18,3 +19,6 @@ export function governedContract(deps: ContractDeps): ContractModule<GovernedOpe
     rejudge: [new GovernedRejudge(deps.db), new GovernedVersionRejudge(deps.db)],
   };
 }
+
+/** The governed contract as src/contracts/index.ts registers it. */
+export const governed = defineContract({ name: "governed", create: governedContract, resolvers: [GovernedResolver] });

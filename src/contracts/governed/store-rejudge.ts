@@ -1,20 +1,15 @@
 import type { Collection, Document } from "mongodb";
+import { storedTexts } from "../../kernel/declaration";
 import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
 import { quarantinedSubject, StatusQuarantine, tenantBatch } from "../../store/quarantined";
+import { STORE_FIELDS } from "./fields";
 import type { MemoryRecord, MemoryVersionRecord } from "./store";
 
 type Quarantinable = MemoryRecord & { quarantine?: QuarantineMark };
 
-/** The free text a governed write declared (key, value, source_ref, consent.evidence_ref): READ returns the source ref too. */
-function itemTexts(item: Pick<MemoryRecord, "key" | "value" | "source_ref" | "consent">): Record<string, string> {
-  return {
-    key: item.key,
-    value: item.value,
-    ...(item.source_ref ? { source_ref: item.source_ref } : {}),
-    ...(item.consent?.evidence_ref ? { "consent.evidence_ref": item.consent.evidence_ref } : {}),
-  };
-}
+/** The free text a governed write stored, by declared name (fields.ts: key, value, source_ref, consent.evidence_ref). */
+const itemTexts = (item: MemoryRecord | QuarantinableVersion): Record<string, string> => storedTexts(STORE_FIELDS, item);
 
 const ITEM_PROJECTION = { _id: 1, subject_id: 1, memory_id: 1, key: 1, value: 1, source_ref: 1, consent: 1, status: 1 } as const;
 

@@ -1,20 +1,34 @@
 import { enumeration, id, list, object, text } from "../../kernel/fields";
 
 /**
- * Every field each operation accepts; bounds in policies/memgate/contracts/ledger/data.json
- * "fields". Free text (the proposed and final texts, the source's id and note) goes through
- * every detector; kind and source type are strings the policy checks against its allowlists (SPEC D3a).
+ * The ledger's declarations (seed 003): every field each operation accepts, with what the
+ * doors publish about it (src/kernel/declaration.ts); bounds in
+ * policies/memgate/contracts/ledger/data.json "fields" (checked at start). Free text (the
+ * proposed and final texts, the source's id and note) goes through every detector; kind and
+ * source type are strings the policy checks against its allowlists (SPEC D3a). Stored text is
+ * re-judged under `storedAs`, the record's name for it.
  */
+const SUBJECT = { subjectId: id({ graphqlId: true, description: "One of your token's subjects; default: its first." }) };
 export const PROPOSE_FIELDS = {
-  subjectId: id(),
-  proposedText: text(),
-  kind: enumeration(),
-  source: object({ sourceType: enumeration(), sourceId: text(), note: text() }),
+  ...SUBJECT,
+  proposedText: text({ required: true, stored: true, storedAs: "proposed_text", description: "The candidate text, shown to the person verbatim." }),
+  kind: enumeration({ required: true, values: "contracts.ledger.kinds", description: "What the memory is: one of the ledger's kinds." }),
+  source: object(
+    {
+      sourceType: enumeration({ required: true, values: "contracts.ledger.source_types", description: "One of the ledger's source types." }),
+      sourceId: text({ description: "The source's structure id." }),
+      note: text({ description: "A short note on the source. No signal names or scores." }),
+    },
+    { required: true, description: "Provenance: source_type (one of the ledger's source types), source_id, note. No signal names or scores." },
+  ),
 };
-export const APPROVE_FIELDS = { proposalId: id(), finalText: text() };
-export const DECLINE_FIELDS = { proposalId: id() };
-export const FORGET_FIELDS = { memoryId: id() };
-export const PENDING_FIELDS = { subjectId: id() };
+export const APPROVE_FIELDS = {
+  proposalId: id({ required: true, graphqlId: true, description: "The proposal approved." }),
+  finalText: text({ stored: true, storedAs: "text", description: "The person's own words; default: the proposed text." }),
+};
+export const DECLINE_FIELDS = { proposalId: id({ required: true, graphqlId: true, description: "The proposal declined." }) };
+export const FORGET_FIELDS = { memoryId: id({ required: true, graphqlId: true, description: "The ledger item forgotten." }) };
+export const PENDING_FIELDS = SUBJECT;
 /** LEDGER: reading the ledger, and watching it live (watch.ts), accept the same. */
-export const LEDGER_FIELDS = { subjectId: id() };
-export const SELECT_FIELDS = { memoryIds: list(id()) };
+export const LEDGER_FIELDS = SUBJECT;
+export const SELECT_FIELDS = { memoryIds: list(id({ graphqlId: true }), { required: true, description: "The ledger items selected into the context." }) };

@@ -1,8 +1,9 @@
-import type { ContractDeps, ContractModule } from "../../kernel/contract";
+import { defineContract, type ContractDeps, type ContractModule } from "../../kernel/contract";
 import { ledgerOperations, type LedgerOperations } from "./operations";
 import { LedgerStore } from "./store";
 import { LedgerItemRejudge, LedgerProposalRejudge } from "./store-rejudge";
 import { ledgerWatch } from "./watch";
+import { LedgerResolver } from "./resolvers";
 
 /**
  * The person's ledger (seed 003, P54-*): proposals held for their owner, approved in the
@@ -18,3 +19,6 @@ export function ledgerContract(deps: ContractDeps): ContractModule<LedgerOperati
     rejudge: [new LedgerItemRejudge(deps.db), new LedgerProposalRejudge(deps.db)],
   };
 }
+
+/** The ledger contract as src/contracts/index.ts registers it. */
+export const ledger = defineContract({ name: "ledger", create: ledgerContract, resolvers: [LedgerResolver] });

@@ -1,3 +1,5 @@
+import { storedTexts } from "../../kernel/declaration";
+import { APPROVE_FIELDS, PROPOSE_FIELDS } from "./fields";
 import type { Collection, Document } from "mongodb";
 import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate } from "../../kernel/rejudge";
 import { COLLECTIONS, type Database } from "../../store/database";
@@ -31,7 +33,7 @@ export class LedgerItemRejudge extends HeldRejudgeTarget {
       docId: i._id,
       objectId: i.memory_id,
       subjectId: i.subject_id,
-      texts: i.status === "active" ? { finalText: i.text } : ({} as Record<string, string>),
+      texts: i.status === "active" ? storedTexts(APPROVE_FIELDS, i) : ({} as Record<string, string>),
       metadata: { ledger_kind: i.kind },
     }));
   }
@@ -56,7 +58,7 @@ export class LedgerProposalRejudge extends HeldRejudgeTarget {
       docId: p._id,
       objectId: p.proposal_id,
       subjectId: p.subject_id,
-      texts: p.decision === "pending" && p.proposed_text ? { proposedText: p.proposed_text } : ({} as Record<string, string>),
+      texts: p.decision === "pending" ? storedTexts(PROPOSE_FIELDS, p) : ({} as Record<string, string>),
       metadata: { ledger_kind: p.kind },
     }));
   }

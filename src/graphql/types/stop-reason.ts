@@ -1,8 +1,8 @@
 import { registerEnumType } from "type-graphql";
-import { STOP_REASONS, type StopReason as StopReasonCode } from "../../kernel/outcome";
+import { STOP_REASONS } from "../../kernel/outcome";
 
-/** The GraphQL enum of SPEC D3's codes; a test checks it against the policy's priority list. */
-export const StopReason = Object.fromEntries(STOP_REASONS.map((code) => [code, code])) as { [K in StopReasonCode]: K };
+/** The GraphQL enum of SPEC D3's codes: the policy's priority list (policies/memgate/contract/data.json), in its order. */
+export const StopReason = Object.fromEntries(STOP_REASONS.map((code) => [code, code])) as Record<string, string>;
 
 registerEnumType(StopReason, {
   name: "StopReason",
