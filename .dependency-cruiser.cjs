@@ -100,10 +100,11 @@ module.exports = {
     },
     {
       name: "no-circular",
-      comment: "Modules in a cycle cannot be read (or loaded) one after the other.",
+      comment:
+        "Modules in a cycle cannot be loaded one after the other. Type-only imports are erased at compile time, so a cycle closed only by them (services -> contracts -> resolvers -> context -> services) is no cycle at run time.",
       severity: "error",
       from: { path: "^src/" },
-      to: { circular: true },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
     },
   ],
   options: {
