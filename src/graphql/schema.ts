@@ -23,7 +23,7 @@ let schema: GraphQLSchema | undefined;
 
 /**
  * type-graphql insists on a PubSub once any subscription exists. memgate has no in-process
- * bus: subscriptions read the log (src/audit/event-source.ts), so publishing is refused.
+ * bus: subscriptions read the log (src/store/log/event-source.ts), so publishing is refused.
  */
 const NO_BUS = {
   publish(): never {

@@ -1,7 +1,7 @@
 /**
  * Re-judging stored memory when the policy tightens (issue 13 item 5, SPEC MP-BREAK,
  * C19-FORBID). Each contract offers its stored memories as `RejudgeTarget`s; the background
- * re-audit (src/store/log/reaudit.ts) walks them in `_id`-ordered batches, runs each one's
+ * re-audit (src/jobs/reaudit.ts) walks them in `_id`-ordered batches, runs each one's
  * stored text through the kernel's detectors and the policy's REJUDGE operation of its
  * contract, and quarantines what the policy now refuses. The policy decides; a target only
  * reads, quarantines and releases.
