@@ -504,6 +504,7 @@ export class Kernel {
 
   private outcome<T>(decision: Decision, value?: T): Outcome<T> {
     return {
+      outcome: decision.outcome,
       stopReason: decision.stopReason,
       explanations: decision.explanations,
       decisionId: decision.decisionId,
@@ -527,7 +528,14 @@ export class Kernel {
     // Another attempt holds the key (and records its own outcome); nothing of this one stays: no refuse event.
     if (error instanceof IdempotencyInProgressError) {
       logger.warn({ requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "idempotency key in use by another attempt");
-      return { stopReason: "INTERNAL_INCONSISTENCY", explanations: ["C19-FAIL: idempotency_in_progress"], decisionId, policyVersion, contractVersion };
+      return {
+        outcome: "refuse",
+        stopReason: "INTERNAL_INCONSISTENCY",
+        explanations: ["C19-FAIL: idempotency_in_progress"],
+        decisionId,
+        policyVersion,
+        contractVersion,
+      };
     }
     logger.error({ err: error, requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "operation failed closed");
     const broken = this.deps.faults.integrityBreak(error);
@@ -556,6 +564,7 @@ export class Kernel {
       logger.error({ err: logError, requestId: call.requestId }, "could not record the failure in the event log");
     }
     return {
+      outcome: "refuse",
       stopReason: "INTERNAL_INCONSISTENCY",
       explanations: [broken ? "MP-OBJECT: integrity_hash_mismatch" : "C19-FAIL: internal_error"],
       decisionId,

@@ -15,6 +15,12 @@ export function isStopReason(value: string): value is StopReason {
 
 /** What every contract operation returns: one stop reason and the decision's stamps. */
 export interface Outcome<T = undefined> {
+  /**
+   * What the policy answered (allow | hold | refuse); "refuse" for a failure the kernel records
+   * (INTERNAL_INCONSISTENCY). A door that shapes its answer by success reads this, never the
+   * stop reason's name. Absent on an answer replayed from before it existed.
+   */
+  outcome?: "allow" | "hold" | "refuse";
   stopReason: StopReason;
   explanations: string[];
   decisionId: string;

@@ -158,7 +158,7 @@ export class MemoryDecision extends DecisionFields {
   static from(outcome: Outcome<MemoryRecord | undefined>, actedOn: string | null = null): MemoryDecision {
     const decision = new MemoryDecision().assignDecision(outcome);
     decision.memory = outcome.value ? Memory.from(outcome.value) : null;
-    decision.memoryId = outcome.value?.memory_id ?? (outcome.stopReason.startsWith("SUCCESS_") ? actedOn : null);
+    decision.memoryId = outcome.value?.memory_id ?? (outcome.outcome === "allow" ? actedOn : null);
     return decision;
   }
 }
