@@ -77,7 +77,7 @@ describe("C19-FAIL INV-8: a broken dependency answers INTERNAL_INCONSISTENCY and
       await gw.stop();
       await db.stop();
     }
-  }, 60_000);
+  }, 180_000);
 
   describe.each([
     ["missing", () => path.join(os.tmpdir(), "memgate-no-such-bundle.tar.gz")],
