@@ -64,7 +64,14 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
     const token = await gw.token({ tenant: "speed", subjects: ["alice"], roles: ["agent"] });
     // The first operation of a process and subject reads the chain head and fills the settings cache.
     await gw.gateway.services.contracts.governed.store.settings.ready();
-    await gw.gql(token, STORE, { input: preference({ key: "warm" }) });
+    // Warm until a STORE is served from the cache: the first one's settings read fills it only
+    // while the lease holds when the read ends, which a busy database can outlast.
+    let warmed = 0;
+    while (warmed < 5) {
+      const { path } = await measured(() => gw.gql(token, STORE, { input: preference({ key: `warm${warmed}` }) }));
+      warmed += 1;
+      if (!path.includes("find memory_settings")) break;
+    }
     for (let i = 0; i < 3; i++) {
       const { answer, path } = await measured(() => gw.gql(token, STORE, { input: preference({ key: `k${i}` }) }));
       expect(answer.data!.storeMemory.stopReason).toBe("SUCCESS_STORED");
@@ -83,9 +90,9 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
     }
     // Off the request path, but done: the versions' due marks are gone, the subject's counts moved.
     await gw.gateway.services.contracts.governed.store.idle();
-    expect(await gw.gateway.db.collection("memories").countDocuments({ tenant_id: "speed" })).toBe(4);
+    expect(await gw.gateway.db.collection("memories").countDocuments({ tenant_id: "speed" })).toBe(warmed + 3);
     expect(await gw.gateway.db.collection("memory_due_events").countDocuments({ tenant_id: "speed" })).toBe(0);
-    expect(await gw.gateway.db.collection("memory_counters").findOne({ tenant_id: "speed", subject_id: "alice" })).toMatchObject({ items: 4 });
+    expect(await gw.gateway.db.collection("memory_counters").findOne({ tenant_id: "speed", subject_id: "alice" })).toMatchObject({ items: warmed + 3 });
   });
 
   it("issue-11 §7 C19-OPS: a READ costs one database command (the item by _id); settings come from the process's cache", async () => {
