@@ -78,9 +78,12 @@ describe("MP-BREAK: policy versions and conformance breaks", () => {
     // full verification that runs in the background after the gateway listens finds it (issue 15 §5).
     await g.gateway.auditSystem!.fullVerification;
     const events = await eventsOf(g.gateway.db, "pb");
-    // Found by the full verification, or earlier by the checkpointer, which verifies the history below its last checkpoint before it signs (issue 22 §3).
+    // Found by the full verification, or earlier by the checkpointer, which verifies the history below its last checkpoint before it signs (issue 22 §3);
+    // or at start-up, when no checkpoint was signed over the edited event before the restart (a busy machine's checkpointer may not have run yet).
     const breakEvent = events.find(
-      (e) => e.event_type === "conformance_break" && ["background_full_verification", "checkpointer"].includes(e.metadata.detected_by as string),
+      (e) =>
+        e.event_type === "conformance_break" &&
+        ["background_full_verification", "checkpointer", "startup_verification"].includes(e.metadata.detected_by as string),
     );
     expect(breakEvent).toMatchObject({ reason: "chain_unverifiable: hash_mismatch at seq 2", metadata: { broken_seq: 2 } });
 
