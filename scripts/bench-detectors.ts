@@ -2,7 +2,9 @@
  * µs per decision's detector work: the real detector suite (normaliser, language id, every
  * lexicon, injection, identifiers) over 300-character texts of several languages and kinds,
  * as the kernel runs it for a STORE (key + value). `npx tsx scripts/bench-detectors.ts
- * [--budget-ms N]` (the bundle must be built). Prints p50/p99 CPU µs per text and overall.
+ * [--budget-ms N]` (the bundle must be built). Prints p50/p99 CPU µs per text and overall. The service runs
+ * node with --no-regexp-tier-up (deploy/container-start.sh): `node --no-regexp-tier-up --import tsx scripts/bench-detectors.ts`
+ * measures as it runs.
  */
 import path from "node:path";
 import { createDetectorSuite, defaultDetectors } from "../src/detectors";

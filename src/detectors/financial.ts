@@ -1,6 +1,7 @@
 import { countrySpecs, isValidIBAN } from "ibantools";
 import type { Detector, Finding } from "./detector";
 import { digitCount, QUANTITY } from "./government-id";
+import { matchesOf } from "./matches";
 
 /** Luhn (ISO/IEC 7812) over a string of digits. */
 export function luhnValid(digits: string): boolean {
@@ -50,7 +51,7 @@ const CARD_WORD =
   /\b(?:card|cards|visa|mastercard|master card|amex|american express|discover|maestro|jcb|diners|unionpay|cc|pan|karte|kreditkarte|bankkarte|tarjeta|carta|carte|cartão|cartao|kaart|creditcard|karta|kartę|kartu)\b/i;
 
 function cardIn(text: string): boolean {
-  for (const match of text.matchAll(DIGIT_RUN)) {
+  for (const match of matchesOf(DIGIT_RUN, text)) {
     if (QUANTITY.test(match[0])) continue;
     const groups = match[0].split(SEPARATOR);
     const total = groups.reduce((n, g) => n + g.length, 0);
@@ -81,7 +82,7 @@ const IBAN_SEPARATOR = /[ .\-\u00A0]/;
 
 /** An IBAN in any spacing and case: the country's length (ibantools' registry) and the mod-97 check. */
 function ibanIn(text: string): boolean {
-  for (const match of text.matchAll(IBAN_START)) {
+  for (const match of matchesOf(IBAN_START, text)) {
     const country = match[1].toUpperCase();
     const length = countrySpecs[country]?.chars;
     if (!length) continue;

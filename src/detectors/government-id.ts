@@ -1,5 +1,6 @@
 import { stdnum } from "stdnum";
 import type { Detector, Finding } from "./detector";
+import { matchesOf } from "./matches";
 
 /**
  * seed 000 §4.7 national and tax identifiers by structure and check digits, validated by
@@ -140,7 +141,7 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
   const digits = digitCount(text);
   if (digits < 4) return [];
   if (digits >= 9) {
-    for (const match of text.matchAll(DIGIT_RUN)) {
+    for (const match of matchesOf(DIGIT_RUN, text)) {
       if (QUANTITY.test(match[0])) continue;
       const groups = match[0].split(SEPARATOR);
       const total = groups.reduce((n, g) => n + g.length, 0);
@@ -169,7 +170,7 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
   }
   for (const id of SHAPED_IDS) {
     if (digits < id.digits) continue;
-    for (const match of text.matchAll(id.shape)) {
+    for (const match of matchesOf(id.shape, text)) {
       if (id.validate(match[0].replace(/[ -]/g, "")).isValid) {
         found.add(id.label);
         break;

@@ -1,6 +1,7 @@
 import type { Detector, Finding } from "./detector";
 import { digitCount, nationalIdsIn } from "./government-id";
 import type { LexiconSource } from "./lexicon";
+import { matchesOf } from "./matches";
 
 /** data.memgate.identifiers of the bundle (policies/memgate/identifiers/data.json). */
 export interface IdentifierData {
@@ -121,7 +122,7 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
       if (idWords && digitCount(text) >= 3) {
         const words: { start: number; end: number }[] = [];
         idWords.lastIndex = 0;
-        for (const m of text.matchAll(idWords)) words.push({ start: m.index, end: m.index + m[0].length });
+        for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length });
         if (words.length > 0) {
           const keywordNear = (_: string, at: number) => words.some((w) => w.end <= at && at - w.end <= 48);
           for (const label of nationalIdsIn(text, { keywordNear })) findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
@@ -136,7 +137,7 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
         for (const statement of statements) {
           if (kinds.has(statement.kind)) continue; // one finding per kind: "pin" is a word of several languages
           statement.pattern.lastIndex = 0;
-          for (const m of text.matchAll(statement.pattern)) {
+          for (const m of matchesOf(statement.pattern, text)) {
             if (statement.kind === "pin" && technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
             if (secretValue(statement, m[2], m[1] !== "", text.slice(m.index + m[0].length))) {
               findings.push({ field, class: "credentials", label: `${statement.kind}_statement:${statement.lang}` });

@@ -2,6 +2,7 @@ import type { Detector, Finding } from "./detector";
 import { identifyLanguage } from "./language-id";
 import { looksEnglish } from "./language-lexicon";
 import type { LexiconSource } from "./lexicon";
+import { matchesOf } from "./matches";
 
 /**
  * Injection by intent (issue 21 item 4, C19-TOOL / INV-4): what a text asks a future agent
@@ -243,7 +244,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     if (!quoted) {
       quoted = [];
       // in JSON the quotes delimit values, they do not quote: a payload in a JSON string is used
-      if (c.quotes && !/^\s*[[{]/.test(sentence)) for (const m of sentence.matchAll(c.quotes)) quoted.push({ from: m.index, to: m.index + m[0].length });
+      if (c.quotes && !/^\s*[[{]/.test(sentence)) for (const m of matchesOf(c.quotes, sentence)) quoted.push({ from: m.index, to: m.index + m[0].length });
     }
     return quoted;
   };
@@ -259,7 +260,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   if (c.template) {
     let plain = false;
     let any = false;
-    for (const m of sentence.matchAll(c.template)) {
+    for (const m of matchesOf(c.template, sentence)) {
       any = true;
       matched.push({ from: m.index, to: m.index + m[0].length });
       if (!inside(quotes(), m.index, m.index + m[0].length)) plain = true;
@@ -274,7 +275,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       const found = re.test(sentence);
       re.lastIndex = 0;
       if (!found) continue;
-      for (const m of sentence.matchAll(re)) {
+      for (const m of matchesOf(re, sentence)) {
         any = true;
         matched.push({ from: m.index, to: m.index + m[0].length });
         if (!inside(quotes(), m.index, m.index + m[0].length)) plain = true;
@@ -291,7 +292,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         const others = rule.rest.map((re) => re.exec(sentence));
         if (others.some((m) => m === null)) continue;
         for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
-        for (const m of sentence.matchAll(rule.first)) {
+        for (const m of matchesOf(rule.first, sentence)) {
           matched.push({ from: m.index, to: m.index + m[0].length });
           if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
           else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0))

@@ -1,6 +1,7 @@
 import type { Finding } from "./detector";
 import { identifyLanguage } from "./language-id";
 import { stemmerFor } from "./stemming";
+import { matchesOf } from "./matches";
 
 /**
  * The per-language phrase lexicons of the policy (issue 21 item 3): `data.memgate.forbidden.languages.<lang>`
@@ -201,7 +202,7 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
   }
   if (language.eachAffix) for (const { hit, pattern } of language.eachAffix) if (pattern.test(folded)) add(hit);
   if (language.textAffixes) {
-    for (const m of folded.matchAll(language.textAffixes.pattern)) {
+    for (const m of matchesOf(language.textAffixes.pattern, folded)) {
       const k = groupOf(m);
       if (k > 0) add(language.textAffixes.hits[k - 1]);
     }

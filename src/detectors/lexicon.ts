@@ -1,4 +1,5 @@
 import type { Detector, Finding } from "./detector";
+import { matchesOf } from "./matches";
 import {
   compileLanguageLexicons,
   languageOfLongest,
@@ -204,7 +205,7 @@ function findingsOfMatches(
 ): Finding[] {
   if (senses.length === 0) return [{ field, class: rule.cls, label: rule.label }];
   const out = new Map<string, Finding>();
-  for (const match of subject.matchAll(rule.every)) {
+  for (const match of matchesOf(rule.every, subject)) {
     const sense = senseIn(senses, match[0], match.index);
     if (!sense) return [{ field, class: rule.cls, label: rule.label }];
     const facts = analysis().factsAt(sense.offset);

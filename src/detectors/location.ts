@@ -1,11 +1,12 @@
 import type { Detector, Finding } from "./detector";
+import { matchesOf } from "./matches";
 
 // Decimal degrees as a pair: 51.5074, -0.1278 (at least 3 decimals each: street-level precision).
 const DECIMAL_PAIR = /(?<![\d.])([-+]?\d{1,3}\.\d{4,})\s*[,; ]\s*([-+]?\d{1,3}\.\d{4,})(?![\d.])/g;
 
 /** A latitude/longitude pair in range, not two small fractions (learning rates, thresholds). */
 function coordinatePair(text: string): boolean {
-  for (const [, a, b] of text.matchAll(DECIMAL_PAIR)) {
+  for (const [, a, b] of matchesOf(DECIMAL_PAIR, text)) {
     const lat = Number(a);
     const lon = Number(b);
     if (Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && (Math.abs(lat) >= 1 || Math.abs(lon) >= 1)) return true;

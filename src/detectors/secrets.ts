@@ -2,6 +2,7 @@ import { lintSource } from "@secretlint/core";
 import { secretLintProfiler } from "@secretlint/profiler";
 import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 import type { Detector, Finding } from "./detector";
+import { matchesOf } from "./matches";
 
 const CONFIG = { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }] };
 
@@ -89,7 +90,7 @@ function entropy(token: string): number {
  */
 export function highEntropyToken(text: string): boolean {
   if (text.length < 24) return false;
-  for (const match of text.matchAll(TOKEN)) {
+  for (const match of matchesOf(TOKEN, text)) {
     const token = match[0].replace(/=+$/, "");
     if (!/[A-Z]/.test(token) || !/[a-z]/.test(token) || !/\d/.test(token)) continue;
     if (
