@@ -17,6 +17,8 @@ import type { ChainVerification } from "../store/log/verify";
 export class IntegrityGuard implements IntegrityState {
   private readonly docs: IntegrityRecords;
   private cache = new Map<string, IntegrityDoc>();
+  /** Reports being recorded, by tenant and broken seq: a second detector waits for the first's event. */
+  private readonly reporting = new Map<string, Promise<MemoryEvent | null>>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -84,6 +86,18 @@ export class IntegrityGuard implements IntegrityState {
    */
   async reportBreak(result: ChainVerification, detectedBy: string): Promise<MemoryEvent | null> {
     if (result.ok || result.firstBrokenSeq === null) return null;
+    // The tenant is marked broken before its event is appended: a detector that finds the same
+    // break meanwhile waits for that event, so whoever awaits it sees the break recorded.
+    const key = `${result.tenantId}\n${result.firstBrokenSeq}`;
+    const inFlight = this.reporting.get(key);
+    if (inFlight) return inFlight.then(() => null);
+    const report = this.recordBreak(result, detectedBy).finally(() => this.reporting.delete(key));
+    this.reporting.set(key, report);
+    return report;
+  }
+
+  private async recordBreak(result: ChainVerification, detectedBy: string): Promise<MemoryEvent | null> {
+    if (result.firstBrokenSeq === null) return null;
     await this.refresh();
     const known = this.cache.get(result.tenantId);
     if (known?.broken && known.broken_seq === result.firstBrokenSeq) return null;
