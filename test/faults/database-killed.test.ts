@@ -161,5 +161,5 @@ describe("the database killed between the statements of a batched update (issue 
       await second?.stop();
       await db.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });
