@@ -1,23 +1,8 @@
 import { Admission, DEFAULT_ADMISSION, type AdmissionData, type AdmissionResult } from "../../src/http/admission";
-import { RefusalPacer, type RefusalPacing, type Timer } from "../../src/http/admission-pacing";
+import { RefusalPacer, type RefusalPacing } from "../../src/http/admission-pacing";
 import { PrincipalRateLimiter } from "../../src/http/rate-limit";
+import { manualTime } from "../support/manual-time";
 import { settled } from "../support/settled";
-
-/** A hand-moved clock whose timers fire when it is moved past them: no test here waits for time. */
-function manualTime(): { now: () => number; timer: Timer; advance(ms: number): void } {
-  let t = 0;
-  let timers: { at: number; run: () => void }[] = [];
-  return {
-    now: () => t,
-    timer: (run, ms) => void timers.push({ at: t + ms, run }),
-    advance(ms) {
-      t += ms;
-      const due = timers.filter((x) => x.at <= t).sort((a, b) => a.at - b.at);
-      timers = timers.filter((x) => x.at > t);
-      for (const x of due) x.run();
-    },
-  };
-}
 
 const pacing = (overrides: Partial<RefusalPacing> = {}): RefusalPacing => ({
   per_principal_per_second: 5,

@@ -1,36 +1,12 @@
-import {
-  Admission,
-  DEFAULT_ADMISSION,
-  GradientLimit,
-  laneOfGraphQL,
-  type AdmissionData,
-  type AdmissionResult,
-  type Admitted,
-  type Timer,
-} from "../../src/http/admission";
+import { Admission, DEFAULT_ADMISSION, GradientLimit, laneOfGraphQL, type AdmissionData, type AdmissionResult, type Admitted } from "../../src/http/admission";
 import { PrincipalRateLimiter } from "../../src/http/rate-limit";
+import { manualTime } from "../support/manual-time";
 import { settled } from "../support/settled";
 
 /** A hand-moved monotonic clock (milliseconds): no test here waits for time. */
 function ticker(): { now: () => number; advance(ms: number): void } {
   let t = 0;
   return { now: () => t, advance: (ms) => (t += ms) };
-}
-
-/** A hand-moved clock whose timers fire when it is moved past them. */
-function manualTime(): { now: () => number; timer: Timer; advance(ms: number): void } {
-  let t = 0;
-  let timers: { at: number; run: () => void }[] = [];
-  return {
-    now: () => t,
-    timer: (run, ms) => void timers.push({ at: t + ms, run }),
-    advance(ms) {
-      t += ms;
-      const due = timers.filter((x) => x.at <= t).sort((a, b) => a.at - b.at);
-      timers = timers.filter((x) => x.at > t);
-      for (const x of due) x.run();
-    },
-  };
 }
 
 /**
