@@ -1,8 +1,8 @@
 import { operation } from "../../../kernel/operation";
 import { newSalt, saltedDigest } from "../../../store/canonical";
 import { APPROVE_FIELDS } from "../fields";
-import { itemIdOf, ledgerDocId, withItemProvenance, type DueEvent, type LedgerItemRecord, type LedgerStore } from "../store";
-import { actor, CONTRACT, gatherProposal, ownerOf, proposalTarget, required, str, type ApproveRequest, type ProposalTarget } from "./shared";
+import { itemIdOf, ledgerDocId, withItemProvenance, type LedgerItemRecord, type LedgerStore } from "../store";
+import { actor, CONTRACT, gatherProposal, ownerOf, proposalTarget, required, str, type ApproveRequest, type ProposalTarget, dueEvent } from "./shared";
 
 /**
  * P54-A, P54-B, P54-C: only the owner approves; the final text passes the validator and
@@ -28,15 +28,7 @@ export function approve(store: LedgerStore) {
         source_type: proposal.source.source_type,
         edited: finalText !== proposal.proposed_text,
       };
-      const due: DueEvent = {
-        event_type: "create",
-        operation: "APPROVE",
-        stop_reason: decision.stopReason,
-        decision_id: decision.decisionId,
-        at: ctx.now,
-        content_digest: digest,
-        metadata,
-      };
+      const due = dueEvent("create", "APPROVE", decision, ctx, metadata, digest);
       const item = withItemProvenance({
         _id: ledgerDocId(ctx.tenantId, ctx.subjectId, memoryId),
         tenant_id: ctx.tenantId,

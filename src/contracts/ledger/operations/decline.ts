@@ -1,7 +1,7 @@
 import { operation } from "../../../kernel/operation";
 import { DECLINE_FIELDS } from "../fields";
-import type { DueEvent, LedgerStore } from "../store";
-import { CONTRACT, gatherProposal, ownerOf, proposalTarget, required, type DeclineRequest, type ProposalTarget } from "./shared";
+import type { LedgerStore } from "../store";
+import { CONTRACT, gatherProposal, ownerOf, proposalTarget, required, type DeclineRequest, type ProposalTarget, dueEvent } from "./shared";
 
 /**
  * P54-D: no item, and the proposed text and note are gone from the record; the event keeps
@@ -24,15 +24,7 @@ export function decline(store: LedgerStore) {
         source_type: proposal.source.source_type,
         lengths: { proposed_text: proposal.proposed_text?.length ?? 0 },
       };
-      const due: DueEvent = {
-        event_type: "delete",
-        operation: "DECLINE",
-        stop_reason: decision.stopReason,
-        decision_id: decision.decisionId,
-        at: ctx.now,
-        content_digest: null,
-        metadata,
-      };
+      const due = dueEvent("delete", "DECLINE", decision, ctx, metadata);
       const declined = await writes.run(
         () => store.markDeclined(proposal, ctx.now, due),
         async (done) => (done ? store.restoreDeclined(proposal, due) : undefined),

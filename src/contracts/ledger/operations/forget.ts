@@ -1,7 +1,7 @@
 import { operation } from "../../../kernel/operation";
 import { FORGET_FIELDS } from "../fields";
-import type { DueEvent, LedgerItemRecord, LedgerStore } from "../store";
-import { CONTRACT, itemTarget, ownerOf, required, type ForgetRequest } from "./shared";
+import type { LedgerItemRecord, LedgerStore } from "../store";
+import { CONTRACT, itemTarget, ownerOf, required, type ForgetRequest, dueEvent } from "./shared";
 
 /** P54-E, MP-FORGET: status deleted, deleted_at, and an invalidate event with its reason. */
 export function forget(store: LedgerStore) {
@@ -15,15 +15,7 @@ export function forget(store: LedgerStore) {
     async allow(_req, gathered, ctx, writes, decision) {
       const item = required(gathered, "ledger item");
       const metadata = { proposal_id: item.proposal_id, kind: item.kind };
-      const due: DueEvent = {
-        event_type: "invalidate",
-        operation: "FORGET",
-        stop_reason: decision.stopReason,
-        decision_id: decision.decisionId,
-        at: ctx.now,
-        content_digest: null,
-        metadata,
-      };
+      const due = dueEvent("invalidate", "FORGET", decision, ctx, metadata);
       const forgotten = await writes.run(
         () => store.markDeleted(item, ctx.now, due),
         async (done) => (done ? store.revertDeleted(item, due) : undefined),

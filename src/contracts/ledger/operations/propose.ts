@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { operation } from "../../../kernel/operation";
 import { ledgerData } from "../data";
 import { PROPOSE_FIELDS } from "../fields";
-import { PROPOSAL_PREFIX, ledgerDocId, withProposalProvenance, type DueEvent, type LedgerStore, type ProposalRecord } from "../store";
-import { actor, CONTRACT, str, type ProposeRequest } from "./shared";
+import { PROPOSAL_PREFIX, ledgerDocId, withProposalProvenance, type LedgerStore, type ProposalRecord } from "../store";
+import { actor, CONTRACT, str, type ProposeRequest, dueEvent } from "./shared";
 
 /** P54-A: a proposal stores nothing in the ledger; held for its owner, it answers MISSING_EXPLICIT_CONSENT with its id (SPEC D3). */
 export function propose(store: LedgerStore) {
@@ -30,15 +30,7 @@ export function propose(store: LedgerStore) {
         source_type: source.source_type,
         lengths: { proposed_text: proposedText.length, note: source.note?.length ?? 0, source_id: source.source_id?.length ?? 0 },
       };
-      const due: DueEvent = {
-        event_type: "create",
-        operation: "PROPOSE",
-        stop_reason: decision.stopReason,
-        decision_id: decision.decisionId,
-        at: ctx.now,
-        content_digest: null,
-        metadata,
-      };
+      const due = dueEvent("create", "PROPOSE", decision, ctx, metadata);
       const record = withProposalProvenance({
         _id: ledgerDocId(ctx.tenantId, ctx.subjectId, proposalId),
         tenant_id: ctx.tenantId,

@@ -1,7 +1,8 @@
 import { subjectOf, type Principal } from "../../../auth/principal";
 import { KernelError } from "../../../kernel/execute";
+import type { Decision } from "../../../kernel/decision";
 import type { OperationContext } from "../../../kernel/operation";
-import { PROPOSAL_PREFIX, type LedgerItemRecord, type LedgerStore, type ProposalRecord } from "../store";
+import { PROPOSAL_PREFIX, type DueEvent, type LedgerItemRecord, type LedgerStore, type ProposalRecord } from "../store";
 
 export const CONTRACT = "ledger";
 export const LIST_LIMIT = 500;
@@ -88,4 +89,24 @@ export async function gatherProposal(store: LedgerStore, proposalId: string | nu
     store.itemClaimed(ctx.tenantId, ctx.subjectId, proposalId),
   ]);
   return { proposal, claimed };
+}
+
+/** The event a write declares before it touches an object (its due mark): what the log will record, stamped with the decision. */
+export function dueEvent(
+  eventType: DueEvent["event_type"],
+  operation: string,
+  decision: Decision,
+  ctx: Pick<OperationContext, "now">,
+  metadata: DueEvent["metadata"],
+  contentDigest: string | null = null,
+): DueEvent {
+  return {
+    event_type: eventType,
+    operation,
+    stop_reason: decision.stopReason,
+    decision_id: decision.decisionId,
+    at: ctx.now,
+    content_digest: contentDigest,
+    metadata,
+  };
 }
