@@ -166,7 +166,7 @@ const ERRORS = {
   },
 };
 
-/** The answer to a body too large (413) or nested too deep (400): a SCHEMA_INVALID refusal before the kernel, at pointer "". */
+/** The answer to a body too large (413) or nested too deep (400): the policy's SCHEMA_INVALID at pointer "", with its refuse event. */
 const SCHEMA_INVALID_ANSWER = {
   type: "object",
   required: ["stop_reason", "errors"],
@@ -230,7 +230,11 @@ function derivedPaths(ref: (name: string) => JsonObject): { paths: JsonObject; s
         requestBody: { required: true, content: { "application/json": { schema: ref(`${base}Request`) } } },
         responses: {
           "200": { description: "The decision, with its stop reason.", content: { "application/json": { schema: ref(`${base}Response`) } } },
-          "400": { description: "Not JSON, nested too deep, or a malformed Idempotency-Key.", content: { "application/json": { schema: ref("Errors") } } },
+          "400": {
+            description:
+              'Not JSON or a malformed Idempotency-Key: Errors. Nested deeper than the door allows: the decision, stop_reason SCHEMA_INVALID at pointer "" (the policy\'s answer, with its refuse event).',
+            content: { "application/json": { schema: { oneOf: [ref("Errors"), ref(`${base}Response`)] } } },
+          },
           "401": { description: "No valid bearer token (code UNAUTHENTICATED).", content: { "application/json": { schema: ref("Errors") } } },
           "413": { description: "The body is larger than the door allows.", content: { "application/json": { schema: ref("Errors") } } },
           "415": { description: "Content-Type is not application/json.", content: { "application/json": { schema: ref("Errors") } } },

@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import type { Principal } from "../auth/principal";
-import { AuthenticationError, type TokenVerifier } from "../auth/token-verifier";
+import type { TokenVerifier } from "../auth/token-verifier";
 import type { DoorConfig } from "../config";
 import { runDocument } from "../contracts/agent/door";
 import type { AgentOperations } from "../contracts/agent/operations";
@@ -11,17 +11,12 @@ import type { Logger } from "../logger";
 import { jsonDeeperThan } from "./limits";
 import type { Admission } from "./admission";
 import type { PrincipalRateLimiter } from "./rate-limit";
-import { explainAuthenticationFailure } from "./unauthenticated";
+import { admit, authenticate, requireJson } from "./door-guards";
 
 export interface AgentRouteLimits {
   door: Pick<DoorConfig, "bodyLimitBytes" | "jsonMaxDepth">;
   rateLimiter: PrincipalRateLimiter;
   admission: Admission;
-}
-
-function tooMany(res: Response, retryAfterSeconds: number): void {
-  res.setHeader("Retry-After", String(retryAfterSeconds));
-  res.status(429).json({ errors: [{ message: `Rate limited: retry after ${retryAfterSeconds} s`, extensions: { code: "RATE_LIMITED" } }] });
 }
 
 /**
@@ -48,42 +43,15 @@ export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: Agen
   const { door, rateLimiter, admission } = limits;
   router.post(
     "/v1/memory",
-    (req: Request, res: Response, next: NextFunction) => {
-      if (req.is("application/json")) return next();
-      res.status(415).json({ errors: [{ message: "POST /v1/memory takes Content-Type: application/json", extensions: { code: "UNSUPPORTED_MEDIA_TYPE" } }] });
-    },
-    async (req: Request, res: Response, next: NextFunction) => {
-      let principal: Principal;
-      try {
-        principal = await verifier.verifyAuthorization(req.headers.authorization);
-      } catch (error) {
-        if (!(error instanceof AuthenticationError)) {
-          logger.error({ err: error, requestId: req.requestId }, "token verification failed unexpectedly");
-          res.status(500).json({ errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
-          return;
-        }
-        const reason = explainAuthenticationFailure(error.reason, req.headers.authorization);
-        res.status(401).json({ errors: [{ message: `Unauthenticated: ${reason}`, extensions: { code: "UNAUTHENTICATED" } }] });
-        return;
-      }
-      const rate = await rateLimiter.consume(principal);
-      if (!rate.allowed) return tooMany(res, rate.retryAfterSeconds);
-      res.locals.principal = principal;
-      next();
-    },
+    requireJson("POST /v1/memory takes Content-Type: application/json"),
+    authenticate(verifier, rateLimiter, logger),
     express.json({ limit: door.bodyLimitBytes, strict: false }),
     (error: { status?: number; type?: string }, req: Request, res: Response, next: NextFunction) => {
       if (error.type !== "entity.too.large") return next(error);
       refuseDocument(res, 413, { reason: "too_large", limit: door.bodyLimitBytes }, kernel, agent, req.requestId).catch(next);
     },
-    // The caller's fair share of the read or write lane (src/http/admission.ts), once the body says which.
-    async (req: Request, res: Response, next: NextFunction) => {
-      const op = (req.body as { op?: unknown } | null)?.op;
-      const entry = await admission.acquire(res.locals.principal as Principal, op === "read" ? "read" : "write");
-      if (!entry.admitted) return tooMany(res, entry.retryAfterSeconds);
-      res.once("close", entry.release);
-      next();
-    },
+    // The caller's fair share of the read or write lane, once the body says which.
+    admit(admission, (req) => ((req.body as { op?: unknown } | null)?.op === "read" ? "read" : "write")),
     async (req: Request, res: Response) => {
       if (jsonDeeperThan(req.body, door.jsonMaxDepth))
         return refuseDocument(res, 400, { reason: "too_deep", limit: door.jsonMaxDepth }, kernel, agent, req.requestId);

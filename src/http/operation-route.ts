@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from "express";
 import type { Principal } from "../auth/principal";
-import { AuthenticationError, type TokenVerifier } from "../auth/token-verifier";
+import type { TokenVerifier } from "../auth/token-verifier";
 import type { DoorConfig } from "../config";
 import type { ContractDefinition } from "../kernel/contract";
 import { doorNames, projectOutput, snakeName, type OperationDeclaration } from "../kernel/declaration";
@@ -11,6 +11,7 @@ import { stampsOf, type Outcome } from "../kernel/outcome";
 import type { Logger } from "../logger";
 import type { Services } from "../services";
 import type { Admission } from "./admission";
+import { admit, authenticate, requireJson } from "./door-guards";
 import { jsonDeeperThan } from "./limits";
 import type { PrincipalRateLimiter } from "./rate-limit";
 
@@ -22,8 +23,6 @@ export interface OperationRouteDeps {
   rateLimiter: PrincipalRateLimiter;
   admission: Admission;
 }
-
-const errors = (message: string, code: string) => ({ errors: [{ message, extensions: { code } }] });
 
 /** A snake_case JSON body as the operation's request, under its declared names; undeclared fields are the door's unknown fields. */
 export function requestOf(fields: Fields, body: unknown, at = ""): { request: Record<string, unknown>; unknown: string[] } {
@@ -61,35 +60,28 @@ export function operationRouter(definitions: readonly ContractDefinition[], deps
   for (const declaration of definitions.flatMap((d) => (d.declarations ?? []).filter((decl) => decl.derivedDoors))) {
     router.post(
       doorNames(declaration).path,
-      (req: Request, res: Response, next: NextFunction) => {
-        if (req.is("application/json")) return next();
-        res.status(415).json(errors("Content-Type must be application/json", "UNSUPPORTED_MEDIA_TYPE"));
-      },
-      async (req: Request, res: Response, next: NextFunction) => {
-        try {
-          res.locals.principal = await verifier.verifyAuthorization(req.headers.authorization);
-        } catch (error) {
-          if (!(error instanceof AuthenticationError)) return next(error);
-          res.status(401).json(errors(`Unauthenticated: ${error.reason}`, "UNAUTHENTICATED"));
-          return;
-        }
-        const rate = await rateLimiter.consume(res.locals.principal as Principal);
-        if (!rate.allowed) return tooMany(res, rate.retryAfterSeconds);
-        const entry = await admission.acquire(res.locals.principal as Principal, declaration.kind === "read" ? "read" : "write");
-        if (!entry.admitted) return tooMany(res, entry.retryAfterSeconds);
-        res.once("close", entry.release);
-        next();
-      },
+      requireJson("Content-Type must be application/json"),
+      authenticate(verifier, rateLimiter, logger),
+      admit(admission, () => (declaration.kind === "read" ? "read" : "write")),
       express.json({ limit: door.bodyLimitBytes, strict: false }),
       async (req: Request, res: Response, next: NextFunction) => {
         try {
+          const op = operationOf(services, declaration);
+          const principal = res.locals.principal as Principal;
+          // Too deep to hand on: the policy answers SCHEMA_INVALID at the root, with its refuse event (as on POST /v1/memory).
           if (jsonDeeperThan(req.body, door.jsonMaxDepth)) {
-            res.status(400).json(errors(`the body is nested deeper than ${door.jsonMaxDepth} levels`, "BAD_REQUEST"));
+            const refused = await services.kernel.run(
+              op,
+              principal,
+              {},
+              { requestId: req.requestId, refused: { reason: "too_deep", limit: door.jsonMaxDepth } },
+            );
+            res.status(400).json(answerOf(declaration, refused));
             return;
           }
           const idempotencyKey = parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]);
           const { request, unknown } = requestOf(declaration.fields, req.body);
-          const outcome = await services.kernel.run(operationOf(services, declaration), res.locals.principal as Principal, request, {
+          const outcome = await services.kernel.run(op, principal, request, {
             requestId: req.requestId,
             idempotencyKey,
             ...(unknown.length ? { unknownFields: unknown } : {}),
@@ -107,11 +99,6 @@ export function operationRouter(definitions: readonly ContractDefinition[], deps
     );
   }
   return router;
-}
-
-function tooMany(res: Response, retryAfterSeconds: number): void {
-  res.setHeader("Retry-After", String(retryAfterSeconds));
-  res.status(429).json(errors(`Rate limited: retry after ${retryAfterSeconds} s`, "RATE_LIMITED"));
 }
 
 function operationOf(services: Services, declaration: OperationDeclaration): Operation<unknown, unknown, unknown> {
