@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Collection, type Db } from "mongodb";
 import { ManualClock } from "../../src/clock";
+import { CounterStore } from "../../src/contracts/governed/store-counters";
 import { EmbeddedFerretDb, ferretdbBinaryPath, freePort } from "../../src/store/embedded-ferretdb";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { preference } from "../support/governed";
@@ -64,6 +65,8 @@ describe("the database killed between the statements of a batched update (issue 
     let second: TestGateway | undefined;
     const bulkWrite = Collection.prototype.bulkWrite;
     const spy = jest.spyOn(Collection.prototype, "bulkWrite");
+    const add = CounterStore.prototype.add;
+    const addSpy = jest.spyOn(CounterStore.prototype, "add");
     try {
       first = await startTestGateway({ clock, mongodbUri: db.uri });
       const admin = await first.token({ tenant: "killed", subjects: [], roles: ["admin"] });
@@ -82,12 +85,30 @@ describe("the database killed between the statements of a batched update (issue 
       await first.gateway.idle();
 
       // The kill: the first statement of the next multi-subject counter batch is written on its
-      // own, then the database process dies before the rest are sent.
+      // own, then the database process dies before the rest are sent. A loaded machine answers
+      // the storm's writes one by one, each counter batch a single subject's; so the first
+      // single-subject batch is held until increments of two more subjects wait behind it (or
+      // the storm is answered), which makes the next batch a multi-subject one.
       let killed = false;
       let reachedKill!: () => void;
       const atKill = new Promise<void>((resolve) => (reachedKill = resolve));
+      let release: (() => void) | undefined;
+      const holding = new Promise<void>((resolve) => (release = resolve));
+      let held = false;
+      const waiting = new Set<string>();
+      addSpy.mockImplementation(function (this: CounterStore, tenantId, subjectId, ...rest) {
+        if (held && !killed) waiting.add(subjectId);
+        if (waiting.size >= 2) release?.();
+        return add.call(this, tenantId, subjectId, ...rest);
+      } as typeof add);
       spy.mockImplementation(async function (this: Collection, ops, options) {
-        if (killed || this.collectionName !== "memory_counters" || ops.length < 2) return bulkWrite.call(this, ops, options);
+        if (killed || this.collectionName !== "memory_counters") return bulkWrite.call(this, ops, options);
+        if (ops.length < 2) {
+          if (held) return bulkWrite.call(this, ops, options);
+          held = true;
+          await holding;
+          return bulkWrite.call(this, ops, options);
+        }
         killed = true;
         await bulkWrite.call(this, ops.slice(0, 1), options);
         process.kill(db.pid!, "SIGKILL");
@@ -108,11 +129,12 @@ describe("the database killed between the statements of a batched update (issue 
             asked(subjectId, first!.gql(token, UPDATE, { input: { ...preference({ subjectId, key, value: "v2" }), memoryId } })),
           ),
         asked(seeded[5].subjectId, first.gql(token, DELETE, { id: seeded[5].memoryId, subjectId: seeded[5].subjectId })),
-      ]);
+      ]).finally(() => release?.());
       await atKill;
       expect(killed).toBe(true);
       if (db.state !== "running") await new Promise((resolve) => db.once("up", resolve));
       spy.mockRestore();
+      addSpy.mockRestore();
       await first.gateway.idle();
       const dbName = first.dbName;
       await first.stop();
@@ -157,6 +179,7 @@ describe("the database killed between the statements of a batched update (issue 
       await expectConsistent(store, "killed");
     } finally {
       spy.mockRestore();
+      addSpy.mockRestore();
       await first?.stop();
       await second?.stop();
       await db.stop();
