@@ -520,7 +520,13 @@ function App({
   start: { session: Session | null; error: string | null };
 }) {
   const [language, setLanguage] = useState(initial);
-  const [session, setSession] = useState<Session | null>(start.session);
+  const [session, setSessionState] = useState<Session | null>(start.session);
+  // Kept in sessionStorage at once, not in an effect after the next paint: a reload right after a
+  // sign-in or a renewal must find the session it just showed.
+  const setSession = (value: Session | null) => {
+    saveSession(value);
+    setSessionState(value);
+  };
   /** Changes at each sign-in, not at a refresh: the ledger stays as it is while its token is renewed. */
   const [signIn, setSignIn] = useState(0);
   const [error, setError] = useState<string | null>(start.error ? initial.words.status(start.error) : null);
@@ -532,7 +538,6 @@ function App({
     const skip = document.querySelector(".skip");
     if (skip) skip.textContent = language.words.page("skip");
   }, [language]);
-  useEffect(() => saveSession(session), [session]);
   // Renews an OpenID session before its token expires; a failed renewal ends it. The timer is set
   // once per session (not again when the language changes, which would push the renewal back).
   const words = useRef(language.words);
@@ -567,7 +572,6 @@ function App({
     const ending = current.current;
     setError(message ?? null);
     setSession(null);
-    saveSession(null);
     // Signing out also ends the provider's session (when it offers that); an expired one just ends here.
     if (!message && ending?.via === "oidc" && settings.oidc) void endSession(settings.oidc, ending);
   };
@@ -602,7 +606,11 @@ async function start(): Promise<void> {
   let error: string | null = null;
   if (settings.oidc) {
     try {
-      session = (await completeSignIn(settings.oidc)) ?? session;
+      const returned = await completeSignIn(settings.oidc);
+      if (returned) {
+        saveSession(returned); // before the first render: a reload at once finds it
+        session = returned;
+      }
     } catch (e) {
       error = e instanceof SignInError ? e.status : "sign_in_failed";
     }
