@@ -127,8 +127,11 @@ describe("the ledger page signs a person in with OpenID Connect", () => {
   });
 
   it("issue 25: an expired token ends the sign-in with a sentence, not an error code", async () => {
+    // Off the page first: an open page whose live socket the gateway closes at the expiry check
+    // would end the session itself, racing the reload (then the new page finds no session at all).
+    await page.goto("about:blank");
     sessionClock.advance(3 * 3_600_000); // the gateway's clock: past the token's exp
-    await page.reload();
+    await page.goto(`${gw.url}/ledger/`); // the tab's sessionStorage still holds the token
     await page.getByRole("alert").filter({ hasText: "Your sign-in has ended. Please sign in again." }).waitFor();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
     expect(await token()).toBeNull();
