@@ -10,7 +10,7 @@ import type { Config } from "./config";
 import { CONTRACT_DEFINITIONS, createContracts } from "./contracts";
 import { declarationProblems, DeclarationError, type ContractModule } from "./kernel/contract";
 import type { ContractStore } from "./kernel/contract-store";
-import { Kernel } from "./kernel/execute";
+import { Kernel, type DatabaseHealth } from "./kernel/execute";
 import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
@@ -104,7 +104,7 @@ export class Gateway {
     let startedClient: DatabaseClient | undefined;
     let startedAudit: AuditSystem | undefined;
     try {
-      const { client, db } = await connectDatabase(databaseUri, config.dbName);
+      const { client, db, reachability } = await connectDatabase(databaseUri, config.dbName);
       startedClient = client;
       // Only where the database reads through them (INDEXES in src/store/database.ts says why).
       if (config.secondaryIndexes) await ensureIndexes(db);
@@ -150,7 +150,17 @@ export class Gateway {
         staleMs: config.audit.repairMinAgeMs,
         exists: async (o: ReservedObject) => (await stores.find((s) => s.contract === o.contract)?.lookup(o.tenantId, o.subjectId, o.objectId))?.found ?? false,
       };
-      const kernel = new Kernel({ policy, events, faults: STORE_FAULTS, clock, logger, detectors, metrics, database: embedded, idempotency });
+      const kernel = new Kernel({
+        policy,
+        events,
+        faults: STORE_FAULTS,
+        clock,
+        logger,
+        detectors,
+        metrics,
+        database: databaseHealth(reachability, embedded),
+        idempotency,
+      });
       const auditSystem = await AuditSystem.create({ db, config, logger, kernel, events, stores });
       startedAudit = auditSystem;
       const rejudgeTargets: RejudgeTarget[] = [];
@@ -238,7 +248,6 @@ export class Gateway {
     return `http://${this.config.host}:${this.port}`;
   }
 
-  /** Graceful: drain requests and subscriptions, close the database, stop the embedded one. */
   /** Resolves once what answered requests left to do off the request path (settle marks, counters, chain heads) has landed. */
   async idle(): Promise<void> {
     const stores = (Object.values(this.services.contracts) as ContractModule[]).flatMap((contract) => contract.stores);
@@ -250,6 +259,7 @@ export class Gateway {
     ]);
   }
 
+  /** Graceful: drain requests and subscriptions, close the database, stop the embedded one. */
   async stop(): Promise<void> {
     await this.http.stop();
     // Off-path work lands first, for a while: what is left after that is settled by the next start's repair.
@@ -260,4 +270,14 @@ export class Gateway {
     await this.client.close();
     await this.embedded?.stop();
   }
+}
+
+/** Reachable by the driver and, when this gateway supervises an embedded database, not being restarted. */
+function databaseHealth(driver: DatabaseHealth, embedded: EmbeddedFerretDb | undefined): DatabaseHealth {
+  if (!embedded) return driver;
+  return {
+    get available() {
+      return driver.available && embedded.available;
+    },
+  };
 }

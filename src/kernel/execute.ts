@@ -27,16 +27,16 @@ export interface IntegrityState {
   inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null };
 }
 
-/** Whether the database can be reached now (the supervised embedded one knows; absent: assumed). */
+/** Whether the database can be reached now (the driver's monitoring and the embedded one's supervisor know; absent: assumed). */
 export interface DatabaseHealth {
   readonly available: boolean;
 }
 
-/** The database is down (its supervisor is restarting it): answered INTERNAL_INCONSISTENCY before anything is written. */
+/** The database is down (unreachable, or its supervisor is restarting it): answered INTERNAL_INCONSISTENCY before anything is written. */
 export class DatabaseUnavailableError extends Error {
   readonly code = "DATABASE_UNAVAILABLE" as const;
   constructor() {
-    super("the database is restarting");
+    super("the database cannot be reached");
     this.name = new.target.name;
   }
 }
@@ -540,7 +540,8 @@ export class Kernel {
     logger.error({ err: error, requestId: call.requestId, operation: op.name, contract: op.contract, decisionId }, "operation failed closed");
     const broken = this.deps.faults.integrityBreak(error);
     try {
-      if (error instanceof DatabaseUnavailableError) throw error; // no log to record it in; the supervisor logs the outage
+      // No log to record it in (the supervisor or the driver logs the outage); trying would wait out server selection.
+      if (error instanceof DatabaseUnavailableError || (this.deps.database && !this.deps.database.available)) throw error;
       await events.append({
         tenant_id: principal.tenant,
         subject_id: eventSubject(subjectId),

@@ -36,11 +36,38 @@ export async function pingDatabase(db: Database, timeoutMs = 2_000): Promise<boo
     .catch(() => false);
 }
 
-export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db }> {
-  // 20 s: a database busy with a burst (FerretDB on SQLite under a full test run) still counts as there.
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 20_000, maxPoolSize: 50 });
+/**
+ * Whether the driver can reach a server now, from its own monitoring (SDAM): false once every
+ * server it knows is Unknown (its heartbeat or an operation failed on the network), true again
+ * at the next successful heartbeat. A request then fails at once instead of waiting the whole
+ * server selection timeout (20 s) for a database that is known to be gone, and again for its
+ * refuse event.
+ */
+export class DatabaseReachability {
+  private reachable = true;
+
+  constructor(client: MongoClient) {
+    client.on("topologyDescriptionChanged", (event) => {
+      this.reachable = [...event.newDescription.servers.values()].some((server) => server.type !== "Unknown");
+    });
+  }
+
+  get available(): boolean {
+    return this.reachable;
+  }
+}
+
+export async function connectDatabase(uri: string, dbName: string): Promise<{ client: MongoClient; db: Db; reachability: DatabaseReachability }> {
+  const client = new MongoClient(uri, {
+    // 20 s: a database busy with a burst (FerretDB on SQLite under a full test run) still counts as there.
+    serverSelectionTimeoutMS: 20_000,
+    // A lost database is found back within 2 s (the default, 10 s, while requests are refused at once).
+    heartbeatFrequencyMS: 2_000,
+    maxPoolSize: 50,
+  });
+  const reachability = new DatabaseReachability(client);
   await client.connect();
-  return { client, db: client.db(dbName) };
+  return { client, db: client.db(dbName), reachability };
 }
 
 /**
