@@ -272,12 +272,10 @@ export class Gateway {
   }
 }
 
-/** Reachable by the driver and, when this gateway supervises an embedded database, not being restarted. */
+/**
+ * The supervisor knows an embedded database's state at once, also that a restarted one is back
+ * (the driver's monitor would take up to a heartbeat longer); an external one is known by the driver.
+ */
 function databaseHealth(driver: DatabaseHealth, embedded: EmbeddedFerretDb | undefined): DatabaseHealth {
-  if (!embedded) return driver;
-  return {
-    get available() {
-      return driver.available && embedded.available;
-    },
-  };
+  return embedded ?? driver;
 }
