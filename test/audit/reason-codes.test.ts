@@ -63,6 +63,6 @@ describe("nothing free-form in the permanent record (D1, C19-AUDIT, issue 22 §4
       .eraseSubject;
     expect(res.stopReason).not.toBe("SUCCESS_DELETED");
     expect(await notes().countDocuments({})).toBe(before);
-    expect(await allEventsText()).not.toContain("4111");
+    expect(await allEventsText()).not.toMatch(/4111[ -]?1111/); // the card, not "4111" alone: a random request id may hold that
   });
 });
