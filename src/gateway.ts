@@ -10,7 +10,7 @@ import type { Config } from "./config";
 import { CONTRACT_DEFINITIONS, createContracts } from "./contracts";
 import { declarationProblems, DeclarationError, type ContractModule } from "./kernel/contract";
 import type { ContractStore } from "./kernel/contract-store";
-import { Kernel, type DatabaseHealth } from "./kernel/execute";
+import { Kernel } from "./kernel/execute";
 import { createDetectorSuite, defaultDetectors } from "./detectors";
 import type { Detector } from "./detectors/detector";
 import { buildGatewaySchema } from "./graphql/schema";
@@ -158,7 +158,9 @@ export class Gateway {
         logger,
         detectors,
         metrics,
-        database: databaseHealth(reachability, embedded),
+        // An embedded database's supervisor knows its state at once, also that a restarted one is back
+        // (the driver's monitor would take up to a heartbeat longer); an external one is known by the driver.
+        database: embedded ?? reachability,
         idempotency,
       });
       const auditSystem = await AuditSystem.create({ db, config, logger, kernel, events, stores });
@@ -270,12 +272,4 @@ export class Gateway {
     await this.client.close();
     await this.embedded?.stop();
   }
-}
-
-/**
- * The supervisor knows an embedded database's state at once, also that a restarted one is back
- * (the driver's monitor would take up to a heartbeat longer); an external one is known by the driver.
- */
-function databaseHealth(driver: DatabaseHealth, embedded: EmbeddedFerretDb | undefined): DatabaseHealth {
-  return embedded ?? driver;
 }

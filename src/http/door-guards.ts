@@ -1,3 +1,9 @@
+/**
+ * The steps every JSON door (POST /v1/memory, POST /v1/operations/...) takes before the kernel,
+ * in this order: the media type, the token and the caller's rate, then its share of the read or
+ * write lane. Each answers the transport's status itself (415, 401, 429 with Retry-After, 500);
+ * the principal is left in `res.locals.principal`.
+ */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Principal } from "../auth/principal";
 import { AuthenticationError, type TokenVerifier } from "../auth/token-verifier";
@@ -6,12 +12,6 @@ import type { Admission } from "./admission";
 import type { PrincipalRateLimiter } from "./rate-limit";
 import { explainAuthenticationFailure } from "./unauthenticated";
 
-/**
- * The steps every JSON door (POST /v1/memory, POST /v1/operations/...) takes before the kernel,
- * in this order: the media type, the token and the caller's rate, then its share of the read or
- * write lane. Each answers the transport's status itself (415, 401, 429 with Retry-After, 500);
- * the principal is left in `res.locals.principal`.
- */
 const errors = (message: string, code: string) => ({ errors: [{ message, extensions: { code } }] });
 
 export function tooMany(res: Response, retryAfterSeconds: number): void {
