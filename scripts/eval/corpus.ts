@@ -19,8 +19,10 @@ import path from "node:path";
 const ROOT = path.resolve(__dirname, "..", "..");
 export const DETECTOR_CORPUS = path.join(ROOT, "test", "corpus", "detectors");
 
-export type EvalSplit = "dev" | "test" | "blind";
-export const EVAL_SPLITS: readonly EvalSplit[] = ["dev", "test", "blind"];
+export type EvalSplit = "dev" | "test" | "blind" | "blind-2";
+export const EVAL_SPLITS: readonly EvalSplit[] = ["dev", "test", "blind", "blind-2"];
+/** The blind splits are judged and counted, never printed (their READMEs say who wrote them, and when). */
+export const isBlind = (split: EvalSplit): split is "blind" | "blind-2" => split.startsWith("blind");
 
 /** One labelled line: `label` is the class (sensitive), kind (injection) or category (benign). */
 export interface LabelledLine {
@@ -76,7 +78,7 @@ export function readInjection(split: EvalSplit): LabelledLine[] {
 
 /** Benign but tricky texts: the blind split calls the file benign.tsv, dev and test benign-tricky.tsv. */
 export function readBenignTricky(split: EvalSplit): LabelledLine[] {
-  const file = fileOf(split, split === "blind" ? "benign.tsv" : "benign-tricky.tsv");
+  const file = fileOf(split, isBlind(split) ? "benign.tsv" : "benign-tricky.tsv");
   return rows(file).map(({ cells, line }) => ({ lang: cells[0], cls: cells[2], detail: cells[2], category: cells[1], text: rest(cells, 3), file, line }));
 }
 

@@ -24,6 +24,7 @@ import {
   readInjection,
   readSensitive,
   type EvalSplit,
+  isBlind,
   type LabelledLine,
 } from "./corpus";
 import type { EvalRow } from "./types";
@@ -90,7 +91,7 @@ export async function evaluateDetectorSplit(split: EvalSplit, bundlePath?: strin
   const judge = await createJudge(bundlePath);
   const sensitive: Judged[] = [];
   const benign: Judged[] = [];
-  if (split !== "blind" && !options.perLanguageOnly) {
+  if (!isBlind(split) && !options.perLanguageOnly) {
     // The English corpora of issue 13 (class, text / category, text).
     const english = await evaluateSplit(split, bundlePath);
     sensitive.push(...english.forbidden.map((v) => fromVerdict(v, "en")));
@@ -246,7 +247,7 @@ export function splitRows(e: SplitEvaluation): EvalRow[] {
 
 /** Lines judged wrongly, for tuning: dev and test only (the blind split prints counts, never text). */
 export function splitMisses(e: SplitEvaluation): string[] {
-  if (e.split === "blind") return [];
+  if (isBlind(e.split)) return [];
   const f = new Set(fairness(e.fairness).differing);
   return [
     ...[...e.sensitive, ...e.injection].filter((v) => !v.caught).map((v) => `MISSED  ${e.split} ${v.lang} ${v.cls}  ${v.stopReason}  ${v.text}`),
@@ -267,7 +268,7 @@ export async function evaluate(): Promise<EvalRow[]> {
 if (require.main === module) {
   (async () => {
     const wanted = EVAL_SPLITS.filter((s) => process.argv.includes(s));
-    for (const split of wanted.length ? wanted : EVAL_SPLITS.filter((s) => s !== "blind")) {
+    for (const split of wanted.length ? wanted : EVAL_SPLITS.filter((s) => !isBlind(s))) {
       if (!hasSplit(split)) continue;
       const e = await evaluateDetectorSplit(split);
       for (const row of splitRows(e)) console.log(JSON.stringify(row));
