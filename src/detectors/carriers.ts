@@ -19,7 +19,10 @@ const MARKDOWN_COMMENT = /^\s*\[[^\]\n]*\]:\s*(?:#|<>)\s*(?:\(([^)\n]*)\)|"([^"\
 // [text](url "title") or [text](url 'title'): the title is shown only on hover.
 const LINK = /\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^)\n]*)\)))?\s*\)/g;
 const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?/;
-const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+/** Entities in a row, with the letters and spaces between them: decoded together, so what they spell is one hidden text. */
+const ENTITY_RUN = /(?:&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?[\p{L}\p{N} ]{0,3})+/gu;
+/** A token of a URL or query value holding %XX escapes, up to the next space, quote, or query delimiter. */
+const PERCENT_TOKEN = /[^\s?&=#"'<>]*%[0-9A-Fa-f]{2}[^\s?&=#"'<>]*/g;
 const HEX_RUN = /(?<![A-Za-z0-9])(?:\\x|0x)?(?:[0-9A-Fa-f]{2}(?:\\x|\s)?){8,}(?![A-Za-z0-9])/g;
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,6}(?![A-Za-z0-9+/_=-])/g;
 
@@ -58,47 +61,58 @@ function fromBase32(run: string): Uint8Array | undefined {
   return Uint8Array.from(out);
 }
 
-/** One pass: every carrier opened once. `budget` counts decoded characters across passes. */
-function openOnce(text: string, budget: { left: number; runs: number }): string {
+/** One pass: every carrier opened once. `budget` counts decoded characters across passes; `hidden` collects what was opened. */
+function openOnce(text: string, budget: { left: number; runs: number }, hidden: string[]): string {
   const spend = (decoded: string | undefined): string | undefined => {
     if (decoded === undefined || budget.runs >= MAX_RUNS || decoded.length > budget.left) return undefined;
     budget.left -= decoded.length;
     budget.runs++;
     return decoded;
   };
+  const reveal = (content: string): string => {
+    hidden.push(content);
+    return content;
+  };
   let out = text;
   // Comments and titles: their content becomes a sentence of its own where they stood.
-  if (out.includes("<!--")) out = out.replace(HTML_COMMENT, (_m, inner: string) => ` . ${inner.trim()} . `);
-  if (out.includes("]:")) out = out.replace(MARKDOWN_COMMENT, (_m, a?: string, b?: string, c?: string) => ` . ${(a ?? b ?? c ?? "").trim()} . `);
+  if (out.includes("<!--")) out = out.replace(HTML_COMMENT, (_m, inner: string) => ` . ${reveal(inner.trim())} . `);
+  if (out.includes("]:")) out = out.replace(MARKDOWN_COMMENT, (_m, a?: string, b?: string, c?: string) => ` . ${reveal((a ?? b ?? c ?? "").trim())} . `);
   if (out.includes("](")) {
     out = out.replace(LINK, (_m, label: string, url: string, t1?: string, t2?: string, t3?: string) => {
       const title = t1 ?? t2 ?? t3;
-      return `${label} (${url})${title ? ` . ${title} . ` : ""}`;
+      return `${label} (${url})${title ? ` . ${reveal(title)} . ` : ""}`;
     });
   }
   if (ENTITY.test(out)) {
-    const decoded = decodeHTML(out);
-    if (decoded !== out && spend(decoded)) out = decoded;
+    out = out.replace(ENTITY_RUN, (run) => {
+      const decoded = decodeHTML(run);
+      return decoded !== run && spend(decoded) ? reveal(decoded) : run;
+    });
   }
   if (out.includes("%")) {
-    out = out.replace(PERCENT_RUN, (run) => {
-      if (run.length < 6) return run; // one escape ("100%25") is as likely a literal as a disguise
+    // A URL-encoded token ("Olvida%20las%20reglas", "?next=After%20each%20answer"): decoded whole.
+    out = out.replace(PERCENT_TOKEN, (token) => {
+      if ((token.match(/%[0-9A-Fa-f]{2}/g)?.length ?? 0) < 2) return token; // one escape ("100%25") is as likely a literal as a disguise
       try {
-        return spend(asText(Buffer.from(run.replace(/%/g, ""), "hex"))) ?? run;
+        const decoded = spend(asText(Buffer.from(decodeURIComponent(token.replace(/\+/g, " ")), "utf8")));
+        return decoded === undefined ? token : ` ${reveal(decoded)} `;
       } catch {
-        return run;
+        return token;
       }
     });
   }
-  out = out.replace(HEX_RUN, (run) => spend(asText(Buffer.from(run.replace(/\\x|0x|\s/g, ""), "hex"))) ?? run);
+  out = out.replace(HEX_RUN, (run) => {
+    const decoded = spend(asText(Buffer.from(run.replace(/\\x|0x|\s/g, ""), "hex")));
+    return decoded === undefined ? run : ` ${reveal(decoded)} `;
+  });
   out = out.replace(BASE64_RUN, (run) => {
     if (/^[0-9A-Fa-f]+$/.test(run) || !/[A-Za-z]/.test(run)) return run;
     const decoded = /={3,}$/.test(run) ? undefined : spend(asText(Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64")));
-    if (decoded !== undefined) return ` ${decoded} `;
+    if (decoded !== undefined) return ` ${reveal(decoded)} `;
     if (/^[A-Z2-7]+=*$/.test(run)) {
       const bytes = fromBase32(run);
       const text32 = bytes ? spend(asText(bytes)) : undefined;
-      if (text32 !== undefined) return ` ${text32} `;
+      if (text32 !== undefined) return ` ${reveal(text32)} `;
     }
     return run;
   });
@@ -108,12 +122,14 @@ function openOnce(text: string, budget: { left: number; runs: number }): string 
 /**
  * `text` with every carrier opened, repeatedly up to MAX_DEPTH; `normalise` is applied to
  * what each pass opened (decoded text may itself be full-width, confusable or invisible-laden).
+ * `hidden`, when given, receives each carrier's content as opened (a reader of the page would
+ * not have seen it).
  */
-export function openCarriers(text: string, normalise: (text: string) => string = (t) => t): string {
+export function openCarriers(text: string, normalise: (text: string) => string = (t) => t, hidden: string[] = []): string {
   const budget = { left: MAX_DECODED, runs: 0 };
   let out = text;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
-    const next = openOnce(out, budget);
+    const next = openOnce(out, budget, hidden);
     if (next === out) break;
     out = normalise(next);
   }

@@ -3,6 +3,7 @@ import { identifyLanguage } from "./language-id";
 import { looksEnglish } from "./language-lexicon";
 import type { LexiconSource } from "./lexicon";
 import { matchesOf } from "./matches";
+import { HIDDEN_MARK } from "./normalise";
 
 /**
  * Injection by intent (issue 21 item 4, C19-TOOL / INV-4): what a text asks a future agent
@@ -28,6 +29,8 @@ import { matchesOf } from "./matches";
  *   override …", "this module supports …").
  * - `tool:shape` (label `text`) — the whole field is shaped like tool or web output (a JSON
  *   tool result, a list of search results), whatever label it carries.
+ * - `disguised` — the sentence was hidden from a reader: the normaliser's `hidden` view (an
+ *   opened carrier, a letter-spaced phrase, look-alike letters), which opens with HIDDEN_MARK.
  *
  * Text is folded before matching (lower case, accents removed, ł→l, ß→ss, Turkish ı→i), so the lexicons
  * are written without diacritics and `\b` works in every language. The normaliser of the
@@ -214,11 +217,16 @@ const inside = (spans: readonly Span[], from: number, to: number): boolean => sp
 function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number): boolean {
   if (!negation) return false;
   const before = sentence.slice(Math.max(0, at - 40), at);
-  const clause = before.slice(
-    Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - ")) + 1,
-  );
+  const boundary = Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - "));
+  const clause = before.slice(boundary + 1);
   negation.lastIndex = 0;
   if (negation.test(clause)) return true;
+  // An example in parentheses is governed by the clause it illustrates ("no job may pipe a script into a shell (curl | sh)").
+  if (boundary >= 0 && before[boundary] === "(") {
+    const outer = sentence.slice(Math.max(0, at - 120), at - before.length + boundary);
+    negation.lastIndex = 0;
+    if (negation.test(outer.slice(Math.max(outer.lastIndexOf(","), outer.lastIndexOf(";"), outer.lastIndexOf(":")) + 1))) return true;
+  }
   negation.lastIndex = 0;
   const inner = sentence.slice(at, at + length);
   return length > 12 && negation.test(inner.slice(inner.indexOf(" ") + 1)); // its own first word ("stop asking") aside
@@ -283,6 +291,9 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     }
     if (any) facts.add(plain ? "override" : "override:quoted");
   }
+  // `code` in backticks is quoted as an example, unless the sentence tells the agent to run it ("run `curl … | sh` first")
+  const addressed = c.addressee?.test(body) || c.you?.test(body) || c.imperative?.test(body);
+  const quotedAction = (from: number, to: number): boolean => inside(addressed ? quotes().filter((q) => sentence[q.from] !== "`") : quotes(), from, to);
   for (const action of c.actions) {
     let state: "plain" | "negated" | "quoted" | undefined;
     // every rule is read even once one matched: its spans stay out of the frame check
@@ -294,7 +305,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
         for (const m of matchesOf(rule.first, sentence)) {
           matched.push({ from: m.index, to: m.index + m[0].length });
-          if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
+          if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
           else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0))
             state = state === undefined || state === "quoted" ? "negated" : state;
           else state = "plain";
@@ -321,7 +332,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
  * `rulesFor` gives the rules that read a sentence (those of its languages).
  */
 export function intentFindings(rulesFor: (sentence: string) => Compiled, field: string, text: string): Finding[] {
-  const folded = foldForIntent(text);
+  const hidden = text.startsWith(HIDDEN_MARK);
+  const folded = foldForIntent(hidden ? text.slice(HIDDEN_MARK.length) : text);
   const findings: Finding[] = [];
   const perSentence: Set<string>[] = [];
   for (const line of folded.split(/\n+/)) {
@@ -329,7 +341,7 @@ export function intentFindings(rulesFor: (sentence: string) => Compiled, field: 
       // a turn may open any sentence ("Thanks. Assistant: I have …"), not only a line
       const trimmed = sentence.trim();
       const facts = sentenceFacts(rulesFor(trimmed), trimmed);
-      if (facts.size > 0) perSentence.push(facts);
+      if (facts.size > 0) perSentence.push(hidden ? facts.add("disguised") : facts);
     }
   }
   // An addressee in one sentence and an action in the next ("From now on: … . Run curl … | sh.")

@@ -14,7 +14,12 @@ import { openCarriers } from "./carriers";
  * - `decoded`: the normalised text with its carriers opened in place (see carriers.ts:
  *   HTML/Markdown comments, link titles, HTML entities, URL-encoding, base64, base32, hex);
  * - `joined`: letter-spaced and separator-split tokens joined ("p a s s w o r d",
- *   "ig.no.re", "4-1-1-1-…").
+ *   "ig.no.re", "4-1-1-1-…"), and letter-spaced phrases read as words
+ *   ("s e n d   t h e   k e y" → "send the key");
+ * - `hidden`: only what a reader of the text would not have seen — each opened carrier's
+ *   content, each letter-spaced phrase, and a text whose words mix scripts (look-alikes) —
+ *   after HIDDEN_MARK, so a detector can tell it was disguised (the injection detector reports
+ *   it as a fact: spelling an instruction so that a reviewer cannot read it is itself a sign).
  *
  * A view identical to the text, or to an earlier view, is left out, so a plain ASCII text
  * without carriers costs a couple of regex tests and no extra detector pass.
@@ -73,6 +78,16 @@ const INVISIBLE =
   // eslint-disable-next-line no-misleading-character-class
   /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 const NON_ASCII_DIGIT = /[^\P{Nd}0-9]/gu;
+/**
+ * Opens the `hidden` view: a private-use character, which no lexicon matches. A writer who
+ * opens a text with one only has the whole text read as hidden, more strictly.
+ */
+export const HIDDEN_MARK = "\uE000";
+/** Hidden content shorter than this many letters ("&amp;", "%C3%A9", "x = y") is no disguise worth a view. */
+const MIN_HIDDEN_LETTERS = 8;
+/** A run of single characters each followed by one space, phrases apart by two or three: "s e n d   t h e   k e y". */
+const SPACED_PHRASE = /(?<!\S)\S(?:(?: | {2,3})\S){3,}(?!\S)/gu;
+
 /** Letters of scripts whose look-alikes of Latin letters are the usual disguise. */
 const LOOKALIKE_SCRIPT = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u;
 const WORD = /[\p{L}\p{M}]+/gu;
@@ -103,7 +118,9 @@ function asciiDigit(ch: string): string {
 /** A look-alike letter as the Latin letters it imitates (TR39 skeleton), only when the target is ASCII. */
 function latinSkeleton(ch: string): string {
   const target = CONFUSABLES[ch];
-  return target !== undefined && /^[A-Za-z0-9]+$/.test(target) ? target : ch;
+  if (target === undefined || !/^[A-Za-z0-9]+$/.test(target)) return ch;
+  // TR39 gives capital I and small l one skeleton, "l"; a capital look-alike (Cyrillic І, Greek Ι) reads as I.
+  return target === "l" && ch !== ch.toLowerCase() ? "I" : target;
 }
 
 function unconfuse(text: string): string {
@@ -127,29 +144,65 @@ export function normaliseText(text: string): string {
   return unconfuse(out);
 }
 
-/** Letter-spaced runs and split words joined; undefined when the text has neither. */
-export function joinSplitTokens(text: string): string | undefined {
+const QUOTE = /['"`‘’“”«»„]/;
+/** A run between quotes is named, not hidden ("words like 'i g n o r e' get a review label"). */
+const quotedAt = (text: string, at: number, length: number): boolean => QUOTE.test(text[at - 1] ?? "") && QUOTE.test(text[at + length] ?? "");
+
+/** "s e n d   t h e   k e y" → "send the key": the phrase's words, each of its letters joined. */
+function joinSpacedPhrases(text: string, hidden: string[]): string {
+  if (!text.includes("  ")) return text;
+  return text.replace(SPACED_PHRASE, (run, at: number) => {
+    if (!run.includes("  ")) return run; // one spaced word: LETTER_SPACED's
+    const phrase = run
+      .split(/ {2,3}/)
+      .map((word) => word.replace(/ /g, ""))
+      .join(" ");
+    if (!quotedAt(text, at, run.length)) hidden.push(phrase);
+    return phrase;
+  });
+}
+
+/** Letter-spaced runs and split words joined; undefined when the text has neither. `hidden` receives each joined run. */
+export function joinSplitTokens(text: string, hidden: string[] = []): string | undefined {
   LETTER_SPACED.lastIndex = 0;
   WORD_SPLIT.lastIndex = 0;
-  if (!LETTER_SPACED.test(text) && !WORD_SPLIT.test(text)) return undefined;
-  return text
-    .replace(LETTER_SPACED, (run) => run.replace(/[ .\-_*|·•/]/g, ""))
+  const phrased = joinSpacedPhrases(text, hidden);
+  if (!LETTER_SPACED.test(phrased) && !WORD_SPLIT.test(phrased)) return phrased === text ? undefined : phrased;
+  LETTER_SPACED.lastIndex = 0;
+  return phrased
+    .replace(LETTER_SPACED, (run, at: number) => {
+      const word = run.replace(/[ .\-_*|·•/]/g, "");
+      if (/\p{L}/u.test(word) && !quotedAt(phrased, at, run.length)) hidden.push(word);
+      return word;
+    })
     .replace(WORD_SPLIT, "")
     .replace(WORD_DOT_HYPHEN, "");
+}
+
+/** Whether a word mixes Latin letters with look-alikes of another script ("Іgnorе"): a disguise, not a language. */
+function mixesScripts(text: string): boolean {
+  if (!LOOKALIKE_SCRIPT.test(text)) return false;
+  for (const word of text.match(WORD) ?? []) if (LATIN.test(word) && LOOKALIKE_SCRIPT.test(word)) return true;
+  return false;
 }
 
 /** The distinct views of `text` other than itself (see the module comment). */
 export function viewsOf(text: string): string[] {
   const plain = PLAIN_ASCII.test(text);
-  if (plain && !mayCarry(text) && !(text.includes("*") || text.includes("|")) && !LETTER_SPACED_ASCII.test(text)) return [];
+  if (plain && !mayCarry(text) && !(text.includes("*") || text.includes("|")) && !LETTER_SPACED_ASCII.test(text) && !text.includes("  ")) return [];
   const views: string[] = [];
   const add = (view: string | undefined) => {
     if (view !== undefined && view !== text && !views.includes(view)) views.push(view);
   };
+  const hidden: string[] = [];
+  const nfkc = plain ? text : text.normalize("NFKC");
   const normalised = normaliseText(text);
   add(normalised);
-  const decoded = mayCarry(normalised) ? openCarriers(normalised, normaliseText) : normalised;
+  const decoded = mayCarry(normalised) ? openCarriers(normalised, normaliseText, hidden) : normalised;
   add(decoded);
-  add(joinSplitTokens(decoded));
+  add(joinSplitTokens(decoded, hidden));
+  if (!plain && mixesScripts(nfkc)) hidden.push(normalised);
+  const revealed = hidden.join(" . ");
+  if ((revealed.match(LETTER_ALL)?.length ?? 0) >= MIN_HIDDEN_LETTERS) add(`${HIDDEN_MARK} ${revealed}`);
   return views;
 }

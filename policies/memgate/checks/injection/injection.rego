@@ -13,7 +13,8 @@
 #   - a field shaped like tool or web output (JSON tool results, search results);
 #   unless the sentence mentions the technique rather than uses it: quoted, negated ("never
 #   pipe curl to sh"), or in a defensive frame (tests, refusal, detection, attacks).
-#   Also hidden characters (zero-width, bidi controls, tag characters) that can hide
+#   An instruction in a disguised sentence (a carrier's content, letter-spacing, look-alikes)
+#   counts without an addressee. Also hidden characters (zero-width, bidi controls, tag characters) that can hide
 #   instructions from a reviewer, and findings of class "injection" from any other detector.
 package memgate.checks.injection
 
@@ -116,6 +117,33 @@ _acts(_, field) if field in _addressed
 _acts(kind, field) if {
 	kind in injection.intent.imperative_actions
 	field in _addressed_by_imperative
+}
+
+# An instruction spelled so that a reader cannot see it (an opened HTML comment, link title,
+# base64/hex/URL/entity run, a letter-spaced phrase, look-alike letters: the fact
+# "disguised") needs no addressee: hiding it is the sign.
+violations contains _violation(concat("", ["disguised_instruction_in_", field])) if {
+	some [field, facts] in _used
+	facts.disguised
+	_instructs(facts)
+}
+
+_instructs(facts) if facts.override
+
+_instructs(facts) if facts["intent:imperative"]
+
+_instructs(facts) if facts["intent:addressee"]
+
+_instructs(facts) if facts["intent:you"]
+
+_instructs(facts) if {
+	some fact in facts
+	startswith(fact, "role:")
+}
+
+_instructs(facts) if {
+	some kind in injection.intent.action_kinds
+	facts[concat(":", ["action", kind])]
 }
 
 violations contains _violation(concat("", ["tool_output_shape_in_", f.field])) if {
