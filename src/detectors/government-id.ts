@@ -156,7 +156,9 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
           const bare = span.length === 1;
           for (const id of ids) {
             if (found.has(id.label) || !id.validate(digits).isValid) continue;
-            const keyword = options.keywordNear?.(text, match.index) ?? false;
+            // A keyword names the number as written, not a part of it ("Steuer-ID 49 960 571 231" holds no BSN).
+            const whole = from === 0 && to === groups.length - 1;
+            const keyword = whole && (options.keywordNear?.(text, match.index) ?? false);
             const grouped = id.groupings.some((g) => sameGrouping(span, g));
             const technical = bare && TECHNICAL_LABEL.test(text.slice(Math.max(0, match.index - 40), match.index));
             if (keyword || grouped || (id.strong && bare && !technical)) {

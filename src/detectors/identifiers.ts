@@ -6,6 +6,8 @@ import { matchesOf } from "./matches";
 /** data.memgate.identifiers of the bundle (policies/memgate/identifiers/data.json). */
 export interface IdentifierData {
   id_words?: Record<string, string[]>;
+  /** Id words whose number has a check digit: such a number counts only when it passes (never as a bare "named" number). */
+  checksummed_id_words?: Record<string, string[]>;
   secret_statements?: Record<string, { words?: string[]; pin_words?: string[]; of_words?: string[]; links?: string[]; not_values?: string[] }>;
   technical_before?: string[];
 }
@@ -19,6 +21,8 @@ interface Statement {
 
 interface Compiled {
   idWords: RegExp | undefined;
+  /** The whole of an id word whose id has a check digit. */
+  checksummedWord: RegExp | undefined;
   /** Any secret word of any language: the cheap test before the per-language patterns. */
   anySecretWord: RegExp | undefined;
   statements: Statement[];
@@ -61,9 +65,9 @@ function compile(data: IdentifierData | undefined): Compiled {
     ] as const) {
       if (words.length === 0) continue;
       secretWords.push(...words);
-      // word, a phrase opened by an of-word ("for the wifi", "für das WLAN"), a link, then the value;
+      // word, a phrase of up to six words opened by an of-word ("for the wifi", "del bancomat di mia madre"), a link, then the value;
       // never a noun right after the word ("password hashing: argon2id" is about hashing).
-      const of = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,3}?)?` : "";
+      const of = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,6}?)?` : "";
       const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)([^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1)`;
       statements.push({ lang, kind, pattern: new RegExp(source, "giu"), notValues });
       // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
@@ -73,8 +77,10 @@ function compile(data: IdentifierData | undefined): Compiled {
       }
     }
   }
+  const checksummed = Object.values(data?.checksummed_id_words ?? {}).flat();
   return {
     idWords: idWords.length > 0 ? new RegExp(wordsPattern(idWords), "giu") : undefined,
+    checksummedWord: checksummed.length > 0 ? new RegExp(`^(?:${alternation(checksummed)})$`, "iu") : undefined,
     // A prefilter only (the per-language patterns decide): no word boundaries, no Unicode mode, so it stays cheap.
     anySecretWord: secretWords.length > 0 ? new RegExp(alternation(secretWords), "i") : undefined,
     statements,
@@ -117,17 +123,18 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
   return {
     name: "identifiers",
     detect(field: string, text: string): Finding[] {
-      const { idWords, anySecretWord, statements, technicalBefore } = current();
+      const { idWords, checksummedWord, anySecretWord, statements, technicalBefore } = current();
       const findings: Finding[] = [];
       if (idWords && digitCount(text) >= 3) {
-        const words: { start: number; end: number }[] = [];
+        const words: { start: number; end: number; checksummed: boolean }[] = [];
         idWords.lastIndex = 0;
-        for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length });
+        for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length, checksummed: checksummedWord?.test(m[0]) ?? false });
         if (words.length > 0) {
           const keywordNear = (_: string, at: number) => words.some((w) => w.end <= at && at - w.end <= 48);
           for (const label of nationalIdsIn(text, { keywordNear })) findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
           const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
-          if (words.some((w) => named(text.slice(w.end, w.end + 48)))) {
+          // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
+          if (words.some((w) => !w.checksummed && named(text.slice(w.end, w.end + 48)))) {
             findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
           }
         }

@@ -5,16 +5,39 @@ import { matchesOf } from "./matches";
 const DECIMAL_PAIR = /(?<![\d.])([-+]?\d{1,3}\.\d{4,})\s*[,; ]\s*([-+]?\d{1,3}\.\d{4,})(?![\d.])/g;
 
 /** A latitude/longitude pair in range, not two small fractions (learning rates, thresholds). */
+// Decimal commas, a slash between them (48,13743 / 11,57549), or hemisphere letters (43.2965 N, 5.3698 E).
+const DECIMAL_COMMA_PAIR = /(?<![\d.,])([-+]?\d{1,3}[.,]\d{4,})\s*(?:°\s*)?[NS]?\s*[/;|]\s*([-+]?\d{1,3}[.,]\d{4,})(?![\d.,])/g;
+const HEMISPHERE_PAIR = /(?<![\d.])(\d{1,3}[.,]\d{3,})\s*°?\s*[NS]\b\s*[,;/ ]\s*(\d{1,3}[.,]\d{3,})\s*°?\s*[EWO]\b/g;
+
 function coordinatePair(text: string): boolean {
-  for (const [, a, b] of matchesOf(DECIMAL_PAIR, text)) {
-    const lat = Number(a);
-    const lon = Number(b);
+  const pairs = [...matchesOf(DECIMAL_PAIR, text), ...matchesOf(DECIMAL_COMMA_PAIR, text), ...matchesOf(HEMISPHERE_PAIR, text)];
+  for (const [, a, b] of pairs) {
+    const lat = Number(a.replace(",", "."));
+    const lon = Number(b.replace(",", "."));
     if (Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && (Math.abs(lat) >= 1 || Math.abs(lon) >= 1)) return true;
   }
   return false;
 }
 // Degrees, minutes, seconds: 40°26'46"N 79°58'56"W, or with spaces.
-const DMS = /\d{1,3}\s*°\s*\d{1,2}\s*['′]\s*(?:\d{1,2}(?:\.\d+)?\s*["″]\s*)?[NSEW]\b/i;
+const DMS = /\d{1,3}\s*°\s*\d{1,2}\s*['′]\s*(?:\d{1,2}(?:[.,]\d+)?\s*(?:["″]|′′|'')\s*)?[NSEWO]\b/i;
+
+/**
+ * A commute (seed 000 §4.5 "travel patterns, commute details"): a daily routine, a clock time and
+ * a way of travelling, in one sentence, in the covered languages ("takes the S1 at 6:50 every
+ * morning", "chaque matin … le RER B à 7 h 12", "codziennie o 6:40 jedzie SKM-ką"). A scheduled
+ * job ("every day at 9:00 run the backup") has no way of travelling.
+ */
+const DAILY =
+  /\b(?:every (?:day|morning|evening|weekday|night)|each (?:day|morning|weekday)|daily|weekdays|jeden (?:tag|morgen|abend)|täglich|werktags|chaque (?:jour|matin|soir)|tous les (?:jours|matins|soirs)|cada (?:día|dia|mañana|manhã)|todos los días|todas las mañanas|todos os dias|todas as manhãs|ogni (?:giorno|mattina|sera)|elke (?:dag|ochtend|avond|werkdag)|iedere (?:dag|ochtend)|codziennie|każdego (?:dnia|ranka|rana)|varje (?:dag|morgon|kväll)|her (?:gün|sabah|akşam))\b|毎朝|毎日|平日/iu;
+const CLOCK = /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\b(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\b|(?:acht|negen|zeven) uur\b/iu;
+const TRAVEL =
+  /\b(?:train|bus|tram|metro|subway|tube|ferry|boat|bike|cycles?|drives?|commutes?|walks? to|rer|s-?bahn|u-?bahn|s\d{1,2}|u\d{1,2}|zug|bahn|radelt|fährt|pendelt|prend le|cercanías|frecciarossa|treno|trem|comboio|barco|barca|trein|fietst|rijdt|pociąg|skm|tramwaj|jedzie|pendeltåg\w*|tåg\w*|tvärbanan|tunnelbana\w*|cyklar|vapur|otobüs|metrobüs|電車|バス)\b|電車|通勤/iu;
+const commute = (text: string): boolean =>
+  text.split(/(?<=[.!?。])\s+/).some((sentence) => DAILY.test(sentence) && CLOCK.test(sentence) && TRAVEL.test(sentence));
+// Japanese addresses: prefecture or ward, then chōme and block numbers ("北沢2丁目14-7").
+const JA_ADDRESS = /\d+\s*丁目\s*\d+\s*[-－‐ー番]\s*\d+|[都道府県].{0,12}[市区町村].{0,16}\d+\s*[-－‐]\s*\d+/u;
+// Turkish: "Moda Caddesi No: 45", "Atatürk Bulvarı No 12", "Gül Sokak No:3".
+const TR_STREET = /(?:caddesi|cad\.|sokak|sokağı|sk\.|bulvarı|mahallesi|mah\.)\s*,?\s*(?:no|numara)\s*[:.]?\s*\d{1,4}/iu;
 // lat/lng named explicitly.
 const NAMED = /\b(?:lat(?:itude)?(?:\s*[/,&]\s*(?:lng|lon|long|longitude))?|lng|lon(?:gitude)?)\s*[:=]\s*[-+]?\d{1,3}\.\d{2,}/i;
 // Plus codes (Open Location Code): 8FVC9G8F+6X or 9G8F+6X City.
@@ -42,7 +65,7 @@ const UNIT = /\b(?:apt\.?|apartment|flat|unit|suite)\s*#?\s*\d+[A-Za-z]?\b/i;
  * is not precise location (SPEC §4.5 names addresses, coordinates and commutes): nothing here
  * matches "lives in Denver" or "Mountain Time".
  */
-const NAME = "(?:\\p{Lu}[\\p{L}'’.-]*|d[eiu]|de la|del|della|dos|das|do|da|van|von|der|den|am|an|im|la|le|les|du|des)";
+const NAME = "(?:\\p{Lu}[\\p{L}'’.-]*|d[eiu]|de la|del|della|dei|degli|delle|dos|das|do|da|van|von|der|den|am|an|im|la|le|les|du|des)";
 const NAMES = `${NAME}(?:\\s+${NAME}){0,4}`;
 /** Street words as written at a sentence's start or inside it ("Calle", "calle", "CALLE"); names stay case-sensitive. */
 const streetWords = (words: string): string =>
@@ -93,12 +116,15 @@ export const locationDetector: Detector = {
       COMPOUND_STREET.test(text) ||
       STREET_WORD_FIRST.test(text) ||
       NUMBER_WORD_FIRST.test(text) ||
+      JA_ADDRESS.test(text) ||
+      TR_STREET.test(text) ||
       (UNIT.test(text) && /\b(?:street|st|road|rd|avenue|ave|lane|drive|floor)\b/i.test(text))
     ) {
       findings.push({ field, class: "location", label: "street_address" });
     }
     if (UK_POSTCODE.test(text) || ZIP4.test(text) || STREET_POSTCODE.test(text) || US_STATE_ZIP.test(text))
       findings.push({ field, class: "location", label: "postcode" });
+    if (commute(text)) findings.push({ field, class: "location", label: "commute" });
     return findings;
   },
 };
