@@ -29,7 +29,8 @@ const DMS = /\d{1,3}\s*°\s*\d{1,2}\s*['′]\s*(?:\d{1,2}(?:[.,]\d+)?\s*(?:["″
  */
 const DAILY =
   /\b(?:every (?:day|morning|evening|weekday|night)|each (?:day|morning|weekday)|daily|weekdays|jeden (?:tag|morgen|abend)|täglich|werktags|chaque (?:jour|matin|soir)|tous les (?:jours|matins|soirs)|cada (?:día|dia|mañana|manhã)|todos los días|todas las mañanas|todos os dias|todas as manhãs|ogni (?:giorno|mattina|sera)|elke (?:dag|ochtend|avond|werkdag)|iedere (?:dag|ochtend)|codziennie|każdego (?:dnia|ranka|rana)|varje (?:dag|morgon|kväll)|her (?:gün|sabah|akşam))\b|毎朝|毎日|平日/iu;
-const CLOCK = /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\b(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\b|(?:acht|negen|zeven) uur\b/iu;
+const CLOCK =
+  /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\b(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\b|(?:acht|negen|zeven) uur\b/iu;
 const TRAVEL =
   /\b(?:train|bus|tram|metro|subway|tube|ferry|boat|bike|cycles?|drives?|commutes?|walks? to|rer|s-?bahn|u-?bahn|s\d{1,2}|u\d{1,2}|zug|bahn|radelt|fährt|pendelt|prend le|cercanías|frecciarossa|treno|trem|comboio|barco|barca|trein|fietst|rijdt|pociąg|skm|tramwaj|jedzie|pendeltåg\w*|tåg\w*|tvärbanan|tunnelbana\w*|cyklar|vapur|otobüs|metrobüs|電車|バス)\b|電車|通勤/iu;
 const commute = (text: string): boolean =>
