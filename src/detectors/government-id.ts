@@ -19,8 +19,10 @@ import { matchesOf } from "./matches";
  * labelled technical ("order", "build", "port", "id:") is not an id unless an id word is near.
  */
 export interface IdOptions {
-  /** Whether an id word (any language) stands near offset `at`. */
-  keywordNear?: (text: string, at: number) => boolean;
+  /** Whether an id word (any language) that may name the id `id` stands near offset `at`. */
+  keywordNear?: (text: string, at: number, id: string) => boolean;
+  /** Whether an id word near offset `at` names other ids only ("NIF" before a number grouped like a TFN). */
+  otherIdNamed?: (text: string, at: number, id: string) => boolean;
 }
 
 type Validate = (value: string) => { isValid: boolean };
@@ -158,8 +160,8 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
             if (found.has(id.label) || !id.validate(digits).isValid) continue;
             // A keyword names the number as written, not a part of it ("Steuer-ID 49 960 571 231" holds no BSN).
             const whole = from === 0 && to === groups.length - 1;
-            const keyword = whole && (options.keywordNear?.(text, match.index) ?? false);
-            const grouped = id.groupings.some((g) => sameGrouping(span, g));
+            const keyword = whole && (options.keywordNear?.(text, match.index, id.label) ?? false);
+            const grouped = id.groupings.some((g) => sameGrouping(span, g)) && !(options.otherIdNamed?.(text, match.index, id.label) ?? false);
             const technical = bare && TECHNICAL_LABEL.test(text.slice(Math.max(0, match.index - 40), match.index));
             if (keyword || grouped || (id.strong && bare && !technical)) {
               found.add(id.label);

@@ -6,8 +6,8 @@ import { matchesOf } from "./matches";
 /** data.memgate.identifiers of the bundle (policies/memgate/identifiers/data.json). */
 export interface IdentifierData {
   id_words?: Record<string, string[]>;
-  /** Id words whose number has a check digit: such a number counts only when it passes (never as a bare "named" number). */
-  checksummed_id_words?: Record<string, string[]>;
+  /** Per id with a check digit (a label of government-id.ts), the words that name it: near one, only that id counts, and only when it passes. */
+  id_word_ids?: Record<string, string[]>;
   secret_statements?: Record<string, { words?: string[]; pin_words?: string[]; of_words?: string[]; links?: string[]; not_values?: string[] }>;
   technical_before?: string[];
 }
@@ -21,8 +21,8 @@ interface Statement {
 
 interface Compiled {
   idWords: RegExp | undefined;
-  /** The whole of an id word whose id has a check digit. */
-  checksummedWord: RegExp | undefined;
+  /** The ids (labels) an id word names, for the words that name ids with a check digit. */
+  idsOfWord: (word: string) => ReadonlySet<string> | undefined;
   /** Any secret word of any language: the cheap test before the per-language patterns. */
   anySecretWord: RegExp | undefined;
   statements: Statement[];
@@ -77,10 +77,17 @@ function compile(data: IdentifierData | undefined): Compiled {
       }
     }
   }
-  const checksummed = Object.values(data?.checksummed_id_words ?? {}).flat();
+  const idsByWord = new Map<string, Set<string>>();
+  for (const [id, words] of Object.entries(data?.id_word_ids ?? {})) {
+    for (const word of words) {
+      const key = word.toLowerCase();
+      if (!idsByWord.has(key)) idsByWord.set(key, new Set());
+      idsByWord.get(key)?.add(id);
+    }
+  }
   return {
     idWords: idWords.length > 0 ? new RegExp(wordsPattern(idWords), "giu") : undefined,
-    checksummedWord: checksummed.length > 0 ? new RegExp(`^(?:${alternation(checksummed)})$`, "iu") : undefined,
+    idsOfWord: (word) => idsByWord.get(word.toLowerCase().replace(/\s+/g, " ")),
     // A prefilter only (the per-language patterns decide): no word boundaries, no Unicode mode, so it stays cheap.
     anySecretWord: secretWords.length > 0 ? new RegExp(alternation(secretWords), "i") : undefined,
     statements,
@@ -104,8 +111,10 @@ const ID_SHAPE = /^[^\n\d]{0,25}?[A-Z]{0,3}\d[\d -]{4,18}/;
 const DOCUMENT_NUMBER = /^[^\n]{0,25}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
 
 /**
- * Identifiers that need policy data (policies/memgate/identifiers/data.json): national ids
- * whose checksum is weak, counted when an id word of any covered language stands near;
+ * Identifiers that need policy data (policies/memgate/identifiers/data.json): national ids by
+ * structure and checksum (government-id.ts), those whose checksum is weak counted when an id
+ * word of any covered language that may name them stands near (a word naming other ids, "BSN"
+ * before a number that would be a Portuguese NIF, makes neither its keyword nor its grouping count);
  * document numbers named by an id word (a passport or a driving licence has no checksum);
  * and passwords and PINs stated in a sentence ("das Passwort lautet …", "mi PIN es 4921")
  * in every language of the data. Findings name the rule and language, never the value.
@@ -123,20 +132,24 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
   return {
     name: "identifiers",
     detect(field: string, text: string): Finding[] {
-      const { idWords, checksummedWord, anySecretWord, statements, technicalBefore } = current();
+      const { idWords, idsOfWord, anySecretWord, statements, technicalBefore } = current();
       const findings: Finding[] = [];
-      if (idWords && digitCount(text) >= 3) {
-        const words: { start: number; end: number; checksummed: boolean }[] = [];
-        idWords.lastIndex = 0;
-        for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length, checksummed: checksummedWord?.test(m[0]) ?? false });
-        if (words.length > 0) {
-          const keywordNear = (_: string, at: number) => words.some((w) => w.end <= at && at - w.end <= 48);
-          for (const label of nationalIdsIn(text, { keywordNear })) findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
-          const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
-          // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
-          if (words.some((w) => !w.checksummed && named(text.slice(w.end, w.end + 48)))) {
-            findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
-          }
+      if (digitCount(text) >= 4) {
+        const words: { start: number; end: number; ids: ReadonlySet<string> | undefined }[] = [];
+        if (idWords) {
+          idWords.lastIndex = 0;
+          for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length, ids: idsOfWord(m[0]) });
+        }
+        // A word that names particular ids ("BSN") raises confidence in those only; a generic one ("id number") in any.
+        const near = (at: number) => words.filter((w) => w.end <= at && at - w.end <= 48);
+        const keywordNear = (_: string, at: number, id: string) => near(at).some((w) => w.ids === undefined || w.ids.has(id));
+        const otherIdNamed = (_: string, at: number, id: string) => near(at).some((w) => w.ids !== undefined && !w.ids.has(id));
+        for (const label of nationalIdsIn(text, { keywordNear, otherIdNamed }))
+          findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
+        const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
+        // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
+        if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 48)))) {
+          findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
         }
       }
       if (anySecretWord?.test(text)) {

@@ -11,10 +11,10 @@ import { secretsDetector } from "./secrets";
 /** Detectors that need nothing but the text. */
 export const DEFAULT_DETECTORS: readonly Detector[] = [secretsDetector, financialDetector, governmentIdDetector, locationDetector];
 
-/** Every detector memgate runs: the fixed ones and the lexicons of the policy bundle in force. */
+/** Every detector memgate runs: the fixed ones and the lexicons of the policy bundle in force (the identifier detector finds national ids itself, with the id words of the bundle). */
 export function defaultDetectors(policy: LexiconSource): readonly Detector[] {
   return [
-    ...DEFAULT_DETECTORS,
+    ...DEFAULT_DETECTORS.filter((detector) => detector !== governmentIdDetector),
     createIdentifierDetector(policy),
     createLexiconDetector(policy),
     createInjectionDetector(policy),

@@ -48,6 +48,8 @@ interface LanguageBlock {
   override?: string[];
   negation?: string;
   defensive?: string[];
+  /** Frame words that also name what an instruction switches off ("the content filter", "the test suite"): a frame only when the sentence gives no command. */
+  defensive_weak?: string[];
   descriptive?: string[];
   actions?: Record<string, Entry[]>;
 }
@@ -95,6 +97,7 @@ interface Compiled {
   override: RegExp[];
   negation?: RegExp;
   defensive?: RegExp;
+  defensiveWeak?: RegExp;
   descriptive?: RegExp;
   actions: { kind: string; negatable: boolean; groups: RuleGroup[] }[];
   roles: { name: string; re: RegExp }[];
@@ -176,6 +179,7 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
       "g",
     ),
     defensive: union(collect((l) => l.defensive)),
+    defensiveWeak: union(collect((l) => l.defensive_weak)),
     descriptive: union(collect((l) => l.descriptive)),
     actions,
     roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
@@ -321,7 +325,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     // the words of the matches themselves ("disable the content filter") do not make a frame
     let rest = sentence;
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
-    if (c.defensive.test(rest)) facts.add("frame:defensive");
+    const commands = facts.has("intent:imperative") || facts.has("intent:you");
+    if (c.defensive.test(rest) || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
   return facts;

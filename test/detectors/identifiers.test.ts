@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Detector, Finding } from "../../src/detectors/detector";
 import { financialDetector } from "../../src/detectors/financial";
-import { governmentIdDetector } from "../../src/detectors/government-id";
 import { createIdentifierDetector } from "../../src/detectors/identifiers";
 import type { LexiconSource } from "../../src/detectors/lexicon";
 import { locationDetector } from "../../src/detectors/location";
@@ -18,7 +17,7 @@ import { createDetectorSuite } from "../../src/detectors";
  */
 const DATA = JSON.parse(readFileSync(path.resolve(__dirname, "../../policies/memgate/identifiers/data.json"), "utf8")) as unknown;
 const source: LexiconSource = { hash: "identifiers-test", data: <T>(name: string) => (name === "identifiers" ? DATA : undefined) as T };
-const DETECTORS: Detector[] = [financialDetector, governmentIdDetector, locationDetector, createIdentifierDetector(source)];
+const DETECTORS: Detector[] = [financialDetector, locationDetector, createIdentifierDetector(source)];
 const suite = createDetectorSuite(DETECTORS);
 
 async function findings(text: string): Promise<Finding[]> {
@@ -66,10 +65,18 @@ describe("identifiers by structure and checksum (C19-FORBID §4.7, issue 21 item
     ["BR CPF, grouped", "390.533.447-05", "br_cpf"],
     ["IN Aadhaar, 4-4-4", "2341 2341 2346", "in_aadhaar"],
     ["IN PAN", "PAN ABCPD1234E", "in_pan"],
-    ["AU TFN with its word (also a valid BSN: the first id it validates as names it)", "my tax file number is 123 456 782", "nl_bsn"],
+    ["AU TFN with its word (also a valid BSN: the word names the id)", "my tax file number is 123 456 782", "au_tfn"],
   ])("C19-FORBID: a national id with its check digits (stdnum), %s", async (_how, text, label) => {
     const labels = (await findings(text)).filter((f) => f.class === "biometrics_ids").map((f) => f.label);
     expect(labels).toContain(`national_id:${label}`);
+  });
+
+  it.each([
+    ["a BSN that fails the elfproef is no Portuguese NIF", "Het BSN 243119526 in de testset voldoet bewust niet aan de elfproef."],
+    ["a Portuguese NIF word makes a 3-3-3 number no Australian TFN", "O NIF 317 118 667 dos dados de teste falha o dígito de controlo."],
+    ["a Steuer-ID with a wrong check digit holds no BSN", "Die Steuer-ID 49 960 571 231 hat absichtlich eine falsche Prüfziffer."],
+  ])("C19-FORBID: an id word names its id: %s", async (_how, text) => {
+    expect((await findings(text)).filter((f) => f.class === "biometrics_ids")).toEqual([]);
   });
 
   it.each([
