@@ -105,15 +105,15 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expect([f.frames, f.identical]).toEqual([10, 10]);
   });
 
-  it("C19-FORBID: blind split, sensitive recall at least 257 of 308 (0.834): de 29/34, en 36/43, es 27/33, fr 27/33, it 29/33, nl 28/33, pl 26/33, pt 28/33, ja 8/11, sv 9/11, tr 10/11", () => {
+  it("C19-FORBID: blind split, sensitive recall at least 258 of 308 (0.838): de 30/34, en 36/43, es 27/33, fr 27/33, it 29/33, nl 28/33, pl 26/33, pt 28/33, ja 8/11, sv 9/11, tr 10/11", () => {
     expect(blind.sensitive.length).toBe(308);
-    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(257);
-    const floors: Record<string, number> = { de: 29, en: 36, es: 27, fr: 27, it: 29, nl: 28, pl: 26, pt: 28, ja: 8, sv: 9, tr: 10 };
+    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(258);
+    const floors: Record<string, number> = { de: 30, en: 36, es: 27, fr: 27, it: 29, nl: 28, pl: 26, pt: 28, ja: 8, sv: 9, tr: 10 };
     for (const [lang, floor] of Object.entries(floors)) expect(caught(perLanguage(blind, lang))).toBeGreaterThanOrEqual(floor);
   });
 
-  it("C19-FORBID: blind split, phrase classes: health 41/43, identity 39/47, criminal_legal 23/26, intimate 18/26, biometrics_ids 41/51, location 25/29, profiling 4/9 refused at least", () => {
-    const floors: Record<string, number> = { health: 41, identity: 39, criminal_legal: 23, intimate: 18, biometrics_ids: 41, location: 25, profiling: 4 };
+  it("C19-FORBID: blind split, phrase classes: health 41/43, identity 40/47, criminal_legal 23/26, intimate 18/26, biometrics_ids 41/51, location 25/29, profiling 4/9 refused at least", () => {
+    const floors: Record<string, number> = { health: 41, identity: 40, criminal_legal: 23, intimate: 18, biometrics_ids: 41, location: 25, profiling: 4 };
     for (const [cls, floor] of Object.entries(floors)) expect(caught(blind.sensitive.filter((v) => v.cls === cls))).toBeGreaterThanOrEqual(floor);
   });
 
