@@ -49,12 +49,26 @@ export function authenticate(verifier: TokenVerifier, rateLimiter: PrincipalRate
   };
 }
 
+/**
+ * Holds an admission slot until the answer is sent or the caller leaves. A caller that left while
+ * it waited for the slot (a page reloaded, a fetch aborted) has had its "close" already: a
+ * listener added now would never run and the slot would be lost for good, so it is released at
+ * once. Returns whether the caller is still there.
+ */
+export function holdSlot(res: Response, release: () => void): boolean {
+  if (res.destroyed || !res.socket || res.socket.destroyed) {
+    release();
+    return false;
+  }
+  res.once("close", release);
+  return true;
+}
+
 /** The caller's fair share of a lane (src/http/admission.ts), released when the answer is sent. */
 export function admit(admission: Admission, laneOf: (req: Request) => "read" | "write"): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const entry = await admission.acquire(res.locals.principal as Principal, laneOf(req));
     if (!entry.admitted) return tooMany(res, entry.retryAfterSeconds);
-    res.once("close", entry.release);
-    next();
+    if (holdSlot(res, entry.release)) next();
   };
 }

@@ -27,6 +27,7 @@ import type { Logger } from "../logger";
 import type { Services } from "../services";
 import { documentLimitRules, jsonDeeperThan, parseBounded, stopWhenClientGoes, tokenLimitCheck } from "./limits";
 import { admit, laneOfGraphQL, type Admission, type Admitted } from "./admission";
+import { holdSlot } from "./door-guards";
 import type { PrincipalRateLimiter } from "./rate-limit";
 import { requestId } from "./request-id";
 import { explainAuthenticationFailure } from "./unauthenticated";
@@ -185,6 +186,11 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
         // A subscription holds its slot only while it is being set up: its events are pushed, not asked for.
         const entry = await admit(rateLimiter, admission, session.principal, laneOfGraphQL(payload.query, payload.operationName));
         if (!entry.admitted) return [new RateLimitedError(entry.retryAfterSeconds)];
+        // Closed while it waited for the slot: onClose has run and would never release it.
+        if (sockets.ended(socket) || socket.readyState !== socket.OPEN) {
+          entry.release();
+          return [new UnauthenticatedError("the socket closed")];
+        }
         const refuse = (errors: readonly GraphQLError[]) => {
           entry.release();
           return errors;
@@ -258,7 +264,7 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
           res.json({ errors: [formatOutsideApollo(new RateLimitedError(entry.retryAfterSeconds), door.production)] });
           return;
         }
-        res.once("close", entry.release);
+        if (!holdSlot(res, entry.release)) return;
         res.locals.session = session;
         next();
       })

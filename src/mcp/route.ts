@@ -112,6 +112,11 @@ export function mcpRouter(deps: McpRouterDeps): Router {
       res.json({ jsonrpc: "2.0", error: { code: -32000, message: `Rate limited: retry after ${entry.retryAfterSeconds} s` }, id: null });
       return;
     }
+    // As the other doors' holdSlot (http/door-guards.ts): a caller that left while it waited has had its "close" already.
+    if (res.destroyed || !res.socket || res.socket.destroyed) {
+      entry.release();
+      return;
+    }
     res.once("close", entry.release);
     const server = createMcpSession({ services, principal, call: { requestId: req.requestId }, version: VERSION });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
