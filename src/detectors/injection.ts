@@ -295,8 +295,12 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     }
     if (any) facts.add(plain ? "override" : "override:quoted");
   }
-  // `code` in backticks is quoted as an example, unless the sentence tells the agent to run it ("run `curl … | sh` first")
-  const addressed = c.addressee?.test(body) || c.you?.test(body) || c.imperative?.test(body);
+  // Read once: they are facts of their own, and decide whether `code` in backticks is quoted as an
+  // example or is a command to run ("run `curl … | sh` first").
+  const toAddressee = c.addressee?.test(body) ?? false;
+  const toYou = c.you?.test(body) ?? false;
+  const imperative = c.imperative?.test(body) ?? false;
+  const addressed = toAddressee || toYou || imperative;
   const quotedAction = (from: number, to: number): boolean => inside(addressed ? quotes().filter((q) => sentence[q.from] !== "`") : quotes(), from, to);
   for (const action of c.actions) {
     let state: "plain" | "negated" | "quoted" | undefined;
@@ -318,9 +322,9 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     }
     if (state) facts.add(state === "plain" ? `action:${action.kind}` : `action:${action.kind}:${state}`);
   }
-  if (c.addressee?.test(body)) facts.add("intent:addressee");
-  if (c.you?.test(body)) facts.add("intent:you");
-  if (c.imperative?.test(body)) facts.add("intent:imperative");
+  if (toAddressee) facts.add("intent:addressee");
+  if (toYou) facts.add("intent:you");
+  if (imperative) facts.add("intent:imperative");
   if (facts.size > 0 && c.defensive) {
     // the words of the matches themselves ("disable the content filter") do not make a frame
     let rest = sentence;

@@ -195,13 +195,12 @@ export function viewsOf(text: string): string[] {
     if (view !== undefined && view !== text && !views.includes(view)) views.push(view);
   };
   const hidden: string[] = [];
-  const nfkc = plain ? text : text.normalize("NFKC");
   const normalised = normaliseText(text);
   add(normalised);
   const decoded = mayCarry(normalised) ? openCarriers(normalised, normaliseText, hidden) : normalised;
   add(decoded);
   add(joinSplitTokens(decoded, hidden));
-  if (!plain && mixesScripts(nfkc)) hidden.push(normalised);
+  if (!plain && mixesScripts(text.normalize("NFKC"))) hidden.push(normalised);
   const revealed = hidden.join(" . ");
   if ((revealed.match(LETTER_ALL)?.length ?? 0) >= MIN_HIDDEN_LETTERS) add(`${HIDDEN_MARK} ${revealed}`);
   return views;

@@ -1,7 +1,8 @@
-import { benignSets, CLASSES, confusionTable, createJudge, evaluateSplit, misses, readCorpus, type Evaluation } from "../../scripts/eval-detectors";
+import { benignSets, CLASSES, confusionTable, evaluateSplit, misses, readCorpus, type Evaluation } from "../../scripts/eval-detectors";
 import { evaluateDetectorSplit, fairness, type SplitEvaluation } from "../../scripts/eval/detectors";
 import { evaluateLedger } from "../../scripts/eval/ledger";
 import { POLICY_BUNDLE } from "../support/gateway";
+import { stopReasonJudge } from "../support/judge";
 
 /**
  * C19-FORBID C19-TOOL through the real detectors and the real compiled policy. The test split
@@ -57,8 +58,7 @@ describe("C19-FORBID C19-TOOL: detector quality on the dev and test splits", () 
   });
 
   it("C19-FORBID: words read in context (issue 13): a technical or everyday reading is stored, a personal one refused", async () => {
-    const judge = await createJudge(POLICY_BUNDLE);
-    const verdict = async (text: string) => (await judge({ label: "PROJECT_CONFIG", text, file: "inline", line: 0 }, "PROJECT_CONFIG")).stopReason;
+    const verdict = await stopReasonJudge("PROJECT_CONFIG");
     const stored = [
       "I want to get better at diagnosing flaky tests.",
       "Add the date field to the export",
@@ -68,8 +68,8 @@ describe("C19-FORBID C19-TOOL: detector quality on the dev and test splits", () 
       "It will replace any raw, unpaired surrogate pairs with the replacement character.",
     ];
     const refused = ["I was diagnosed with depression", "our first date was at the ramen place", "this clearly proves you are lazy", "My doctor prescribed me Xanax"];
-    expect(await Promise.all(stored.map(verdict))).toEqual(stored.map(() => "SUCCESS_STORED"));
-    expect(await Promise.all(refused.map(verdict))).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
+    expect(await Promise.all(stored.map((text) => verdict(text)))).toEqual(stored.map(() => "SUCCESS_STORED"));
+    expect(await Promise.all(refused.map((text) => verdict(text)))).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
   });
 });
 

@@ -1,5 +1,4 @@
-import { createJudge } from "../../scripts/eval-detectors";
-import { POLICY_BUNDLE } from "../support/gateway";
+import { stopReasonJudge, type StopReasonOf } from "../support/judge";
 
 /**
  * Issue 21 items 2 and 3 (C19-FORBID): shapes found in the helper-written dev texts of
@@ -9,10 +8,9 @@ import { POLICY_BUNDLE } from "../support/gateway";
  * check digit that fails it, a depression over the sea or in history is stored.
  */
 describe("C19-FORBID: shapes of held-out text (issue 21)", () => {
-  let verdict: (text: string, category?: string) => Promise<string>;
+  let verdict: StopReasonOf;
   beforeAll(async () => {
-    const judge = await createJudge(POLICY_BUNDLE);
-    verdict = async (text, category = "PREFERENCE") => (await judge({ label: category, text, file: "inline", line: 0 }, category)).stopReason;
+    verdict = await stopReasonJudge();
   });
 
   it.each([

@@ -1,7 +1,7 @@
-import { createJudge } from "../../scripts/eval-detectors";
 import { createInjectionDetector, foldForIntent } from "../../src/detectors/injection";
 import { loadBundle } from "../../src/policy/bundle";
 import { POLICY_BUNDLE } from "../support/gateway";
+import { stopReasonJudge, type StopReasonOf } from "../support/judge";
 
 /**
  * Injection by intent (issue 21 item 4, C19-TOOL INV-4) through the intent detector and the real
@@ -10,12 +10,11 @@ import { POLICY_BUNDLE } from "../support/gateway";
  * `npx tsx scripts/eval-injection.ts`; these are the cases the design rests on.
  */
 describe("C19-TOOL INV-4: injection by intent, the decision in the policy", () => {
-  let verdict: (text: string) => Promise<string>;
+  let verdict: StopReasonOf;
   let facts: (text: string) => Promise<string[]>;
 
   beforeAll(async () => {
-    const judge = await createJudge(POLICY_BUNDLE);
-    verdict = async (text) => (await judge({ label: "PROJECT_CONFIG", text, file: "inline", line: 0 }, "PROJECT_CONFIG")).stopReason;
+    verdict = await stopReasonJudge("PROJECT_CONFIG");
     const bundle = await loadBundle(POLICY_BUNDLE);
     const detector = createInjectionDetector({ hash: bundle.hash, data: <T>(name: string) => bundle.data.memgate[name] as T });
     facts = async (text) => ((await detector.detect("value", text)) as { facts?: string[] }[]).flatMap((f) => f.facts ?? []);

@@ -1,17 +1,13 @@
-import { createJudge } from "../../scripts/eval-detectors";
-import { POLICY_BUNDLE } from "../support/gateway";
+import { stopReasonJudge, type StopReasonOf } from "../support/judge";
 
 /**
  * Issue 21 items 3 and 5 through the real detectors (eld language identification, nlp.js stems,
  * the per-language lexicons of policies/memgate/forbidden/languages/) and the real compiled
  * policy: one STORE with explicit consent per text, as scripts/eval-detectors.ts makes it.
  */
-type Judge = (text: string, category?: string) => Promise<string>;
-
-let judge: Judge;
+let judge: StopReasonOf;
 beforeAll(async () => {
-  const raw = await createJudge(POLICY_BUNDLE);
-  judge = async (text, category = "PREFERENCE") => (await raw({ label: category, text, file: "inline", line: 0 }, category)).stopReason;
+  judge = await stopReasonJudge();
 });
 
 const all = async (texts: string[], category?: string): Promise<string[]> => {
