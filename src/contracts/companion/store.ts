@@ -8,6 +8,7 @@ import { DueMarks, type DueMark, type DueOf } from "../../store/due-marks";
 import { ensureIndexes, isDuplicateKey } from "../../store/database";
 import { IdLists, type IdListRef } from "../../store/id-lists";
 import { checkIntegrity, IntegrityError } from "../../store/provenance";
+import { writeOutcomeUnknown } from "../../store/write-outcome";
 import {
   COMPANION_COLLECTIONS,
   DEFAULT_PRIVACY,
@@ -298,7 +299,9 @@ export class CompanionStore implements ContractStore {
     try {
       await write();
     } catch (error) {
-      await this.due.remove(mark._id);
+      // A write whose outcome is unknown (the database died before answering) may be in: its
+      // mark stays, and the repair settles whatever is there.
+      if (!writeOutcomeUnknown(error)) await this.due.remove(mark._id);
       throw error;
     }
   }

@@ -204,7 +204,10 @@ export class GovernedStore implements ContractStore {
       this.lists.add(itemsOf(record.tenant_id, record.subject_id), [listEntry(record)]),
     ]);
     if (item.status === "rejected") {
-      await this.due.remove(due._id);
+      // A failed insert may still be in (the database died after writing it, before answering):
+      // the item goes before its mark, so no item is ever left without the mark the repair finds
+      // it by. If that fails too, the mark stays and the repair settles whatever is there.
+      await this.rollback(record).catch(() => undefined);
       throw item.reason;
     }
     if (entry.status === "rejected") throw entry.reason;

@@ -5,6 +5,7 @@ import { memoryDocId } from "../../store/ids";
 import { buildProvenance, checkIntegrity, integrityHash, type ProvenanceFields } from "../../store/provenance";
 import { entryObjectId, IdLists, newestFirst, newestOrder, timeEntry, type IdListRef } from "../../store/id-lists";
 import { SettledReads, type DueOf } from "../../store/settled-reads";
+import { writeOutcomeUnknown } from "../../store/write-outcome";
 
 /** seed 003 MemorySource, as stored. `note` is free text: gone once declined or erased. */
 export interface LedgerSource {
@@ -214,13 +215,18 @@ export class LedgerStore implements ContractStore {
   private async withDue<T>(at: DueAt, write: () => Promise<T>, applied: (result: T) => boolean): Promise<T> {
     const mark: DueMark = { _id: dueMarkId(at), tenant_id: at.tenantId, subject_id: at.subjectId, object_id: at.objectId, ...at.due };
     await this.dueEvents.insertOne(mark);
-    let done = false;
+    let keep = false;
     try {
       const result = await write();
-      done = applied(result);
+      keep = applied(result);
       return result;
+    } catch (error) {
+      // A write whose outcome is unknown (the database died before answering) may be in: its
+      // mark stays, and the repair settles whatever is there.
+      keep = writeOutcomeUnknown(error);
+      throw error;
     } finally {
-      if (!done) await this.dueEvents.deleteOne({ _id: mark._id });
+      if (!keep) await this.dueEvents.deleteOne({ _id: mark._id });
     }
   }
 
