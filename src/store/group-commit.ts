@@ -10,8 +10,10 @@ interface Waiting<T> {
   reject: (error: unknown) => void;
 }
 
-const RETRIES = 5;
 const RETRY_BASE_MS = 100;
+/** How long a write is retried before it is given up, by default (five tries, 3.1 s). */
+const DEFAULT_RETRY_FOR_MS = 3_100;
+const RETRY_MAX_DELAY_MS = 2_000;
 /** Items queued or in flight beyond which new writers wait (see `room`). */
 const DEFAULT_BACKLOG = 256;
 
@@ -35,6 +37,8 @@ export class GroupCommit<T> {
     /** An error no retry can mend (the database client is closed). */
     private readonly final: (error: unknown) => boolean = () => false,
     private readonly backlog: number = DEFAULT_BACKLOG,
+    /** How long a failed write is retried (backing off up to 2 s) before it is given up. */
+    private readonly retryForMs: number = DEFAULT_RETRY_FOR_MS,
   ) {}
 
   /**
@@ -84,18 +88,20 @@ export class GroupCommit<T> {
 
   private async commit(batch: Waiting<T>[]): Promise<void> {
     const items = batch.map((w) => w.item);
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0, waited = 0; ; attempt++) {
       try {
         await this.write(items);
         for (const w of batch) w.resolve();
         return;
       } catch (error) {
-        if (attempt >= RETRIES || this.final(error)) {
+        if (waited >= this.retryForMs || this.final(error)) {
           this.logger.warn({ err: error, items: items.length }, `${this.name}: group commit given up`);
           for (const w of batch) w.reject(error);
           return;
         }
-        await new Promise<void>((resolve) => setTimeout(resolve, RETRY_BASE_MS * 2 ** attempt).unref());
+        const delay = Math.min(RETRY_BASE_MS * 2 ** attempt, RETRY_MAX_DELAY_MS);
+        waited += delay;
+        await new Promise<void>((resolve) => setTimeout(resolve, delay).unref());
       }
     }
   }

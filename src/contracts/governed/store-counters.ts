@@ -55,6 +55,9 @@ interface Increment extends CountDelta {
   written?: boolean;
 }
 
+/** How long a quota increment is retried while the database cannot be reached. */
+const COUNTER_RETRY_FOR_MS = 120_000;
+
 const part = (value: string): string => encodeURIComponent(value);
 const windowKey = (start: number): string => `w${start}`;
 
@@ -85,7 +88,9 @@ export class CounterStore {
   constructor(db: Database, logger: Logger) {
     this.counters = db.collection<CounterDoc>(COLLECTIONS.memoryCounters);
     this.lookups = new LookupQueue(this.counters);
-    this.commits = new GroupCommit<Increment>("quota counters", logger, (batch) => this.write(batch), clientClosed);
+    // An increment given up leaves the subject's count low for good (a cap passed by one after a
+    // later DELETE): it is retried for as long as a database restart may take.
+    this.commits = new GroupCommit<Increment>("quota counters", logger, (batch) => this.write(batch), clientClosed, undefined, COUNTER_RETRY_FOR_MS);
   }
 
   static docId(tenantId: string, subjectId: string): string {
