@@ -81,8 +81,9 @@ test_c19_item_reason_bounds_and_hygiene_come_from_the_declared_fields if {
 }
 
 test_c19_item_every_declared_string_field_has_a_bound if {
-	some name in ["memoryId", "subjectId", "reason"]
-	is_number(data.memgate.contracts.audit.fields[name])
+	every name in ["memoryId", "subjectId", "reason"] {
+		is_number(audit.fields[name])
+	}
 }
 
 test_auditor_verifies_without_a_subject if {
