@@ -134,5 +134,5 @@ test_reason_is_recorded_by_its_code[note] if {
 		["ACK_CONFORMANCE another operation's code", _ack("art17_1b_consent_withdrawn"), "other"],
 	]
 	d := main.decision with input as input_doc
-	d.gate.reason_code == want
+	d.detail.reason_code == want
 }

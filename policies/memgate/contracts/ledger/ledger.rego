@@ -127,9 +127,9 @@ violations contains {"stop_reason": "NOT_FOUND", "rule": "P54-E", "detail": "sel
 # description: |
 #   P54-E one answer per selected id, in the order asked (input.selection.resolved): the
 #   operation's success code for an id that resolved, NOT_FOUND for one that contributes
-#   nothing. It travels with the decision as `gate` (main.rego), so the gateway reports each
+#   nothing. It travels with the decision as `detail` (main.rego), so the gateway reports each
 #   id as decided here and never assigns a stop reason itself.
-decision_gate := {"selections": [_selection_answer(r) | some r in object.get(input.selection, "resolved", [])]} if _op("SELECT")
+decision_detail := {"selections": [_selection_answer(r) | some r in object.get(input.selection, "resolved", [])]} if _op("SELECT")
 
 _selection_answer(true) := operation.spec.success
 

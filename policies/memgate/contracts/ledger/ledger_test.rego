@@ -174,5 +174,5 @@ test_p54_e_each_selected_id_has_its_answer[note] if {
 	unresolved := count([r | some r in resolved; r == false])
 	d := main.decision with input as object.union(_select(["user"], unresolved), {"selection": {"requested": count(resolved), "unresolved": unresolved, "resolved": resolved}})
 	d.outcome == "allow"
-	d.gate.selections == want
+	d.detail.selections == want
 }
