@@ -136,3 +136,12 @@ test_reason_is_recorded_by_its_code[note] if {
 	d := main.decision with input as input_doc
 	d.detail.reason_code == want
 }
+
+# Issue 23 §4: what a background job records of what it observed is policy data, in codes the contract knows.
+test_job_events_are_known_event_types_and_stop_reasons if {
+	count(audit.job_events) > 0
+	every _, recorded in audit.job_events {
+		recorded.stop_reason in data.memgate.contract.priority
+		recorded.event_type in {"conformance_break", "refuse", "policy_change"}
+	}
+}
