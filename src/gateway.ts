@@ -39,6 +39,99 @@ import { Reauditor } from "./jobs/reaudit";
 import { MongoIdempotencyStore } from "./store/idempotency-store";
 import type { ReservedObject } from "./kernel/idempotency";
 
+/** The embedded FerretDB (no MONGODB_URI), supervised: its deaths and restarts are logged. */
+async function startEmbeddedDatabase(config: Config, logger: Logger): Promise<EmbeddedFerretDb> {
+  const embedded = await EmbeddedFerretDb.start({
+    binary: config.ferretdbBinary,
+    dataDir: path.join(config.dataDir, "ferretdb"),
+    postgresqlUrl: config.ferretdbPostgresUrl,
+    uriFile: path.join(config.dataDir, "mongodb-uri"),
+    restartBackoffMs: config.ferretdbRestart.backoffMs,
+    maxRestartAttempts: config.ferretdbRestart.maxAttempts,
+  });
+  embedded.on("down", (exit: { code: number | null; signal: string | null; stderr: string }) =>
+    logger.error(exit, "embedded FerretDB died: restarting it; operations answer INTERNAL_INCONSISTENCY meanwhile"),
+  );
+  embedded.on("up", (info: { pid: number; restarts: number }) => logger.warn(info, "embedded FerretDB restarted"));
+  embedded.on("failed", (error: unknown) => logger.fatal({ err: error }, "embedded FerretDB could not be restarted: /healthz answers 503"));
+  logger.info(
+    { mongodbUri: embedded.uri, backend: config.ferretdbPostgresUrl ? "postgresql" : "sqlite", pid: embedded.pid },
+    "embedded FerretDB started; its connection string is also in <data>/mongodb-uri",
+  );
+  return embedded;
+}
+
+/**
+ * One bucket per tenant and principal, shared by every door of this process (README "Limits,
+ * sessions and production mode"). The tenant's bucket and the fair shares of in-flight capacity
+ * are policy data (policies/memgate/admission), read at each use; refusals by either are
+ * answered at one pace per principal and tenant (src/http/admission-pacing.ts).
+ */
+function doorLimits(config: Config, policy: PolicyEngine): { admission: Admission; rateLimiter: PrincipalRateLimiter } {
+  const admissionData = (): AdmissionData => (policy.loaded ? policy.data<AdmissionData | undefined>("admission") : undefined) ?? DEFAULT_ADMISSION;
+  const admission = new Admission(admissionData, undefined, config.door.rateLimit.perSecond > 0);
+  const rateLimiter = new PrincipalRateLimiter(
+    config.door.rateLimit,
+    () => {
+      const tenant = admissionData().tenant_rate;
+      return tenant && { perSecond: tenant.per_second, burst: tenant.burst };
+    },
+    undefined,
+    admission.pacer,
+  );
+  return { admission, rateLimiter };
+}
+
+/** Declarations against the policy's bounds, and stored text against re-judging (issue 23): a mismatch does not start. */
+function checkDeclarations(contracts: ContractModule[], policy: PolicyEngine): void {
+  const policyContracts = () => policy.data<Record<string, { fields?: Record<string, unknown> } | undefined> | undefined>("contracts");
+  const problems = declarationProblems(contracts, policy.loaded ? (name) => policyContracts()?.[name]?.fields : undefined);
+  if (problems.length > 0) throw new DeclarationError(problems);
+}
+
+/** Every door on one HTTP server (GraphQL, REST, MCP, audit export, the ledger page, health and metrics), listening. */
+async function openDoors(
+  config: Config,
+  services: Services,
+  parts: {
+    db: Database;
+    embedded: EmbeddedFerretDb | undefined;
+    verifier: TokenVerifier;
+    logger: Logger;
+    rateLimiter: PrincipalRateLimiter;
+    admission: Admission;
+    developmentKeyPem: string | undefined;
+  },
+): Promise<RunningHttpServer> {
+  const { db, embedded, verifier, logger, rateLimiter, admission, developmentKeyPem } = parts;
+  const { kernel, policy, metrics, contracts } = services;
+  const http = await createHttpServer({
+    schema: buildGatewaySchema(),
+    services,
+    verifier,
+    logger,
+    door: config.door,
+    rateLimiter,
+    admission,
+    routers: [
+      healthRouter(db, policy, embedded),
+      metricsRouter(metrics),
+      auditExportRouter(kernel, contracts.audit.operations.exportEvents, verifier, logger),
+      ledgerPageRouter(undefined, config),
+      agentRouter(verifier, kernel, contracts.agent.operations, logger, { door: config.door, rateLimiter, admission }),
+      mcpRouter({ config, verifier, services, logger, rateLimiter, admission }),
+      operationRouter(CONTRACT_DEFINITIONS, { verifier, services, logger, door: config.door, rateLimiter, admission }),
+      openApiRouter(),
+      ...(developmentKeyPem ? [developmentJwksRouter(await developmentJwk(developmentKeyPem))] : []),
+    ],
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.httpServer.once("error", reject);
+    http.httpServer.listen(config.port, config.host, () => resolve());
+  });
+  return http;
+}
+
 export interface GatewayOptions {
   config: Config;
   clock?: Clock;
@@ -81,25 +174,8 @@ export class Gateway {
     let embedded: EmbeddedFerretDb | undefined;
     let databaseUri = config.mongodbUri;
     if (!databaseUri) {
-      embedded = await EmbeddedFerretDb.start({
-        binary: config.ferretdbBinary,
-        dataDir: path.join(config.dataDir, "ferretdb"),
-        postgresqlUrl: config.ferretdbPostgresUrl,
-        uriFile: path.join(config.dataDir, "mongodb-uri"),
-        restartBackoffMs: config.ferretdbRestart.backoffMs,
-        maxRestartAttempts: config.ferretdbRestart.maxAttempts,
-      });
+      embedded = await startEmbeddedDatabase(config, logger);
       databaseUri = embedded.uri;
-      const supervised = embedded;
-      supervised.on("down", (exit: { code: number | null; signal: string | null; stderr: string }) =>
-        logger.error(exit, "embedded FerretDB died: restarting it; operations answer INTERNAL_INCONSISTENCY meanwhile"),
-      );
-      supervised.on("up", (info: { pid: number; restarts: number }) => logger.warn(info, "embedded FerretDB restarted"));
-      supervised.on("failed", (error: unknown) => logger.fatal({ err: error }, "embedded FerretDB could not be restarted: /healthz answers 503"));
-      logger.info(
-        { mongodbUri: databaseUri, backend: config.ferretdbPostgresUrl ? "postgresql" : "sqlite", pid: embedded.pid },
-        "embedded FerretDB started; its connection string is also in <data>/mongodb-uri",
-      );
     }
     let startedClient: DatabaseClient | undefined;
     let startedAudit: AuditSystem | undefined;
@@ -114,28 +190,14 @@ export class Gateway {
       policy.watch();
 
       const developmentKeyPem = config.jwt.publicKeyPem || config.jwt.jwksUrl ? undefined : (await ensureDevKeyPair(config.dataDir, "jwt")).publicKeyPem;
-      const publicKeyPem = config.jwt.publicKeyPem ?? developmentKeyPem;
       const verifier = TokenVerifier.create({
         ...config.jwt,
-        publicKeyPem,
+        publicKeyPem: config.jwt.publicKeyPem ?? developmentKeyPem,
         clock: options.sessionClock ?? systemClock,
         maxLifetimeS: config.door.session.maxTokenLifetimeS,
         clockSkewS: config.door.session.clockSkewS,
       });
-      // One bucket per tenant and principal, shared by every door of this process (README "Limits, sessions and production mode").
-      // The tenant's bucket and the fair shares of in-flight capacity are policy data (policies/memgate/admission), read at each use.
-      const admissionData = (): AdmissionData => (policy.loaded ? policy.data<AdmissionData | undefined>("admission") : undefined) ?? DEFAULT_ADMISSION;
-      const admission = new Admission(admissionData, undefined, config.door.rateLimit.perSecond > 0);
-      // Refusals by either are answered at one pace per principal and tenant (src/http/admission-pacing.ts).
-      const rateLimiter = new PrincipalRateLimiter(
-        config.door.rateLimit,
-        () => {
-          const tenant = admissionData().tenant_rate;
-          return tenant && { perSecond: tenant.per_second, burst: tenant.burst };
-        },
-        undefined,
-        admission.pacer,
-      );
+      const { admission, rateLimiter } = doorLimits(config, policy);
 
       const events = new EventLog(db, clock);
       events.onHeadError = (error, tenant) => logger.warn({ err: error, tenant }, "chain head not advanced (harmless: reads walk forward from it)");
@@ -180,13 +242,7 @@ export class Gateway {
         auditLog: auditSystem,
         rejudgeTargets,
       });
-      // Declarations against the policy's bounds, and stored text against re-judging (issue 23): a mismatch does not start.
-      const policyContracts = () => policy.data<Record<string, { fields?: Record<string, unknown> } | undefined> | undefined>("contracts");
-      const problems = declarationProblems(
-        Object.values(contracts) as ContractModule[],
-        policy.loaded ? (name) => policyContracts()?.[name]?.fields : undefined,
-      );
-      if (problems.length > 0) throw new DeclarationError(problems);
+      checkDeclarations(Object.values(contracts) as ContractModule[], policy);
       for (const contract of Object.values(contracts) as ContractModule[]) stores.push(...contract.stores);
       for (const contract of Object.values(contracts) as ContractModule[]) rejudgeTargets.push(...(contract.rejudge ?? []));
       if (config.secondaryIndexes) for (const store of stores) await store.ensureIndexes();
@@ -204,30 +260,7 @@ export class Gateway {
         reaudit,
       };
 
-      const http = await createHttpServer({
-        schema: buildGatewaySchema(),
-        services,
-        verifier,
-        logger,
-        door: config.door,
-        rateLimiter,
-        admission,
-        routers: [
-          healthRouter(db, policy, embedded),
-          metricsRouter(metrics),
-          auditExportRouter(kernel, contracts.audit.operations.exportEvents, verifier, logger),
-          ledgerPageRouter(undefined, config),
-          agentRouter(verifier, kernel, contracts.agent.operations, logger, { door: config.door, rateLimiter, admission }),
-          mcpRouter({ config, verifier, services, logger, rateLimiter, admission }),
-          operationRouter(CONTRACT_DEFINITIONS, { verifier, services, logger, door: config.door, rateLimiter, admission }),
-          openApiRouter(),
-          ...(developmentKeyPem ? [developmentJwksRouter(await developmentJwk(developmentKeyPem))] : []),
-        ],
-      });
-      await new Promise<void>((resolve, reject) => {
-        http.httpServer.once("error", reject);
-        http.httpServer.listen(config.port, config.host, () => resolve());
-      });
+      const http = await openDoors(config, services, { db, embedded, verifier, logger, rateLimiter, admission, developmentKeyPem });
       return new Gateway(config, logger, services, db, databaseUri, client, embedded, http, auditSystem);
     } catch (error) {
       await startedAudit?.stop().catch(() => undefined);

@@ -4,6 +4,7 @@ import type { TokenVerifier } from "../auth/token-verifier";
 import type { AuditOperations } from "../contracts/audit";
 import type { Kernel } from "../kernel/execute";
 import type { Logger } from "../logger";
+import { httpStatusOf } from "./stop-status";
 
 /** One event per line, as stored minus the storage `_id`: what docs/AUDIT.md hashes. */
 export function ndjsonLine(event: object): string {
@@ -15,8 +16,9 @@ export function ndjsonLine(event: object): string {
  * GET /audit/export.ndjson?afterSeq=N with an auditor's Bearer token: a signed manifest line
  * (tenant, range, anchor, public keys; src/store/log/export.ts), then the tenant's events
  * after N, one per line. A door: it parses, runs the audit contract's EXPORT_EVENTS through
- * the kernel and shapes the answer. Refusals answer JSON with the stop reason (403, or 400
- * for bad input).
+ * the kernel and shapes the answer. Refusals answer JSON with the stop reason, at the status
+ * the policy's table gives it (src/http/stop-status.ts: 400 for bad input, 500 for the
+ * gateway's failure, 403 otherwise).
  */
 export function auditExportRouter(kernel: Kernel, exportEvents: AuditOperations["exportEvents"], verifier: TokenVerifier, logger: Logger): Router {
   const router = Router();
@@ -32,9 +34,7 @@ export function auditExportRouter(kernel: Kernel, exportEvents: AuditOperations[
     const afterSeq = raw === undefined ? 0 : typeof raw === "string" && /^\d{1,15}$/.test(raw) ? Number(raw) : -1;
     const outcome = await kernel.run(exportEvents, principal, { afterSeq }, { requestId: req.requestId });
     if (!outcome.value) {
-      const status =
-        outcome.stopReason === "SCHEMA_INVALID" || outcome.stopReason === "BOUNDS_EXCEEDED" ? 400 : outcome.stopReason === "INTERNAL_INCONSISTENCY" ? 500 : 403;
-      res.status(status).json({ stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations });
+      res.status(httpStatusOf(outcome.stopReason)).json({ stopReason: outcome.stopReason, decisionId: outcome.decisionId, explanations: outcome.explanations });
       return;
     }
     res.status(200);

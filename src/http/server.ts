@@ -132,25 +132,13 @@ function corsFor(origins: readonly string[]): RequestHandler {
   };
 }
 
-/** Two Authorization headers are refused on every route: Node would silently keep the first. */
-const singleAuthorization: RequestHandler = (req, res, next) => {
-  try {
-    authorizationFromRawHeaders(req.rawHeaders);
-    next();
-  } catch (error) {
-    if (!(error instanceof AuthenticationError)) return next(error);
-    res.status(401).json({ errors: [{ message: `Unauthenticated: ${error.reason}`, extensions: { code: ErrorCode.UNAUTHENTICATED } }] });
-  }
-};
-
-export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHttpServer> {
-  const app = express();
-  app.disable("x-powered-by");
-  const httpServer = http.createServer(app);
+/**
+ * GraphQL over WebSocket on the server's /graphql path (subscriptions, and any operation a
+ * socket client sends): the token in connectionParams.authorization, each operation admitted,
+ * bounded and validated as over HTTP.
+ */
+function graphqlSockets(httpServer: http.Server, deps: HttpServerDeps, limitRules: ValidationRule[]) {
   const { logger, services, verifier, schema, door, rateLimiter, admission } = deps;
-  stopWhenClientGoes(schema);
-  const limitRules = documentLimitRules(door.document);
-
   // Subscriptions share the /graphql path; the token travels in connectionParams.authorization.
   // A message may be as large as an HTTP body, no larger (ws would take 100 MiB).
   const wsServer = new WebSocketServer({
@@ -230,12 +218,17 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
     },
     wsServer,
   );
+  return { wsServer, sockets, wsCleanup };
+}
 
-  // Before Apollo parses: graphql-armor's counting parser stops at the first token over the bound, and
-  // the nesting of variables is bounded before anything walks them. (Apollo turns an error thrown by a
-  // plugin into a 500, so this is middleware.)
+/**
+ * Before Apollo parses: graphql-armor's counting parser stops at the first token over the bound, and
+ * the nesting of variables is bounded before anything walks them. (Apollo turns an error thrown by a
+ * plugin into a 500, so this is middleware.)
+ */
+function boundedGraphQLRequest(door: DoorConfig): RequestHandler {
   const withinTokenLimit = tokenLimitCheck(door.document);
-  const boundedRequest: RequestHandler = (req, res, next) => {
+  return (req, res, next) => {
     const payload = (req.method === "GET" ? req.query : req.body) as { query?: unknown; variables?: unknown } | undefined;
     try {
       let variables = payload?.variables;
@@ -249,11 +242,16 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
     }
     next();
   };
+}
 
-  // After authentication, before Apollo parses: the caller's rate, then its fair share of the lane's
-  // in-flight capacity (it may wait for it, bounded). The slot is released when the answer is sent.
-  // A request whose token does not verify goes on, and Apollo's context answers it as before.
-  const admitted: RequestHandler = (req, res, next) => {
+/**
+ * After authentication, before Apollo parses: the caller's rate, then its fair share of the lane's
+ * in-flight capacity (it may wait for it, bounded). The slot is released when the answer is sent.
+ * A request whose token does not verify goes on, and Apollo's context answers it as before.
+ */
+function admittedGraphQLRequest(deps: Pick<HttpServerDeps, "verifier" | "rateLimiter" | "admission" | "door">): RequestHandler {
+  const { verifier, rateLimiter, admission, door } = deps;
+  return (req, res, next) => {
     const payload = (req.method === "GET" ? req.query : req.body) as { query?: unknown; operationName?: unknown } | undefined;
     verifier
       .authenticate(authorizationFromRawHeaders(req.rawHeaders))
@@ -273,6 +271,31 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
         next(error);
       });
   };
+}
+
+/** Two Authorization headers are refused on every route: Node would silently keep the first. */
+const singleAuthorization: RequestHandler = (req, res, next) => {
+  try {
+    authorizationFromRawHeaders(req.rawHeaders);
+    next();
+  } catch (error) {
+    if (!(error instanceof AuthenticationError)) return next(error);
+    res.status(401).json({ errors: [{ message: `Unauthenticated: ${error.reason}`, extensions: { code: ErrorCode.UNAUTHENTICATED } }] });
+  }
+};
+
+export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHttpServer> {
+  const app = express();
+  app.disable("x-powered-by");
+  const httpServer = http.createServer(app);
+  const { logger, services, verifier, schema, door } = deps;
+  stopWhenClientGoes(schema);
+  const limitRules = documentLimitRules(door.document);
+
+  const { wsServer, sockets, wsCleanup } = graphqlSockets(httpServer, deps, limitRules);
+
+  const boundedRequest = boundedGraphQLRequest(door);
+  const admitted = admittedGraphQLRequest(deps);
 
   const apollo = new ApolloServer<GatewayContext>({
     schema,

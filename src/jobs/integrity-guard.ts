@@ -7,6 +7,7 @@ import type { Database } from "../store/database";
 import { IntegrityRecords, type IntegrityDoc } from "../store/log/integrity-records";
 import { POLICY_ENGINE_ACTOR } from "../store/log/system-actor";
 import type { ChainVerification } from "../store/log/verify";
+import { JOB_EVENTS } from "./job-events";
 
 /**
  * MP-BREAK: a tenant whose chain fails verification gets a `conformance_break` event and
@@ -112,14 +113,13 @@ export class IntegrityGuard implements IntegrityState {
       await this.refresh();
       this.logger.error({ tenant: result.tenantId, seq: result.firstBrokenSeq, reason: result.reason }, "MP-BREAK: the event chain does not verify");
       writes.event({
+        ...JOB_EVENTS.chain_unverifiable, // its event type and stop reason: policy data
         tenant_id: result.tenantId,
         subject_id: null,
-        event_type: "conformance_break",
         operation: "VERIFY_CHAIN",
         contract: "audit",
         memory_id: null,
         actor: POLICY_ENGINE_ACTOR,
-        stop_reason: "INTERNAL_INCONSISTENCY",
         decision_id: null,
         policy_hash: null,
         contract_version: null,

@@ -6,6 +6,7 @@ import type { EventDraft, EventLog, MemoryEvent } from "../store/event-log";
 import type { Database } from "../store/database";
 import { PolicyStateRecords } from "../store/log/policy-state";
 import { POLICY_ENGINE_ACTOR } from "../store/log/system-actor";
+import { JOB_EVENTS } from "./job-events";
 
 /**
  * MP-BREAK: compares each bundle that comes into force with the one last recorded in the
@@ -45,8 +46,7 @@ export class PolicyVersionWatch {
     if (!(await this.state.recordRefusal(bundleHash, at))) return []; // recorded already
     const recorded = await this.state.current();
     return this.appendToEveryTenant({
-      event_type: "refuse",
-      stop_reason: "INTERNAL_INCONSISTENCY",
+      ...JOB_EVENTS.policy_bundle_refused,
       policy_hash: recorded?.hash ?? null,
       contract_version: recorded?.version ?? null,
       reason: `policy_bundle_refused: ${error.problem ?? error.code ?? "unreadable"}`,
@@ -82,12 +82,12 @@ export class PolicyVersionWatch {
     }
     const previous = recorded ? { hash: recorded.hash, version: recorded.version } : null;
     const unversioned = previous !== null && previous.version === current.version;
+    const observed = unversioned ? "policy_hash_changed_without_version_change" : "policy_version_changed";
     const events = await this.appendToEveryTenant({
-      event_type: unversioned ? "conformance_break" : "policy_change",
-      stop_reason: unversioned ? "INTERNAL_INCONSISTENCY" : "SUCCESS_UPDATED",
+      ...JOB_EVENTS[observed], // its event type and stop reason: policy data
       policy_hash: current.hash,
       contract_version: current.version,
-      reason: unversioned ? "policy_hash_changed_without_version_change" : "policy_version_changed",
+      reason: observed,
       metadata: { previous, current },
     });
     if (unversioned) this.logger.error({ previous, current }, "MP-BREAK: the policy changed without a new declared version");

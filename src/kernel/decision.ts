@@ -13,7 +13,7 @@ export function isOutcome(value: unknown): value is PolicyOutcome {
  * - `allow`: the operation's success code; apply the write or answer the read;
  * - `hold`: keep it for the person's confirmation (a proposal), answer the stop reason;
  * - `refuse`: a metadata-only `refuse` event, nothing else.
- * `gate` carries what a confidence gate decided (SG-GATE) when one applies.
+ * `detail` carries what the asked contract's own rules answered beyond the stop reason, when they did.
  */
 export interface Decision {
   decisionId: string;
@@ -22,7 +22,7 @@ export interface Decision {
   explanations: string[];
   policyVersion: string;
   contractVersion: string;
-  gate: GateDecision | null;
+  detail: DecisionDetail | null;
   /** Where in the request the winning violations point (IF1-VALID, seed-001 documents); empty when none do. */
   errors: PointedError[];
   /** The clauses (rule ids) of the winning violations, as the policy answers them: what acts on a refusal reads these. */
@@ -39,6 +39,18 @@ export function isPointedError(value: unknown): value is PointedError {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   return typeof v.pointer === "string" && typeof v.message === "string";
+}
+
+/**
+ * What a contract's rules answered beyond the stop reason (main.rego `detail`, from the contract
+ * package's `decision_detail`): a confidence gate's band (SG-GATE, GateDecision), each selected
+ * id's answer (ledger SELECT, P54-E), the code an audit reason is recorded by (issue 22 §4).
+ * `answered`: the contract's own verdict is the decision's answer (a winning violation marked
+ * `"gate": true`), so an operation tells a discard from another refusal without reading the code.
+ */
+export interface DecisionDetail {
+  answered: boolean;
+  readonly [key: string]: unknown;
 }
 
 /** SG-GATE as the policy decided it: which band and the confidence to store. */

@@ -5,7 +5,7 @@ import type { DetectorSuite } from "../detectors/detector";
 import type { Logger } from "../logger";
 import type { PolicyEngine } from "../policy/policy-engine";
 import type { EventActor, MemoryEvent } from "../store/event-log";
-import { isOutcome, isPointedError, type Decision, type GateDecision } from "./decision";
+import { isOutcome, isPointedError, type Decision, type DecisionDetail } from "./decision";
 import { parseFields, wellFormed, type FieldFact } from "./fields";
 import type { Metrics } from "./metrics";
 import { TENANT_SCOPE, type Operation, type OperationContext } from "./operation";
@@ -410,7 +410,7 @@ export class Kernel {
       explanations: answer.explanations,
       policyVersion: answer.policy_hash,
       contractVersion: answer.contract_version,
-      gate: (answer.gate as GateDecision | undefined) ?? null,
+      detail: (answer.detail as DecisionDetail | undefined) ?? null,
       errors: Array.isArray(answer.errors) ? answer.errors.filter(isPointedError) : [],
       rules: Array.isArray(answer.rules) ? answer.rules.filter((rule): rule is string => typeof rule === "string") : [],
     };

@@ -18,8 +18,8 @@ export interface PolicyDecision {
   contract_version: string;
   /** The bundle that decided: the digest of its content, whoever signed it. */
   policy_hash: string;
-  /** SG-GATE: the band and the confidence to store, when a confidence gate applied. */
-  gate?: unknown;
+  /** What the asked contract's rules answered beyond the stop reason (a gate's band, per-id answers, a reason code); null when none. */
+  detail?: unknown;
   /** IF1-VALID: where in the request the winning violations point (JSON pointer and message), when they do. */
   errors?: unknown;
   /** The clauses of the winning violations (sorted, once each); absent from the default answer. */

@@ -46,7 +46,7 @@ describe("the policy runtime", () => {
       stop_reason: "SUCCESS_STORED",
       explanations: [],
       contract_version: "19.1.0",
-      gate: null,
+      detail: null,
       errors: [],
       rules: [],
       policy_hash: engine.hash,

@@ -81,18 +81,19 @@ _outcome := "hold" if {
 	}
 }
 
-# SG-GATE: what a contract's own rules answered beyond the stop reason, when they did
-# (data.memgate.contracts[<contract>].decision_gate: a confidence gate's band, a selection's
-# per-item answers), and whether the gate's verdict is the answer (`answered`: a winning
-# violation is marked `"gate": true`), so the gateway never reads a stop reason to tell a
-# discard from a refusal for another reason; null otherwise.
-default _gate := null
+# The decision's `detail`: what the asked contract's own rules answered beyond the stop
+# reason, when they did (data.memgate.contracts[<contract>].decision_detail: a confidence
+# gate's band (SG-GATE), each selected id's answer (P54-E), an audit reason's code), and
+# whether that verdict is the answer (`answered`: a winning violation is marked `"gate": true`),
+# so the gateway never reads a stop reason to tell a discard from a refusal for another
+# reason; null otherwise.
+default _detail := null
 
-_gate := object.union(data.memgate.contracts[input.contract].decision_gate, {"answered": _gate_answered})
+_detail := object.union(data.memgate.contracts[input.contract].decision_detail, {"answered": _detail_answered})
 
-default _gate_answered := false
+default _detail_answered := false
 
-_gate_answered if {
+_detail_answered if {
 	some v in _winning
 	v.gate == true
 }
@@ -135,7 +136,7 @@ decision := {
 	"stop_reason": _stop_reason,
 	"explanations": _explanations,
 	"contract_version": contract.version,
-	"gate": _gate,
+	"detail": _detail,
 	"errors": _errors,
 	"rules": _rules,
 }

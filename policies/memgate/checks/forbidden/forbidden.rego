@@ -26,9 +26,9 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [f.class, f.fie
 _innocent_reading(f) if {
 	sense := forbidden.senses[f.term]
 	_sense_applies(sense, f.class)
+	not _guilty_reading(f, sense)
 	some fact in f.facts
 	fact in sense.innocent
-	not _guilty_reading(f, sense)
 }
 
 # A sense may name the classes it reads (`classes`); topic findings are read as their class.
@@ -47,10 +47,10 @@ _guilty_reading(f, sense) if {
 # removed", "the therapy booking page"), or an id in documented test data, is a near miss:
 # near_miss_contexts names, per context, the classes it clears (policy data).
 _near_miss(f) if {
+	not _context(f.field, "context:personal")
 	some context, classes in forbidden.near_miss_contexts
 	f.class in classes
 	_context(f.field, concat(":", ["context", context]))
-	not _context(f.field, "context:personal")
 }
 
 _context(field, class) if {
@@ -83,13 +83,13 @@ violations contains _violation("C19-CAT", sprintf("%s_not_allowed_in_%s", [kind,
 	operation.is_write
 	category := input.item.category
 	is_string(category)
+	forbidden.category_bans[category]
 	some f in content.findings
 	parts := split(f.class, ":")
 	count(parts) == 3
 	parts[0] == "ban"
 	parts[1] == category
 	kind := parts[2]
-	forbidden.category_bans[category]
 }
 
 # §4.9: tool output is untrusted, whatever it says.

@@ -58,8 +58,8 @@ test_problem_link_to_a_fact_is_schema_invalid if {
 }
 
 test_change_targets_need_kind_change if {
-	"SCHEMA_INVALID" == main.decision.stop_reason with input as _write({"agent": object.union(_facts, {"change_target_count": 1})})
-	"SUCCESS_STORED" == main.decision.stop_reason with input as _write({"agent": object.union(_facts, {"kind": "change", "change_target_count": 1})})
+	main.decision.stop_reason == "SCHEMA_INVALID" with input as _write({"agent": object.union(_facts, {"change_target_count": 1})})
+	main.decision.stop_reason == "SUCCESS_STORED" with input as _write({"agent": object.union(_facts, {"kind": "change", "change_target_count": 1})})
 }
 
 test_oversized_text_is_bounds_exceeded_at_its_pointer if {
@@ -123,7 +123,7 @@ test_dispatch_is_judged_by_its_own_issue if {
 }
 
 test_schema_invalid_outranks_bounds if {
-	"SCHEMA_INVALID" == main.decision.stop_reason with input as _write({
+	main.decision.stop_reason == "SCHEMA_INVALID" with input as _write({
 		"agent": object.union(_facts, {"schema_issues": [{"pointer": "/op", "message": "m"}]}),
 		"fields": [_field("memory.text", "memory.text", "text", 4001, {})],
 	})
@@ -131,7 +131,7 @@ test_schema_invalid_outranks_bounds if {
 
 test_every_declared_bound_is_in_data if {
 	every name in ["memory.text", "memory.rationale", "memory.evidence_refs[]", "query", "updates.truth.rationale", "updates.utility.evidence_refs[]", "memory", "document"] {
-		is_number(data.memgate.contracts.agent.fields[name])
+		is_number(agent.fields[name])
 	}
 }
 
@@ -142,17 +142,17 @@ test_repo_not_in_token_is_policy_disabled_for_writes if {
 }
 
 test_repo_not_in_token_is_not_found_for_reads if {
-	"NOT_FOUND" == main.decision.stop_reason with input as _write({"subject_id": "repo:other", "operation": "READ"})
+	main.decision.stop_reason == "NOT_FOUND" with input as _write({"subject_id": "repo:other", "operation": "READ"})
 }
 
 test_update_of_missing_memory_is_not_found if {
-	"NOT_FOUND" == main.decision.stop_reason with input as _write({"operation": "UPDATE", "target": {"found": false}})
-	"SUCCESS_UPDATED" == main.decision.stop_reason with input as _write({"operation": "UPDATE", "target": {"found": true, "status": "active"}})
-	"SUCCESS_READ" == main.decision.stop_reason with input as _write({"operation": "UPDATE_DRY_RUN", "target": {"found": true, "status": "active"}})
+	main.decision.stop_reason == "NOT_FOUND" with input as _write({"operation": "UPDATE", "target": {"found": false}})
+	main.decision.stop_reason == "SUCCESS_UPDATED" with input as _write({"operation": "UPDATE", "target": {"found": true, "status": "active"}})
+	main.decision.stop_reason == "SUCCESS_READ" with input as _write({"operation": "UPDATE_DRY_RUN", "target": {"found": true, "status": "active"}})
 }
 
 test_auditor_may_not_write if {
-	"POLICY_DISABLED" == main.decision.stop_reason with input as _write({"principal": {"id": "a", "tenant": "t", "subjects": ["repo:r1"], "roles": ["auditor"]}})
+	main.decision.stop_reason == "POLICY_DISABLED" with input as _write({"principal": {"id": "a", "tenant": "t", "subjects": ["repo:r1"], "roles": ["auditor"]}})
 }
 
 test_secret_in_any_text_is_forbidden[note] if {
@@ -163,12 +163,12 @@ test_secret_in_any_text_is_forbidden[note] if {
 		"C19-FORBID update rationale": "updates.utility.rationale",
 	}
 	inp := _write({"texts": {field: "x"}, "facts": {"findings": [{"field": field, "class": "credentials", "label": "secretlint:openai"}]}})
-	"FORBIDDEN_CATEGORY" == main.decision.stop_reason with input as inp
+	main.decision.stop_reason == "FORBIDDEN_CATEGORY" with input as inp
 }
 
 test_secret_in_a_query_is_forbidden if {
 	inp := _write({"operation": "READ", "texts": {"query": "x"}, "facts": {"findings": [{"field": "query", "class": "biometrics_ids", "label": "card_number_luhn"}]}})
-	"FORBIDDEN_CATEGORY" == main.decision.stop_reason with input as inp
+	main.decision.stop_reason == "FORBIDDEN_CATEGORY" with input as inp
 }
 
 test_other_contracts_are_untouched if {

@@ -64,8 +64,8 @@ violations contains {"stop_reason": "BOUNDS_EXCEEDED", "rule": "MP-LOG", "detail
 # description: |
 #   Issue 22 §4: the code an operation's reason is recorded by: the reason itself when it is
 #   one of the operation's reason_codes, else `other` (its text is then kept outside the chain).
-#   It travels with the decision as `gate` (main.rego): the gateway records the code decided here.
-decision_gate := {"reason_code": _reason_code} if {
+#   It travels with the decision as `detail` (main.rego): the gateway records the code decided here.
+decision_detail := {"reason_code": _reason_code} if {
 	input.contract == "audit"
 	data.memgate.contracts.audit.reason_codes[input.operation]
 }

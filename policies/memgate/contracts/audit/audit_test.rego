@@ -81,8 +81,9 @@ test_c19_item_reason_bounds_and_hygiene_come_from_the_declared_fields if {
 }
 
 test_c19_item_every_declared_string_field_has_a_bound if {
-	some name in ["memoryId", "subjectId", "reason"]
-	is_number(data.memgate.contracts.audit.fields[name])
+	every name in ["memoryId", "subjectId", "reason"] {
+		is_number(audit.fields[name])
+	}
 }
 
 test_auditor_verifies_without_a_subject if {
@@ -133,5 +134,14 @@ test_reason_is_recorded_by_its_code[note] if {
 		["ACK_CONFORMANCE another operation's code", _ack("art17_1b_consent_withdrawn"), "other"],
 	]
 	d := main.decision with input as input_doc
-	d.gate.reason_code == want
+	d.detail.reason_code == want
+}
+
+# Issue 23 §4: what a background job records of what it observed is policy data, in codes the contract knows.
+test_job_events_are_known_event_types_and_stop_reasons if {
+	count(audit.job_events) > 0
+	every _, recorded in audit.job_events {
+		recorded.stop_reason in data.memgate.contract.priority
+		recorded.event_type in {"conformance_break", "refuse", "policy_change"}
+	}
 }

@@ -170,10 +170,10 @@ _rules contains {"stop_reason": "POLICY_DISABLED", "rule": "SG-PRIVACY", "detail
 # Only the subject itself (a user acting for itself) or an admin changes privacy settings
 # or asks for erasure (SPEC D1).
 _rules contains {"stop_reason": "POLICY_DISABLED", "rule": "SG-PRIVACY", "detail": "not_subject_or_admin"} if {
-	some op in ["SET_PRIVACY", "ERASE"]
-	_op(op)
 	not _role("admin")
 	not input.subject_id in input.principal.subjects
+	some op in ["SET_PRIVACY", "ERASE"]
+	_op(op)
 }
 
 _rules contains {"stop_reason": "SCHEMA_INVALID", "rule": "SG-PRIVACY", "detail": "delete_after_days_invalid"} if {

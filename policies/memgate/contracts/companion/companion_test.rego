@@ -111,7 +111,7 @@ test_gate_travels_with_the_decision[note] if {
 		["SG-GATE reinforced, capped at 1", 0.99, "USER_FACT", {"proposal": {"found": true, "confidence": 0.99, "observations": 3}}, {"band": "apply", "effective_confidence": 1, "reason": null, "answered": false}],
 	]
 	d := main.decision with input as _fact(object.union({"fact": {"type": type, "confidence": conf, "source": "manual"}}, over))
-	d.gate == want
+	d.detail == want
 }
 
 test_model_judge_verdict_is_a_fact_the_policy_weighs[note] if {
@@ -123,7 +123,7 @@ test_model_judge_verdict_is_a_fact_the_policy_weighs[note] if {
 		["SG-GROUND judge unavailable fails closed", {"score": 1, "judge": "unavailable"}, "ungrounded"],
 	]
 	d := main.decision with input as _fact({"grounding": grounding, "fact": {"type": "USER_FACT", "confidence": 0.9, "source": "manual"}})
-	d.gate.band == want
+	d.detail.band == want
 }
 
 test_gate_outcomes[note] if {
@@ -144,21 +144,21 @@ test_gate_answers_only_when_its_verdict_wins[note] if {
 		["SG-PRIVACY memory disabled outranks the gate", {"privacy": {"memory_enabled": false, "learn_patterns": true, "share_with": []}}, false],
 	]
 	d := main.decision with input as _fact(object.union({"fact": {"type": "USER_FACT", "confidence": 0.5, "source": "manual"}}, over))
-	d.gate.band == "discard"
-	d.gate.answered == answered
+	d.detail.band == "discard"
+	d.detail.answered == answered
 }
 
 test_malformed_fact_has_no_gate if {
 	d := main.decision with input as _fact({"fact": {"type": "USER_FACT", "confidence": 0.77, "source": "gossip"}})
 	d.stop_reason == "SCHEMA_INVALID"
 	d.outcome == "refuse"
-	d.gate == null
+	d.detail == null
 }
 
 test_other_operations_have_no_gate if {
 	d := main.decision with input as _fact({"operation": "ENVELOPE", "envelope": {"purpose": "RESPONSE", "include_narrative": false}})
 	d.stop_reason == "SUCCESS_READ"
-	d.gate == null
+	d.detail == null
 }
 
 test_valid_to_must_be_a_date[note] if {

@@ -1,6 +1,6 @@
 # SG-GATE and SG-GROUND: how confident and how grounded a fact must be. The scores are
 # facts computed by the gateway; the thresholds, the band and the confidence to store are
-# decided here and travel with the decision as `gate` (main.rego), so the gateway acts on
+# decided here and travel with the decision as its `detail` (main.rego), so the gateway acts on
 # the band and never compares a confidence with a threshold itself.
 package memgate.contracts.companion
 
@@ -116,13 +116,13 @@ _gate_reason := "ungrounded" if _band == "ungrounded"
 _gate_reason := _level if _band == "discard"
 
 # The gate's own violations are marked `"gate": true`: when one of them answers, the decision's
-# gate says so (`answered`, main.rego) and the gateway records a discard from the band alone.
+# detail says so (`answered`, main.rego) and the gateway records a discard from the band alone.
 
 # METADATA
 # description: |
 #   SG-GATE what the gate decided for an ADD_FACT: the band (apply, proposal, narrative,
 #   discard, ungrounded), the confidence to store, and why a discard was discarded.
-decision_gate := {"band": _band, "effective_confidence": effective, "reason": _gate_reason} if _add
+decision_detail := {"band": _band, "effective_confidence": effective, "reason": _gate_reason} if _add
 
 violations contains {"stop_reason": "NO_SOURCE_DERIVED_FACT", "rule": "SG-GROUND", "detail": "ungrounded", "gate": true} if {
 	_add

@@ -40,7 +40,11 @@ _settings_op if {
 
 _change := object.get(input, "settings_change", {})
 
-_given := {k | some k, v in _change; k in {"enabled", "max_items_per_subject", "max_writes_per_window"}; v != null}
+_given contains k if {
+	some k, v in _change
+	k in {"enabled", "max_items_per_subject", "max_writes_per_window"}
+	v != null
+}
 
 violations contains _schema("no_setting_given") if {
 	_settings_op

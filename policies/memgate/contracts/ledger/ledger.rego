@@ -60,9 +60,9 @@ violations contains {"stop_reason": "SCHEMA_INVALID", "rule": "P54-SOURCE", "det
 
 # Only the person who owns a proposal or an item acts on it; to anyone else it does not exist.
 violations contains {"stop_reason": "NOT_FOUND", "rule": "P54-OWNER", "detail": "no_such_proposal"} if {
+	not _is_user
 	some op in ["APPROVE", "DECLINE"]
 	_op(op)
-	not _is_user
 }
 
 violations contains {"stop_reason": "NOT_FOUND", "rule": "P54-OWNER", "detail": "no_such_memory"} if {
@@ -74,9 +74,9 @@ violations contains {"stop_reason": "NOT_FOUND", "rule": "P54-OWNER", "detail": 
 # oracle): anyone but a user gets the target check's own explanation too (the same object,
 # so a missing target adds nothing).
 violations contains {"stop_reason": "NOT_FOUND", "rule": "C19-STOP", "detail": "no_such_memory"} if {
+	not _is_user
 	some op in ["APPROVE", "DECLINE", "FORGET"]
 	_op(op)
-	not _is_user
 }
 
 # P54-B the approved text is the item: it must be there (its bound is a field bound).
@@ -98,9 +98,9 @@ violations contains {"stop_reason": "FORBIDDEN_CATEGORY", "rule": "P54-C", "deta
 # and no guilty one: the detector reports facts, the sense data and this rule decide.
 _innocent_reading(f) if {
 	sense := data.memgate.contracts.ledger.lexicons.validator.senses[f.term]
+	not _guilty_reading(f, sense)
 	some fact in f.facts
 	fact in sense.innocent
-	not _guilty_reading(f, sense)
 }
 
 _guilty_reading(f, sense) if {
@@ -127,9 +127,9 @@ violations contains {"stop_reason": "NOT_FOUND", "rule": "P54-E", "detail": "sel
 # description: |
 #   P54-E one answer per selected id, in the order asked (input.selection.resolved): the
 #   operation's success code for an id that resolved, NOT_FOUND for one that contributes
-#   nothing. It travels with the decision as `gate` (main.rego), so the gateway reports each
+#   nothing. It travels with the decision as `detail` (main.rego), so the gateway reports each
 #   id as decided here and never assigns a stop reason itself.
-decision_gate := {"selections": [_selection_answer(r) | some r in object.get(input.selection, "resolved", [])]} if _op("SELECT")
+decision_detail := {"selections": [_selection_answer(r) | some r in object.get(input.selection, "resolved", [])]} if _op("SELECT")
 
 _selection_answer(true) := operation.spec.success
 

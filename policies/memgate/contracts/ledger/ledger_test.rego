@@ -89,8 +89,8 @@ test_p54_c_validator_senses_clear_innocent_readings_only[note] if {
 
 test_p54_c_rejudge_reads_senses_as_approval_does if {
 	innocent := object.union(_finding("finalText", "ledger:validator", "clinical_language:diagnostic_terms"), {"term": "diagnose", "facts": ["object_thing"]})
-	guilty := object.union(innocent, {"facts": ["patient_person"]})
 	count(ledger.violations) == 0 with input as object.union(_approve("text", [innocent]), {"operation": "REJUDGE", "principal": {"roles": ["job"]}})
+	guilty := object.union(innocent, {"facts": ["patient_person"]})
 	count(ledger.violations) == 1 with input as object.union(_approve("text", [guilty]), {"operation": "REJUDGE", "principal": {"roles": ["job"]}})
 }
 
@@ -137,9 +137,9 @@ test_p54_e_partial_selection_outcome if {
 	d.outcome == "allow"
 	d.stop_reason == "NOT_FOUND"
 	d.explanations == ["P54-E: selected_item_not_found"]
-	all := main.decision with input as _select(["user"], 0)
-	all.outcome == "allow"
-	all.stop_reason == "SUCCESS_READ"
+	every_found := main.decision with input as _select(["user"], 0)
+	every_found.outcome == "allow"
+	every_found.stop_reason == "SUCCESS_READ"
 	agent := main.decision with input as _select(["agent"], 1)
 	agent.outcome == "refuse"
 	agent.stop_reason == "POLICY_DISABLED"
@@ -174,5 +174,5 @@ test_p54_e_each_selected_id_has_its_answer[note] if {
 	unresolved := count([r | some r in resolved; r == false])
 	d := main.decision with input as object.union(_select(["user"], unresolved), {"selection": {"requested": count(resolved), "unresolved": unresolved, "resolved": resolved}})
 	d.outcome == "allow"
-	d.gate.selections == want
+	d.detail.selections == want
 }

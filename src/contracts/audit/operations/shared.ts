@@ -84,7 +84,7 @@ export const seq = (value: number | null | undefined, fallback: number | null) =
 
 /**
  * Issue 22 §4, nothing free-form in the permanent record: the event (and an erasure mark) keeps
- * the reason code the policy answered (audit.rego decision_gate.reason_code, from
+ * the reason code the policy answered (audit.rego decision_detail.reason_code, from
  * data.memgate.contracts.audit.reason_codes[operation]); for `other`, the reason's text, with the
  * note if any, is kept outside the chain (ReasonNotes), the event carrying only the note's id
  * and salted digest. Both texts were judged by every detector before this runs (declared text).
@@ -97,7 +97,7 @@ export async function codedReason(
   req: { reason?: string | null; note?: string | null },
   writes: Writes,
 ): Promise<{ code: string; note: { note_id?: string; note_digest?: string } }> {
-  const code = (decision.gate as { reason_code?: unknown } | null)?.reason_code;
+  const code = decision.detail?.reason_code;
   if (typeof code !== "string") throw new KernelError(`audit: the policy gave no reason code for ${operationName}`);
   const reason = (req.reason ?? "").trim();
   const text = [code === "other" ? reason : "", req.note?.trim() ?? ""].filter((part) => part !== "").join("\n");

@@ -272,125 +272,133 @@ export class LexicalGroundingScorer implements GroundingScorer {
   }
 
   private parse(text: string, role: "summary" | "claim"): Parsed {
-    const content: Token[] = [];
-    const markers = new Set<string>();
-    const cues = { negationParity: false, irrealis: false, former: false, comparative: false };
+    const parsed: Parsed = { content: [], cues: { negationParity: false, irrealis: false, former: false, comparative: false }, markers: new Set<string>() };
     const sentences = text
       .replace(/[\u2018\u2019]/g, "'")
       .split(/(?<=[.!?;])\s+|\n+/)
       .filter((x) => x.trim() !== "");
     let segment = 0;
-    sentences.forEach((sentence) => {
-      const raws = this.mergeCompounds(rawTokens(sentence));
-      segment++;
-      let negated = false;
-      let irrealis = false;
-      let former = false;
-      let foreign: string | null = null;
-      for (let i = 0; i < raws.length; i++) {
-        const raw = raws[i];
-        const word = raw.toLowerCase();
-        const previous = (raws[i - 1] ?? "").toLowerCase();
-        const next = raws[i + 1];
-        if (word === "," || word === "and" || word === "but" || word === "while" || word === "whereas" || word === "or") {
-          // a new predicate ("... and is learning French") starts a new segment with its own polarity
-          if (word === "while" || word === "whereas") negated = false;
-          else if (word === "but" || (next !== undefined && this.startsPredicate(next, raws[i + 2]))) {
-            segment++;
-            negated = false;
-          }
-          if (word === "but" || word === "while" || word === "whereas") {
-            irrealis = false;
-            former = false;
-            foreign = null;
-          }
-          continue;
+    for (const sentence of sentences) segment = this.parseSentence(sentence, role, parsed, segment + 1);
+    return parsed;
+  }
+
+  /** One sentence's content words into `parsed`, numbered from segment `first` on (a new predicate opens the next); answers the last segment. */
+  private parseSentence(sentence: string, role: "summary" | "claim", parsed: Parsed, first: number): number {
+    const { content, cues, markers } = parsed;
+    const raws = this.mergeCompounds(rawTokens(sentence));
+    let segment = first;
+    let negated = false;
+    let irrealis = false;
+    let former = false;
+    let foreign: string | null = null;
+    for (let i = 0; i < raws.length; i++) {
+      const raw = raws[i];
+      const word = raw.toLowerCase();
+      const previous = (raws[i - 1] ?? "").toLowerCase();
+      const next = raws[i + 1];
+      if (word === "," || word === "and" || word === "but" || word === "while" || word === "whereas" || word === "or") {
+        // a new predicate ("... and is learning French") starts a new segment with its own polarity
+        if (word === "while" || word === "whereas") negated = false;
+        else if (word === "but" || (next !== undefined && this.startsPredicate(next, raws[i + 2]))) {
+          segment++;
+          negated = false;
         }
-        if (COMPARATIVES.has(word)) cues.comparative = true;
-        if (NEGATIONS.has(word)) {
-          negated = !negated;
-          cues.negationParity = !cues.negationParity;
-          continue;
+        if (word === "but" || word === "while" || word === "whereas") {
+          irrealis = false;
+          former = false;
+          foreign = null;
         }
-        if (
-          IRREALIS.has(word) ||
-          (word === "to" &&
-            !FORMER.has(previous) &&
-            !this.isVerbForm(previous) &&
-            next !== undefined &&
-            /^[a-z]+$/.test(next) &&
-            this.verbDominant(next) &&
-            !/(s|ed|ing)$/.test(next))
-        ) {
-          irrealis = true; // "wants to ...", "saving money to buy ..."
-          cues.irrealis = true;
-          // the hedge itself is part of the claim, with whoever holds it ("User's boss asked them" is not "User asked")
-          content.push({ word: IRREALIS_TOKEN, raw, sentence: segment, negated, irrealis, former, foreign });
-          continue;
-        }
-        if (FORMER.has(word)) {
-          former = true;
-          cues.former = true;
-          continue;
-        }
-        if (word === "user" || word === "users") {
-          foreign = null; // the subject is named again
-          // "a novel, which User finished": the antecedent of the relative clause is the user's too
-          if (RELATIVES.has(previous) && content.length > 0 && content[content.length - 1].sentence === segment) content[content.length - 1].foreign = null;
-        }
-        if (role === "claim" && this.isPastTense(word)) cues.former = true;
-        // "their laptop" (of the subject) says the subject has a laptop
-        if (
-          role === "summary" &&
-          SUBJECT_POSSESSIVES.has(word) &&
-          next !== undefined &&
-          /^[a-z]+$/.test(next) &&
-          !this.isOtherPerson(next, next, word, raws[i + 2], i + 1)
-        ) {
-          content.push({ word: "have", raw, sentence: segment, negated, irrealis, former, foreign });
-        }
-        // "User's brother" says the user has a brother
-        if (word === "'s" && role === "summary" && (previous === "user" || previous === "users")) {
-          content.push({ word: "have", raw, sentence: segment, negated, irrealis, former, foreign });
-          continue;
-        }
-        // possession is a claim of its own ("has a cat"); "has been", "has visited" are auxiliaries
-        const possessive = HAVE.has(word) && !(next !== undefined && (next === "been" || next === "got" || this.isPastTense(next.toLowerCase())));
-        if (role === "claim" && possessive) {
-          content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
-          continue;
-        }
-        // "their notes", "the reports": after a determiner a reporting verb is a noun, and content
-        const reportingNoun = REPORTING_NOUNS.has(word) && (DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous));
-        if (word === "'s" || (STOPWORDS.has(word) && !reportingNoun)) {
-          // "has a dog" supports "owns a dog": light verbs stay in the summary
-          if (role === "summary" && LIGHT_VERBS.has(word)) content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
-          continue;
-        }
-        const last = content[content.length - 1];
-        if (last?.marker && last.sentence === segment && raws[i - 1]?.toLowerCase() === last.word && (RELATIONS.has(word) || this.isPersonNoun(word))) {
-          // "twin brother", "friend Sarah": one person, named twice
-          markers.add(word);
-          content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
-          continue;
-        }
-        if (this.isOtherPerson(raw, word, previous, next, i)) {
-          markers.add(word);
-          foreign ??= word;
-          // the marker is itself content only where the text is about that person
-          content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
-          continue;
-        }
-        const predicative = COPULAS.has(previous) || (DETERMINERS.has(previous) && COPULAS.has((raws[i - 2] ?? "").toLowerCase()));
-        const noun = DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous);
-        const nextWord = next?.toLowerCase();
-        const nounFollows = nextWord !== undefined && /^[a-z]+$/.test(nextWord) && !STOPWORDS.has(nextWord) && this.wordnet.has(nextWord, "n");
-        const predicateHead = role === "claim" && !nounFollows && this.afterCopula(raws, i);
-        const modifier = role === "summary" && nounFollows && !COMPARATIVES.has(nextWord);
-        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun, predicateHead, modifier });
+        continue;
       }
-    });
-    return { content, cues, markers };
+      if (COMPARATIVES.has(word)) cues.comparative = true;
+      if (NEGATIONS.has(word)) {
+        negated = !negated;
+        cues.negationParity = !cues.negationParity;
+        continue;
+      }
+      if (this.opensIrrealis(word, previous, next)) {
+        irrealis = true; // "wants to ...", "saving money to buy ..."
+        cues.irrealis = true;
+        // the hedge itself is part of the claim, with whoever holds it ("User's boss asked them" is not "User asked")
+        content.push({ word: IRREALIS_TOKEN, raw, sentence: segment, negated, irrealis, former, foreign });
+        continue;
+      }
+      if (FORMER.has(word)) {
+        former = true;
+        cues.former = true;
+        continue;
+      }
+      if (word === "user" || word === "users") {
+        foreign = null; // the subject is named again
+        // "a novel, which User finished": the antecedent of the relative clause is the user's too
+        if (RELATIVES.has(previous) && content.length > 0 && content[content.length - 1].sentence === segment) content[content.length - 1].foreign = null;
+      }
+      if (role === "claim" && this.isPastTense(word)) cues.former = true;
+      // "their laptop" (of the subject) says the subject has a laptop
+      if (
+        role === "summary" &&
+        SUBJECT_POSSESSIVES.has(word) &&
+        next !== undefined &&
+        /^[a-z]+$/.test(next) &&
+        !this.isOtherPerson(next, next, word, raws[i + 2], i + 1)
+      ) {
+        content.push({ word: "have", raw, sentence: segment, negated, irrealis, former, foreign });
+      }
+      // "User's brother" says the user has a brother
+      if (word === "'s" && role === "summary" && (previous === "user" || previous === "users")) {
+        content.push({ word: "have", raw, sentence: segment, negated, irrealis, former, foreign });
+        continue;
+      }
+      // possession is a claim of its own ("has a cat"); "has been", "has visited" are auxiliaries
+      const possessive = HAVE.has(word) && !(next !== undefined && (next === "been" || next === "got" || this.isPastTense(next.toLowerCase())));
+      if (role === "claim" && possessive) {
+        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
+        continue;
+      }
+      // "their notes", "the reports": after a determiner a reporting verb is a noun, and content
+      const reportingNoun = REPORTING_NOUNS.has(word) && (DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous));
+      if (word === "'s" || (STOPWORDS.has(word) && !reportingNoun)) {
+        // "has a dog" supports "owns a dog": light verbs stay in the summary
+        if (role === "summary" && LIGHT_VERBS.has(word)) content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign });
+        continue;
+      }
+      const last = content[content.length - 1];
+      if (last?.marker && last.sentence === segment && raws[i - 1]?.toLowerCase() === last.word && (RELATIONS.has(word) || this.isPersonNoun(word))) {
+        // "twin brother", "friend Sarah": one person, named twice
+        markers.add(word);
+        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
+        continue;
+      }
+      if (this.isOtherPerson(raw, word, previous, next, i)) {
+        markers.add(word);
+        foreign ??= word;
+        // the marker is itself content only where the text is about that person
+        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
+        continue;
+      }
+      const predicative = COPULAS.has(previous) || (DETERMINERS.has(previous) && COPULAS.has((raws[i - 2] ?? "").toLowerCase()));
+      const noun = DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous);
+      const nextWord = next?.toLowerCase();
+      const nounFollows = nextWord !== undefined && /^[a-z]+$/.test(nextWord) && !STOPWORDS.has(nextWord) && this.wordnet.has(nextWord, "n");
+      const predicateHead = role === "claim" && !nounFollows && this.afterCopula(raws, i);
+      const modifier = role === "summary" && nounFollows && !COMPARATIVES.has(nextWord);
+      content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun, predicateHead, modifier });
+    }
+    return segment;
+  }
+
+  /** A hedge ("wants", "would") or an infinitive of purpose ("saving money to buy ..."): what follows is not a fact. */
+  private opensIrrealis(word: string, previous: string, next: string | undefined): boolean {
+    return (
+      IRREALIS.has(word) ||
+      (word === "to" &&
+        !FORMER.has(previous) &&
+        !this.isVerbForm(previous) &&
+        next !== undefined &&
+        /^[a-z]+$/.test(next) &&
+        this.verbDominant(next) &&
+        !/(s|ed|ing)$/.test(next))
+    );
   }
 
   /** "is an AWS Solutions Architect": the word ends a run of words that follows a copula and an article. */

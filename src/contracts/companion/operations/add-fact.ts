@@ -19,7 +19,7 @@ interface AddGathered {
 }
 
 /**
- * ADD_FACT (seed 002): the policy decides, and its `gate` says how: apply, hold as a proposal,
+ * ADD_FACT (seed 002): the policy decides, and its `detail` (the gate) says how: apply, hold as a proposal,
  * narrative only, or discard. A discard is the gate's own answer (`answered`), never a stop
  * reason read here.
  */

@@ -53,7 +53,7 @@ export class CompanionError extends Error {
   }
 }
 
-export const gateOf = (decision: Decision): CompanionGate | null => decision.gate as CompanionGate | null;
+export const gateOf = (decision: Decision): CompanionGate | null => decision.detail as CompanionGate | null;
 
 export const privacyInput = (state: PrivacyState | undefined) => state?.settings ?? { ...DEFAULT_PRIVACY, share_with: [] };
 

@@ -8,9 +8,9 @@ import { CONTRACT, type SelectedMemoryContext, type SelectRequest } from "./shar
 
 const selectedIds = (req: SelectRequest): string[] => [...new Set((req.memoryIds ?? []).filter((m): m is string => typeof m === "string"))];
 
-/** The policy's answer for each selected id, in the order asked (ledger.rego decision_gate); anything else fails closed. */
+/** The policy's answer for each selected id, in the order asked (ledger.rego decision_detail); anything else fails closed. */
 function selectionAnswers(decision: Decision, count: number): string[] {
-  const answers = (decision.gate as { selections?: unknown } | null)?.selections;
+  const answers = decision.detail?.selections;
   if (!Array.isArray(answers) || answers.length !== count || !answers.every((a) => typeof a === "string")) {
     throw new KernelError("ledger: the policy gave no answer for every selected id");
   }
