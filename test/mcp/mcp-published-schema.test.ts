@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import Ajv from "ajv";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { callTool, connectMcp } from "./support";
@@ -57,15 +57,18 @@ function argumentsFor(tool: Tool): Record<string, unknown>[] {
 describe("every MCP tool, called with arguments generated from its published inputSchema", () => {
   let gw: TestGateway;
   let client: Client;
+  let adapter: Client; // a companion adapter for alice: facts need write authority (SG-AUTHORITY)
   let tools: Tool[];
 
   beforeAll(async () => {
     gw = await startTestGateway();
     client = await connectMcp(gw.url, await gw.token({ tenant: "acme", subjects: ["alice", "repo:generated"], roles: ["agent"] }));
+    adapter = await connectMcp(gw.url, await gw.token({ sub: "discord-adapter", tenant: "acme", subjects: ["alice"], roles: ["adapter"] }));
     tools = (await client.listTools()).tools;
+    await adapter.listTools(); // the SDK client validates structured content against the output schemas it listed
   });
   afterAll(async () => {
-    await client?.close();
+    await Promise.all([client, adapter].map((c) => c?.close()));
     await gw?.stop();
   });
 
@@ -89,6 +92,91 @@ describe("every MCP tool, called with arguments generated from its published inp
     // The agent branches were exercised too (list_memories with store=agent once lacked `query` in its schema).
     expect(answered).toEqual(
       expect.arrayContaining([expect.stringMatching(/^list_memories \(agent\): /), expect.stringMatching(/^update_memory \(agent\): /)]),
+    );
+  });
+
+  /**
+   * Issue 23 §1: every tool publishes the outputSchema derived from its operations' declared
+   * answers, and its structuredContent validates against it (closed: nothing undeclared), for a
+   * success and for a refusal, on each store. The SDK client validates each answer as it
+   * arrives (callTool throws on a mismatch); ajv checks it again here, with the reason.
+   */
+  it("issue 23 §1 C19-OPS: each tool, each store, answers structuredContent valid against its published outputSchema, success and refusal", async () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const seen = new Map<string, Set<string>>();
+    const call = async (name: string, args: Record<string, unknown>, as: Client = client): Promise<Record<string, any>> => {
+      const tool = byName.get(name)!;
+      expect([name, args, ajv.validate(tool.inputSchema, args) || ajv.errorsText()]).toEqual([name, args, true]);
+      const result = (await as.callTool({ name, arguments: args })) as CallToolResult;
+      const answer = result.structuredContent as Record<string, any>;
+      expect([name, args, answer.stop_reason, ajv.validate(tool.outputSchema!, answer) || ajv.errorsText()]).toEqual([name, args, answer.stop_reason, true]);
+      const branch = `${name}${args.store === "agent" ? " (agent)" : ""}`;
+      seen.set(branch, (seen.get(branch) ?? new Set()).add(result.isError ? "refusal" : "success"));
+      return answer;
+    };
+
+    for (const tool of tools) {
+      expect(tool.outputSchema).toMatchObject({ type: "object", additionalProperties: false });
+      for (const args of argumentsFor(tool)) {
+        await call(tool.name, args);
+        // The same arguments for a subject the token does not hold: refused by the policy (SPEC D5).
+        const properties = (tool.inputSchema as Schema).properties ?? {};
+        await call(tool.name, {
+          ...args,
+          ...("subject_id" in properties && args.store !== "agent" ? { subject_id: "mallory" } : {}),
+          ...(args.store === "agent" ? { repo_id: "elsewhere" } : {}),
+        });
+      }
+    }
+
+    // Successes, each from arguments its inputSchema admits.
+    const item = {
+      category: "PREFERENCE",
+      key: "tone",
+      value: "prefer concise responses",
+      source_kind: "USER_EXPLICIT",
+      ttl_class: "LONG",
+      consent: { explicit: true },
+    };
+    const stored = await call("add_memory", item);
+    expect(stored.stop_reason).toBe("SUCCESS_STORED");
+    const memoryId = stored.memory.memory_id as string;
+    await call("get_memory", { memory_id: memoryId });
+    await call("update_memory", { ...item, memory_id: memoryId, value: "prefer short responses", expected_version: 1 });
+    await call("list_memories", {});
+    expect((await call("search_memories", { query: "short responses" })).memories).toHaveLength(1);
+    await call("delete_memory", { memory_id: memoryId, reason: "test" });
+    const written = await call("add_memory", {
+      store: "agent",
+      repo_id: "generated",
+      memory: { text: "the build uses pnpm workspaces", scope: "repo", kind: "fact", confidence: 0.9 },
+    });
+    await call("search_memories", { store: "agent", repo_id: "generated", query: "pnpm workspaces" });
+    await call("list_memories", { store: "agent", repo_id: "generated", query: "build" });
+    for (const mode of ["dry_run", "commit"])
+      await call("update_memory", {
+        store: "agent",
+        repo_id: "generated",
+        memory_id: written.memory.id,
+        mode,
+        updates: { utility: { target: 0.9, confidence: 0.8, rationale: "it helped" } },
+      });
+    await call("propose_memory", { proposed_text: "I focus better in the morning", kind: "SELF_OBSERVATION", source: { source_type: "phase3_reflection" } });
+    const fact = {
+      type: "USER_FACT",
+      text: "User loves fettuccini",
+      confidence: 0.9,
+      source: "llm_extraction",
+      summary: "User mentioned they love fettuccini",
+    };
+    expect((await call("add_fact", fact, adapter)).stop_reason).toBe("SUCCESS_STORED");
+    expect((await call("get_memory_envelope", { purpose: "RESPONSE", skip_cache: true })).envelope.user_facts).toHaveLength(1);
+
+    const missing = [...seen.entries()].filter(([, outcomes]) => outcomes.size < 2).map(([branch, outcomes]) => `${branch}: only ${[...outcomes].join()}`);
+    expect(missing).toEqual([]);
+    expect([...seen.keys()]).toEqual(
+      expect.arrayContaining([...tools.map((t) => t.name), "add_memory (agent)", "search_memories (agent)", "update_memory (agent)", "list_memories (agent)"]),
     );
   });
 });
