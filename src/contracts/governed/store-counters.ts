@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { MongoBulkWriteError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
-import { COLLECTIONS, type Database } from "../../store/database";
+import type { Database } from "../../store/database";
+import { GOVERNED_COLLECTIONS } from "./records";
 import { clientClosed, GroupCommit } from "../../store/group-commit";
 import { LookupQueue } from "../../store/lookup-queue";
 
@@ -83,7 +84,7 @@ export class CounterStore {
   private seq = 0;
 
   constructor(db: Database, logger: Logger) {
-    this.counters = db.collection<CounterDoc>(COLLECTIONS.memoryCounters);
+    this.counters = db.collection<CounterDoc>(GOVERNED_COLLECTIONS.memoryCounters);
     this.lookups = new LookupQueue(this.counters);
     this.commits = new GroupCommit<Increment>("quota counters", logger, (batch) => this.write(batch), clientClosed);
   }
