@@ -130,48 +130,26 @@ describe("every MCP tool, called with arguments generated from its published inp
       }
     }
 
-    // Successes, each from arguments its inputSchema admits.
-    const item = {
-      category: "PREFERENCE",
-      key: "tone",
-      value: "prefer concise responses",
-      source_kind: "USER_EXPLICIT",
-      ttl_class: "LONG",
-      consent: { explicit: true },
-    };
-    const stored = await call("add_memory", item);
+    // Successes: the generated arguments, with what the policy judges filled in (consent, an
+    // existing object's id, a fact the adapter may write); each is checked against the inputSchema.
+    const generated = (name: string, store?: "agent") => argumentsFor(byName.get(name)!)[store ? 1 : 0];
+    const consent = { consent: { explicit: true } };
+    const stored = await call("add_memory", { ...generated("add_memory"), ...consent });
     expect(stored.stop_reason).toBe("SUCCESS_STORED");
     const memoryId = stored.memory.memory_id as string;
-    await call("get_memory", { memory_id: memoryId });
-    await call("update_memory", { ...item, memory_id: memoryId, value: "prefer short responses", expected_version: 1 });
-    await call("list_memories", {});
-    expect((await call("search_memories", { query: "short responses" })).memories).toHaveLength(1);
-    await call("delete_memory", { memory_id: memoryId, reason: "test" });
-    const written = await call("add_memory", {
-      store: "agent",
-      repo_id: "generated",
-      memory: { text: "the build uses pnpm workspaces", scope: "repo", kind: "fact", confidence: 0.9 },
-    });
-    await call("search_memories", { store: "agent", repo_id: "generated", query: "pnpm workspaces" });
-    await call("list_memories", { store: "agent", repo_id: "generated", query: "build" });
-    for (const mode of ["dry_run", "commit"])
-      await call("update_memory", {
-        store: "agent",
-        repo_id: "generated",
-        memory_id: written.memory.id,
-        mode,
-        updates: { utility: { target: 0.9, confidence: 0.8, rationale: "it helped" } },
-      });
-    await call("propose_memory", { proposed_text: "I focus better in the morning", kind: "SELF_OBSERVATION", source: { source_type: "phase3_reflection" } });
-    const fact = {
-      type: "USER_FACT",
-      text: "User loves fettuccini",
-      confidence: 0.9,
-      source: "llm_extraction",
-      summary: "User mentioned they love fettuccini",
-    };
-    expect((await call("add_fact", fact, adapter)).stop_reason).toBe("SUCCESS_STORED");
-    expect((await call("get_memory_envelope", { purpose: "RESPONSE", skip_cache: true })).envelope.user_facts).toHaveLength(1);
+    expect((await call("get_memory", { ...generated("get_memory"), memory_id: memoryId })).stop_reason).toBe("SUCCESS_READ");
+    const updated = await call("update_memory", { ...generated("update_memory"), ...consent, memory_id: memoryId, value: "generated again" });
+    expect(updated).toMatchObject({ stop_reason: "SUCCESS_UPDATED", memory: { version: 2 } });
+    expect((await call("search_memories", { ...generated("search_memories"), query: "again" })).memories).toHaveLength(1);
+    expect((await call("delete_memory", { ...generated("delete_memory"), memory_id: memoryId })).stop_reason).toBe("SUCCESS_DELETED");
+    const written = await call("add_memory", generated("add_memory", "agent"));
+    expect(written.stop_reason).toBe("SUCCESS_STORED");
+    for (const mode of ["dry_run", "commit"]) {
+      const answer = await call("update_memory", { ...generated("update_memory", "agent"), memory_id: written.memory.id, mode });
+      expect(answer.committed).toBe(mode === "commit");
+    }
+    expect((await call("add_fact", generated("add_fact"), adapter)).stop_reason).toBe("SUCCESS_STORED");
+    expect((await call("get_memory_envelope", { ...generated("get_memory_envelope"), skip_cache: true })).envelope.user_facts).toHaveLength(1);
 
     const missing = [...seen.entries()].filter(([, outcomes]) => outcomes.size < 2).map(([branch, outcomes]) => `${branch}: only ${[...outcomes].join()}`);
     expect(missing).toEqual([]);
