@@ -65,7 +65,6 @@ describe("every MCP tool, called with arguments generated from its published inp
     client = await connectMcp(gw.url, await gw.token({ tenant: "acme", subjects: ["alice", "repo:generated"], roles: ["agent"] }));
     adapter = await connectMcp(gw.url, await gw.token({ sub: "discord-adapter", tenant: "acme", subjects: ["alice"], roles: ["adapter"] }));
     tools = (await client.listTools()).tools;
-    await adapter.listTools(); // the SDK client validates structured content against the output schemas it listed
   });
   afterAll(async () => {
     await Promise.all([client, adapter].map((c) => c?.close()));
