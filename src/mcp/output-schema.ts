@@ -10,7 +10,7 @@ type Properties = Record<string, JsonSchema>;
  * undeclared, and a value may be null (a refusal answers no item) except where the field is
  * declared `required`, which the answer always carries, never null (an item's id, say).
  */
-export function answerSchemaOf(fields: Fields, description?: string): JsonSchema {
+function answerSchemaOf(fields: Fields, description?: string): JsonSchema {
   return requireDeclared(jsonSchemaOf(fields, { naming: snakeName, nullable: true }, description), fields);
 }
 

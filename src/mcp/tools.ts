@@ -170,7 +170,9 @@ function request(args: ToolArguments, ...drop: string[]): Record<string, unknown
  * tool's from the seed-001 JSON Schema the agent door validates with (schema/json), minus what
  * the tool sets itself (`op`, a read's `mode`). Only `store` (and search's `query`/`limit` over
  * governed items) are this door's own. Enumerations are filled from the contract in force at
- * each tools/list (`values`).
+ * each tools/list (`values`). Every output schema is derived too, from the answers the
+ * operations declare beside their fields (`*_OUTPUT`, an agent operation's included;
+ * output-schema.ts); search's `score` is this door's own.
  */
 type Values = SchemaOptions["values"];
 type Properties = Record<string, JsonSchema>;
