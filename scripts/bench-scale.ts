@@ -24,11 +24,10 @@ import { loadConfig } from "../src/config";
 import { agentMemoryDocId, AGENT_COLLECTIONS, sealMemory } from "../src/contracts/agent/records";
 import { AGENT_LOCATORS } from "../src/contracts/agent/store";
 import { Gateway } from "../src/gateway";
-import { COLLECTIONS } from "../src/store/database";
 import { EmbeddedFerretDb } from "../src/store/embedded-ferretdb";
 import { ID_LIST_PAGE, ID_LISTS, IdLists, timeEntry, type IdListRef } from "../src/store/id-lists";
 import { memoryDocId } from "../src/store/ids";
-import { governedProvenance } from "../src/store/provenance";
+import { GOVERNED_COLLECTIONS, governedProvenance } from "../src/contracts/governed/records";
 
 // ---------------------------------------------------------------- the API as a client uses it
 
@@ -188,7 +187,7 @@ async function loadTenant(db: Db, tenant: string, items: number, erase = 0): Pro
     memories.push(...docs);
     lists.push(
       ...listDocs(
-        { collection: COLLECTIONS.memories, tenantId: tenant, scope: subject, list: "items" },
+        { collection: GOVERNED_COLLECTIONS.memories, tenantId: tenant, scope: subject, list: "items" },
         docs.map((d) => timeEntry(d.created_at as Date, d.memory_id as string)),
       ),
     );
@@ -199,7 +198,7 @@ async function loadTenant(db: Db, tenant: string, items: number, erase = 0): Pro
   lists.push(...listDocs({ collection: AGENT_COLLECTIONS.memories, tenantId: tenant, scope: "repo:app", list: "owned" }, ids));
   lists.push(...listDocs({ collection: AGENT_COLLECTIONS.memories, tenantId: tenant, scope: "loader", list: "owned" }, ids));
   const locators = agent.map((m) => ({ _id: `${encodeURIComponent(tenant)}:${encodeURIComponent(m.memory_id as string)}`, doc_id: m._id }));
-  await insertAll(db, COLLECTIONS.memories, memories);
+  await insertAll(db, GOVERNED_COLLECTIONS.memories, memories);
   await insertAll(db, AGENT_COLLECTIONS.memories, agent);
   await insertAll(db, AGENT_LOCATORS, locators);
   await insertAll(db, ID_LISTS, lists);

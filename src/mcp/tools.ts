@@ -7,16 +7,18 @@ import updateRequestSchema from "../../schema/json/memory.update.request.json";
 import writeRequestSchema from "../../schema/json/memory.write.request.json";
 import { CONTRACT_DEFINITIONS } from "../contracts";
 import { strictCopy } from "../contracts/agent/schema-validation";
-import { ADD_FACT_FIELDS, ENVELOPE_FIELDS } from "../contracts/companion/fields";
+import { READ_OUTPUT as AGENT_READ_OUTPUT, UPDATE_OUTPUT as AGENT_UPDATE_OUTPUT, WRITE_OUTPUT as AGENT_WRITE_OUTPUT } from "../contracts/agent/fields";
+import { ADD_FACT_FIELDS, ADD_FACT_OUTPUT, ENVELOPE_FIELDS, ENVELOPE_OUTPUT } from "../contracts/companion/fields";
 import { FactDecision, MemoryEnvelope } from "../contracts/companion/types";
-import { DELETE_FIELDS, LIST_FIELDS, MEMORY_OUTPUT, READ_FIELDS, STORE_FIELDS, UPDATE_FIELDS } from "../contracts/governed/fields";
-import { PROPOSE_FIELDS } from "../contracts/ledger/fields";
+import { DELETE_FIELDS, ITEM_OUTPUT, LIST_FIELDS, LIST_OUTPUT, MEMORY_OUTPUT, READ_FIELDS, STORE_FIELDS, UPDATE_FIELDS } from "../contracts/governed/fields";
+import { PROPOSE_FIELDS, PROPOSE_OUTPUT } from "../contracts/ledger/fields";
 import { doorNames, jsonSchemaOf, projectOutput, snakeName, type JsonSchema, type OperationDeclaration, type SchemaOptions } from "../kernel/declaration";
-import type { Fields } from "../kernel/fields";
+import { list, number, object, type Fields } from "../kernel/fields";
 import { MemoryDecision, MemoryListDecision } from "../contracts/governed/types";
 import { ProposalDecision } from "../contracts/ledger/types";
 import type { Operation } from "../kernel/operation";
-import { DECISION_STAMP_PROPERTIES, DECISION_STAMP_REQUIRED, stampsOf, type CallContext, type Outcome } from "../kernel/outcome";
+import { stampsOf, type CallContext, type Outcome } from "../kernel/outcome";
+import { toolOutputSchema } from "./output-schema";
 import type { Services } from "../services";
 import { camelKeys, snakeKeys, summaryOf, type ToolAnswer } from "./results";
 
@@ -168,7 +170,9 @@ function request(args: ToolArguments, ...drop: string[]): Record<string, unknown
  * tool's from the seed-001 JSON Schema the agent door validates with (schema/json), minus what
  * the tool sets itself (`op`, a read's `mode`). Only `store` (and search's `query`/`limit` over
  * governed items) are this door's own. Enumerations are filled from the contract in force at
- * each tools/list (`values`).
+ * each tools/list (`values`). Every output schema is derived too, from the answers the
+ * operations declare beside their fields (`*_OUTPUT`, an agent operation's included;
+ * output-schema.ts); search's `score` is this door's own.
  */
 type Values = SchemaOptions["values"];
 type Properties = Record<string, JsonSchema>;
@@ -221,17 +225,16 @@ function twoStores(governed: JsonSchema, agent: { properties: Properties; requir
 /** A tool over one operation: its declaration's properties and required fields. */
 const oneOperation = (schema: JsonSchema): Tool["inputSchema"] => inputSchema(propertiesOf(schema), requiredOf(schema));
 
-function outputSchema(properties: Record<string, unknown>): Tool["outputSchema"] {
-  return { type: "object", properties: { ...DECISION_STAMP_PROPERTIES, ...properties }, required: DECISION_STAMP_REQUIRED } as Tool["outputSchema"];
-}
-
-const nullable = (description: string) => ({ type: ["object", "null"], description });
-const ITEMS = { type: "array", items: { type: "object" } };
-/** A governed item as the tools answer it, derived from its declaration (governed/fields.ts MEMORY_OUTPUT). */
-const memory = (description: string) => jsonSchemaOf(MEMORY_OUTPUT, { naming: snakeName, nullable: true, open: true }, description);
-/** Either store's memory: a governed item, or (store=agent) a seed-001 memory. */
-const eitherMemory = (description: string) => ({ anyOf: [memory(description), { type: "object", description: "store=agent: the memory." }] });
-const MEMORIES = { type: "array", items: jsonSchemaOf(MEMORY_OUTPUT, { naming: snakeName, nullable: true, open: true }) };
+/**
+ * search_memories over governed items answers LIST's items with this door's own ranking
+ * (lexicalScore), as its `query` and `limit` are this door's own arguments.
+ */
+const SEARCH_OUTPUT: Fields = {
+  memories: list(
+    object({ ...MEMORY_OUTPUT, score: number({ required: true, description: "lexicalScore: the share of the query's words the item contains." }) }),
+    { description: "The best matches first; empty when refused." },
+  ),
+};
 
 // ---------------------------------------------------------------- the tools
 
@@ -244,10 +247,7 @@ const TOOLS: readonly NamedTool[] = [
       description:
         "Store a memory for the person (store=governed, default: category/key/value) or for a repository (store=agent: repo_id + memory). The policy may refuse it (forbidden content, injection, missing consent…): the result then has isError=true and the stop_reason, and nothing is stored.",
       inputSchema: twoStores(declared(STORE_FIELDS, values), AGENT_WRITE),
-      outputSchema: outputSchema({
-        memory: eitherMemory("The stored item (governed) or the written memory (agent)."),
-        invalidated: { type: "array", items: { type: "string" } },
-      }),
+      outputSchema: toolOutputSchema(ITEM_OUTPUT, AGENT_WRITE_OUTPUT),
       annotations: { title: "Add a memory", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -271,7 +271,7 @@ const TOOLS: readonly NamedTool[] = [
             "store=agent: the repository to search (and the tenant's global memories unless include_global is false); giving it selects store=agent.",
         },
       }),
-      outputSchema: outputSchema({ memories: MEMORIES, items: ITEMS }),
+      outputSchema: toolOutputSchema(SEARCH_OUTPUT, AGENT_READ_OUTPUT),
       annotations: { title: "Search memories", readOnlyHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -285,7 +285,7 @@ const TOOLS: readonly NamedTool[] = [
       title: "Get a memory",
       description: "Read one governed item by id. An item you may not see answers NOT_FOUND, exactly as one that does not exist.",
       inputSchema: oneOperation(declared(READ_FIELDS, values)),
-      outputSchema: outputSchema({ memory: memory("The item.") }),
+      outputSchema: toolOutputSchema(ITEM_OUTPUT),
       annotations: { title: "Get a memory", readOnlyHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -298,7 +298,7 @@ const TOOLS: readonly NamedTool[] = [
       description:
         "store=governed (default): replace a live item's content (a new version supersedes it; pass expected_version to avoid overwriting a newer one). store=agent: update a repository memory's truth and/or utility (seed 001 memory.update.request; mode dry_run or commit).",
       inputSchema: twoStores(declared(UPDATE_FIELDS, values), AGENT_UPDATE),
-      outputSchema: outputSchema({ memory: eitherMemory("The new version (governed)."), before: { type: "object" }, after: { type: "object" } }),
+      outputSchema: toolOutputSchema(ITEM_OUTPUT, AGENT_UPDATE_OUTPUT),
       annotations: { title: "Update a memory", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -318,7 +318,7 @@ const TOOLS: readonly NamedTool[] = [
       title: "Delete a memory",
       description: "Delete a governed item: it is never read, listed or returned again (SPEC D1). Deleting again answers NOT_FOUND and changes nothing.",
       inputSchema: oneOperation(declared(DELETE_FIELDS, values)),
-      outputSchema: outputSchema({ memory: memory("The deleted item's last version.") }),
+      outputSchema: toolOutputSchema(ITEM_OUTPUT),
       annotations: { title: "Delete a memory", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -331,7 +331,7 @@ const TOOLS: readonly NamedTool[] = [
       description:
         "store=governed (default): a subject's live items, newest first, a page at a time. store=agent: a repository's memories relevant to what you are working on (seed 001 ambient mode: needs repo_id and a query).",
       inputSchema: twoStores(declared(LIST_FIELDS, values), AGENT_READ),
-      outputSchema: outputSchema({ memories: MEMORIES, next_cursor: { type: ["string", "null"] }, items: ITEMS }),
+      outputSchema: toolOutputSchema(LIST_OUTPUT, AGENT_READ_OUTPUT),
       annotations: { title: "List memories", readOnlyHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -355,7 +355,7 @@ const TOOLS: readonly NamedTool[] = [
       description:
         "Offer a memory to the person's ledger (seed 003). Nothing is stored until the person approves it, in their own words: the answer is MISSING_EXPLICIT_CONSENT with the proposal_id held for them (not an error). Tell the person it awaits their approval.",
       inputSchema: oneOperation(declared(PROPOSE_FIELDS, values)),
-      outputSchema: outputSchema({ proposal_id: { type: ["string", "null"] }, proposal: nullable("The pending proposal.") }),
+      outputSchema: toolOutputSchema(PROPOSE_OUTPUT),
       annotations: { title: "Propose a memory", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -377,7 +377,7 @@ const TOOLS: readonly NamedTool[] = [
       description:
         "Add a fact extracted from a conversation summary to the person's companion memory (seed 002). The fact must be grounded in the summary; some are held for the person's confirmation (MISSING_EXPLICIT_CONSENT with a proposal_id).",
       inputSchema: oneOperation(declared(ADD_FACT_FIELDS, values)),
-      outputSchema: outputSchema({ fact: nullable("The stored fact."), proposal_id: { type: ["string", "null"] } }),
+      outputSchema: toolOutputSchema(ADD_FACT_OUTPUT),
       annotations: { title: "Add a fact", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -398,7 +398,7 @@ const TOOLS: readonly NamedTool[] = [
       title: "Get the memory envelope",
       description: "The person's active companion facts by type, for a purpose (SG-ENVELOPE). Advisory context, never authority.",
       inputSchema: oneOperation(declared(ENVELOPE_FIELDS, values)),
-      outputSchema: outputSchema({ envelope: nullable("user_facts, user_patterns, shared_narrative.") }),
+      outputSchema: toolOutputSchema(ENVELOPE_OUTPUT),
       annotations: { title: "Get the memory envelope", readOnlyHint: true, openWorldHint: false },
     }),
     run: (args, call) =>
@@ -469,8 +469,8 @@ export function derivedTool(declaration: OperationDeclaration): NamedTool {
       title: `${declaration.contract} ${declaration.name}`,
       description: declaration.description ?? `${declaration.contract} ${declaration.name}.`,
       inputSchema: oneOperation(declared(declaration.fields, values)),
-      outputSchema: outputSchema(
-        declaration.output ? { value: jsonSchemaOf(declaration.output, { naming: snakeName, nullable: true }, "The result when the policy allowed it.") } : {},
+      outputSchema: toolOutputSchema(
+        declaration.output ? { value: object(declaration.output, { description: "The result when the policy allowed it; null when refused." }) } : {},
       ),
       annotations: {
         title: `${declaration.contract} ${declaration.name}`,

@@ -1,17 +1,10 @@
 import { MongoClient, type Db, type IndexDescription } from "mongodb";
 
+/** The store layer's own collections; each contract names its own beside its store (src/contracts/<name>/). */
 export const COLLECTIONS = {
-  memories: "memories",
-  memoryVersions: "memory_versions",
   events: "memory_events",
   chainHeads: "chain_heads",
-  memorySettings: "memory_settings",
-  memoryCounters: "memory_counters",
-  memorySlots: "memory_slots",
   idempotency: "idempotency_keys",
-  memoryClaims: "memory_claims",
-  ledgerProposals: "ledger_proposals",
-  ledgerItems: "ledger_items",
 } as const;
 
 /**

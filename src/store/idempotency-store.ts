@@ -16,6 +16,11 @@ interface IdempotencyDoc {
 }
 
 const encode = (outcome: Outcome<unknown>): string => BSON.EJSON.stringify(outcome, { relaxed: false });
+/**
+ * Relaxed on the way back: numbers come back as JavaScript numbers, not BSON Int32/Double/Long
+ * wrappers that a door copying the value key by key would answer as `{"value": 1}`; Dates stay Dates.
+ */
+const decode = (text: string): Outcome<unknown> => BSON.EJSON.parse(text, { relaxed: true }) as Outcome<unknown>;
 
 /** Reservations and outcomes of keyed writes, one document per key, read and written by `_id` (docs/FAULTS.md "Idempotency"). */
 export class MongoIdempotencyStore implements IdempotencyStore {
@@ -43,7 +48,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
           attempt: before.attempt,
           state: before.state,
           createdAt: before.created_at,
-          ...(before.outcome === undefined ? {} : { outcome: BSON.EJSON.parse(before.outcome, { relaxed: false }) as Outcome<unknown> }),
+          ...(before.outcome === undefined ? {} : { outcome: decode(before.outcome) }),
           ...(before.objects === undefined ? {} : { objects: before.objects }),
         };
       } catch (error) {

@@ -33,27 +33,10 @@ export interface ProvenanceFields {
   integrity_hash: string;
 }
 
-/**
- * Source kinds of every contract mapped to seed 004 statement and verdict types. A source
- * kind not listed is a SystemGeneratedStatement/Unanswered: not validated, never "Factual".
- */
-const SOURCE_KIND_TYPES: Record<string, { statement: StatementType; verdict: VerdictType }> = {
-  USER_EXPLICIT: { statement: "UserProvidedStatement", verdict: "Factual" },
-  CITED_SOURCE: { statement: "SourceStatement", verdict: "Factual" },
-  SYSTEM_KNOWN: { statement: "SystemGeneratedStatement", verdict: "Factual" },
-  DERIVED_UNVERIFIED: { statement: "DerivedStatement", verdict: "Inference" },
-  CONSOLIDATED: { statement: "ConsolidatedStatement", verdict: "Inference" },
-};
-
-export function statementTypeOf(sourceKind: string): { statement: StatementType; verdict: VerdictType } {
-  return SOURCE_KIND_TYPES[sourceKind] ?? { statement: "SystemGeneratedStatement", verdict: "Unanswered" };
-}
-
+/** What a contract says of one object: its statement and verdict types are the contract's to judge (seed 004 §1.1, §2). */
 export interface ProvenanceInput {
-  sourceKind: string;
-  /** Overrides the mapping (for example a consolidation). */
-  statementType?: StatementType;
-  verdictType?: VerdictType;
+  statementType: StatementType;
+  verdictType: VerdictType;
   sourceRefs: (string | null | undefined)[];
   createdAt: Date | string;
   validFrom?: Date | string | null;
@@ -68,11 +51,10 @@ const iso = (value: Date | string | null | undefined): string | null => (value =
 
 /** MP-OBJECT: builds the provenance of one object; reusable by every contract's store. */
 export function buildProvenance(input: ProvenanceInput): Provenance {
-  const mapped = statementTypeOf(input.sourceKind);
   const validTo = iso(input.validTo);
   return {
-    statement_type: input.statementType ?? mapped.statement,
-    verdict_type: input.verdictType ?? mapped.verdict,
+    statement_type: input.statementType,
+    verdict_type: input.verdictType,
     source_refs: input.sourceRefs.filter((r): r is string => typeof r === "string" && r !== ""),
     timestamp: iso(input.createdAt)!,
     valid_from: iso(input.validFrom ?? input.createdAt),
@@ -143,45 +125,4 @@ export function checkIntegrity<T extends Record<string, unknown>>(
     throw new IntegrityError(ids.tenantId, ids.subjectId, ids.memoryId, ids.collection);
   }
   return record;
-}
-
-/** The governed (seed 000) item's content fields: what its integrity hash covers. */
-export const GOVERNED_CONTENT_FIELDS = [
-  "tenant_id",
-  "subject_id",
-  "memory_id",
-  "version",
-  "category",
-  "key",
-  "value",
-  "source_kind",
-  "ttl_class",
-  "source_ref",
-  "origin",
-  "consent",
-  "created_at",
-  "expires_at",
-  "content_salt",
-] as const;
-
-/** Provenance and integrity hash of a governed item, from the item itself. */
-export function governedProvenance(record: {
-  tenant_id: string;
-  subject_id: string;
-  category: string;
-  source_kind: string;
-  source_ref: string | null;
-  created_at: Date;
-  expires_at: Date | null;
-  version: number;
-}): ProvenanceFields {
-  const provenance = buildProvenance({
-    sourceKind: record.source_kind,
-    sourceRefs: [record.source_ref],
-    createdAt: record.created_at,
-    validTo: record.expires_at,
-    scope: { level: "subject", tenant_id: record.tenant_id, subject_id: record.subject_id, category: record.category },
-    version: record.version,
-  });
-  return { provenance, integrity_hash: integrityHash(record as unknown as Record<string, unknown>, GOVERNED_CONTENT_FIELDS, provenance) };
 }

@@ -5,7 +5,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "mongodb";
 
-/** A real MCP client (the SDK's) over Streamable HTTP with a bearer token, as an agent would connect. */
+/**
+ * A real MCP client (the SDK's) over Streamable HTTP with a bearer token, as an agent would
+ * connect. It lists the tools first, as a client does: the SDK then validates every tool
+ * answer's structuredContent against the tool's published outputSchema, and callTool throws
+ * on a mismatch (issue 23 §1), in every test that calls a tool.
+ */
 export async function connectMcp(baseUrl: string, token: string | null): Promise<Client> {
   const client = new Client({ name: "memgate-test-agent", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(
@@ -13,6 +18,7 @@ export async function connectMcp(baseUrl: string, token: string | null): Promise
     token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {},
   );
   await client.connect(transport);
+  await client.listTools();
   return client;
 }
 

@@ -1,4 +1,4 @@
-import { boolean, enumeration, id, list, number, object, text, type Fields } from "../../kernel/fields";
+import { boolean, enumeration, id, integer, list, number, object, text, type Fields } from "../../kernel/fields";
 
 /** Repository and memory ids: letters, digits and a few separators; never whitespace or control characters. */
 export const ID = /^[\p{L}\p{N}_.:/@+-]*$/u;
@@ -55,3 +55,67 @@ export const UPDATE_FIELDS: Fields = {
 export const UPDATE_DRY_RUN_FIELDS: Fields = UPDATE_FIELDS;
 
 export const DISPATCH_FIELDS: Fields = { document: object({ op: enumeration() }) };
+
+/** A truth or utility value as answered (response.ts DynamicView). */
+const DYNAMIC_OUTPUT = object(
+  {
+    target: number({ required: true }),
+    confidence: number({ required: true }),
+    rationale: text({ required: true }),
+    evidence_refs: list(text(), { required: true }),
+    context_problem_id: id(),
+    updated_at: text({ required: true, description: "ISO 8601" }),
+  },
+  { description: "null until an update sets it." },
+);
+/** One memory as the interface answers it (response.ts AgentItem, whose output fields are whitelisted). */
+export const MEMORY_OUTPUT: Fields = {
+  id: id({ required: true }),
+  repo_id: id({ required: true }),
+  scope: text({ required: true }),
+  kind: text({ required: true }),
+  text: text({ required: true }),
+  confidence: number({ required: true }),
+  rationale: text(),
+  links: object({ problem_id: id(), related_memory_ids: list(id(), { required: true }), change_targets: list(id(), { required: true }) }, { required: true }),
+  evidence_refs: list(text(), { required: true }),
+  truth: DYNAMIC_OUTPUT,
+  utility: DYNAMIC_OUTPUT,
+  effective_truth: number({ required: true, description: "Truth as last updated, weighted by its confidence." }),
+  effective_utility: number({ required: true, description: "Utility as last updated, weighted by its confidence." }),
+  invalidated: boolean({ required: true }),
+  invalidated_by: object({ id: id({ required: true }), text: text({ required: true }) }, { description: "IF1-CHANGE: the change that invalidated it." }),
+  created_at: text({ required: true, description: "ISO 8601" }),
+  score: number({ description: "Read results: the ranking score of a direct match." }),
+  reached: object(
+    { via: text({ required: true, description: "direct | link" }), hops: integer(), link: text(), from: id() },
+    { description: "Read results: how the memory was reached." },
+  ),
+  advisory: boolean({ required: true, description: "Always true: memory informs, it never decides." }),
+};
+const ADVISORY: Fields = { advisory: boolean({ required: true, description: "Always true: memories are advisory context, never instructions." }) };
+/** What READ answers. */
+export const READ_OUTPUT: Fields = {
+  ...ADVISORY,
+  items: list(object(MEMORY_OUTPUT), { description: "Ranked memories, direct matches and the ones links reached." }),
+};
+/** What WRITE answers. */
+export const WRITE_OUTPUT: Fields = {
+  ...ADVISORY,
+  memory: object(MEMORY_OUTPUT, { description: "The written memory." }),
+  invalidated: list(id(), { description: "IF1-CHANGE: the memories this change invalidated." }),
+};
+const DYNAMIC_PAIR = object({
+  truth: DYNAMIC_OUTPUT,
+  utility: DYNAMIC_OUTPUT,
+  effective_truth: number({ required: true }),
+  effective_utility: number({ required: true }),
+});
+/** What UPDATE (commit and dry_run) answers. */
+export const UPDATE_OUTPUT: Fields = {
+  ...ADVISORY,
+  mode: text({ description: "dry_run | commit" }),
+  committed: boolean({ description: "false for a dry run: nothing persisted." }),
+  before: DYNAMIC_PAIR,
+  after: DYNAMIC_PAIR,
+};

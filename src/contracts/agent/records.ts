@@ -164,7 +164,6 @@ export type UnsealedMemory = Unsealed<AgentMemoryRecord>;
 function memoryProvenance(record: Unsealed<AgentMemoryRecord>): Provenance {
   const human = actorKind(record.created_by.roles as Role[]) === "human";
   return buildProvenance({
-    sourceKind: "AGENT_MEMORY",
     // An agent's memory is its inference, with the confidence it gave; a person's note is theirs.
     statementType: human ? "UserProvidedStatement" : "SystemGeneratedStatement",
     verdictType: "Inference",
@@ -178,7 +177,6 @@ function memoryProvenance(record: Unsealed<AgentMemoryRecord>): Provenance {
 function updateProvenance(record: Unsealed<AgentMemoryUpdateRecord>): Provenance {
   const refs = [...(record.after.truth?.evidence_refs ?? []), ...(record.after.utility?.evidence_refs ?? [])];
   return buildProvenance({
-    sourceKind: "AGENT_MEMORY_UPDATE",
     statementType: "DerivedStatement",
     verdictType: "Inference",
     sourceRefs: refs,

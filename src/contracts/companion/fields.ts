@@ -1,4 +1,4 @@
-import { boolean, enumeration, id, integer, list, number, text, type Fields } from "../../kernel/fields";
+import { boolean, enumeration, id, integer, list, number, object, text, type Fields } from "../../kernel/fields";
 
 /**
  * The companion contract's declarations (seed 002, seed 004 consolidation): what each operation
@@ -47,4 +47,53 @@ export const CONSOLIDATE_FIELDS: Fields = {
   text: text({ stored: true }),
   type: enumeration({ values: "contracts.companion.fact_types" }),
   justification: text({ stored: true }),
+};
+
+/** A fact as the doors answer it (GraphQL `Fact`). */
+export const FACT_OUTPUT: Fields = {
+  memoryId: id({ required: true }),
+  subjectId: id({ required: true }),
+  type: text({ required: true }),
+  text: text({ required: true }),
+  confidence: number({ required: true }),
+  source: text({ required: true }),
+  statementType: text({ required: true, description: "seed 004 statement type." }),
+  sourceRefs: list(text(), { required: true }),
+  status: text({ required: true }),
+  supersedes: id(),
+  consolidatedFrom: list(id()),
+  createdAt: text({ required: true, description: "ISO 8601" }),
+  expiresAt: text({ required: true, description: "ISO 8601" }),
+  validTo: text({ description: "ISO 8601" }),
+  temporalScope: text({ required: true }),
+  advisory: boolean({ required: true, description: "Always true (SG-ADVISORY)." }),
+};
+/** What ADD_FACT answers: the stored fact, or the proposal held for the person's confirmation. */
+export const ADD_FACT_OUTPUT: Fields = {
+  fact: object(FACT_OUTPUT, { description: "The stored fact; null when held or refused." }),
+  proposalId: id({ description: "Set with MISSING_EXPLICIT_CONSENT: the proposal held for confirmation." }),
+};
+const ENVELOPE_ENTRY: Fields = {
+  memoryId: id({ required: true }),
+  text: text({ required: true }),
+  confidence: number({ required: true }),
+  ageDays: integer({ required: true }),
+  addedAt: text({ required: true, description: "ISO 8601; the day only when the subject asked to anonymize dates" }),
+  advisory: boolean({ required: true, description: "Always true (SG-ADVISORY)" }),
+};
+/** What ENVELOPE answers (GraphQL `MemoryEnvelopeBody`): the subject's active facts by type, advisory context only. */
+export const ENVELOPE_OUTPUT: Fields = {
+  envelope: object(
+    {
+      subjectId: id({ required: true }),
+      purpose: text({ required: true }),
+      generatedAt: text({ required: true, description: "ISO 8601" }),
+      cached: boolean({ required: true }),
+      advisory: boolean({ required: true }),
+      userFacts: list(object(ENVELOPE_ENTRY), { required: true }),
+      userPatterns: list(object(ENVELOPE_ENTRY), { required: true }),
+      sharedNarrative: list(object(ENVELOPE_ENTRY), { description: "null for power purposes: left out by construction (SG-WARMTH)" }),
+    },
+    { description: "user_facts, user_patterns, shared_narrative; null when refused." },
+  ),
 };

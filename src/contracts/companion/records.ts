@@ -175,7 +175,6 @@ const verdictOf = (body: Pick<FactBody, "statement_type">): VerdictType => (body
 
 function factProvenance(body: FactBody, createdAt: Date) {
   return buildProvenance({
-    sourceKind: "",
     statementType: body.statement_type,
     verdictType: verdictOf(body),
     sourceRefs: body.source_refs,
@@ -201,7 +200,8 @@ export function sealProposal(record: Unsealed<ProposalRecord>): ProposalRecord {
 
 export function sealPrivacy(record: Unsealed<PrivacyRecord>): PrivacyRecord {
   const provenance = buildProvenance({
-    sourceKind: "USER_EXPLICIT",
+    statementType: "UserProvidedStatement",
+    verdictType: "Factual",
     sourceRefs: [],
     createdAt: record.updated_at,
     scope: { level: "subject", tenant_id: record.tenant_id, subject_id: record.subject_id, category: null },

@@ -1,4 +1,4 @@
-import { boolean, enumeration, id, integer, json, object, text, type Fields } from "../../kernel/fields";
+import { boolean, enumeration, id, integer, json, list, object, text, type Fields } from "../../kernel/fields";
 
 /**
  * The governed contract's declarations (seed 000 §2.1): every field each operation accepts, with
@@ -79,4 +79,15 @@ export const MEMORY_OUTPUT: Fields = {
   expires_at: text({ required: true, description: "ISO 8601; the item is not read or listed from then on" }),
   advisory: boolean({ required: true, description: "Always true: memory informs, it never decides (SG-ADVISORY)." }),
   provenance: json({ description: "MP-OBJECT provenance and integrity hash (seed 004)." }),
+};
+
+/** What STORE, UPDATE, DELETE and READ answer (the MCP tools' `memory`): the item, null when the policy refused. */
+export const ITEM_OUTPUT: Fields = {
+  memory: object(MEMORY_OUTPUT, { description: "The item (a write: its new version; DELETE: its last version); null when refused." }),
+};
+
+/** What LIST answers: a page of live items, newest first. */
+export const LIST_OUTPUT: Fields = {
+  memories: list(object(MEMORY_OUTPUT), { description: "The page; empty when refused." }),
+  next_cursor: id({ description: "Pass as `after` for the next page; null on the last." }),
 };

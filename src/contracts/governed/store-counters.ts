@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { MongoBulkWriteError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
-import { COLLECTIONS, type Database } from "../../store/database";
+import type { Database } from "../../store/database";
+import { GOVERNED_COLLECTIONS } from "./records";
 import { clientClosed, GroupCommit } from "../../store/group-commit";
 import { LookupQueue } from "../../store/lookup-queue";
 
@@ -86,7 +87,7 @@ export class CounterStore {
   private seq = 0;
 
   constructor(db: Database, logger: Logger) {
-    this.counters = db.collection<CounterDoc>(COLLECTIONS.memoryCounters);
+    this.counters = db.collection<CounterDoc>(GOVERNED_COLLECTIONS.memoryCounters);
     this.lookups = new LookupQueue(this.counters);
     // An increment given up leaves the subject's count low for good (a cap passed by one after a
     // later DELETE): it is retried for as long as a database restart may take.

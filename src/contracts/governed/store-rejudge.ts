@@ -1,7 +1,8 @@
 import type { Collection, Document } from "mongodb";
 import { storedTexts } from "../../kernel/declaration";
 import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
-import { COLLECTIONS, type Database } from "../../store/database";
+import type { Database } from "../../store/database";
+import { GOVERNED_COLLECTIONS } from "./records";
 import { quarantinedSubject, StatusQuarantine, tenantBatch } from "../../store/quarantined";
 import { STORE_FIELDS } from "./fields";
 import type { MemoryRecord, MemoryVersionRecord } from "./store";
@@ -26,7 +27,7 @@ export class GovernedRejudge extends HeldRejudgeTarget {
 
   constructor(db: Database) {
     super();
-    this.memories = db.collection<Quarantinable>(COLLECTIONS.memories);
+    this.memories = db.collection<Quarantinable>(GOVERNED_COLLECTIONS.memories);
     this.held = new StatusQuarantine(this.memories as unknown as Collection<Document>, { idField: "memory_id", live: "active" });
   }
 
@@ -62,7 +63,7 @@ export class GovernedVersionRejudge implements RejudgeTarget {
   private readonly versions: Collection<QuarantinableVersion>;
 
   constructor(db: Database) {
-    this.versions = db.collection<QuarantinableVersion>(COLLECTIONS.memoryVersions);
+    this.versions = db.collection<QuarantinableVersion>(GOVERNED_COLLECTIONS.memoryVersions);
   }
 
   async scan(tenantId: string, after: string | null, limit: number): Promise<RejudgeCandidate[]> {

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { MongoNotConnectedError, MongoTopologyClosedError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
-import { COLLECTIONS, type Database } from "../../store/database";
+import type { Database } from "../../store/database";
+import { GOVERNED_COLLECTIONS } from "./records";
 import { LookupQueue } from "../../store/lookup-queue";
 
 /** What an admin sets for a tenant (subject_id null) or one subject (C19-POLICY, C19-CAP). */
@@ -101,7 +102,7 @@ export class SettingsStore {
     private readonly logger: Logger,
     options: { pollMs?: number } = {},
   ) {
-    this.settings = db.collection<MemorySettingsRecord>(COLLECTIONS.memorySettings);
+    this.settings = db.collection<MemorySettingsRecord>(GOVERNED_COLLECTIONS.memorySettings);
     this.epochs = db.collection<EpochDoc>(EPOCH_COLLECTION);
     this.lookups = new LookupQueue(this.settings);
     this.pollMs = options.pollMs ?? DEFAULT_POLL_MS;

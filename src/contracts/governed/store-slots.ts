@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Collection } from "mongodb";
 import type { Logger } from "../../logger";
-import { COLLECTIONS, type Database, isDuplicateKey } from "../../store/database";
+import { type Database, isDuplicateKey } from "../../store/database";
+import { GOVERNED_COLLECTIONS } from "./records";
 import { InsertQueue } from "../../store/insert-queue";
 
 /**
@@ -61,7 +62,7 @@ export class SlotStore {
     db: Database,
     private readonly logger: Logger,
   ) {
-    this.slots = db.collection<SlotDoc>(COLLECTIONS.memorySlots);
+    this.slots = db.collection<SlotDoc>(GOVERNED_COLLECTIONS.memorySlots);
     this.inserts = new InsertQueue(this.slots);
   }
 

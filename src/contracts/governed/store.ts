@@ -3,13 +3,14 @@ import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "
 import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import { saltedDigest } from "../../store/canonical";
-import { COLLECTIONS, ensureIndexes, type Database, isDuplicateKey } from "../../store/database";
+import { ensureIndexes, type Database, isDuplicateKey } from "../../store/database";
 import { memoryDocId, memoryVersionDocId } from "../../store/ids";
-import { checkIntegrity, governedProvenance, GOVERNED_CONTENT_FIELDS, type ProvenanceFields } from "../../store/provenance";
+import { checkIntegrity, type ProvenanceFields } from "../../store/provenance";
 import { DueMarks, type DueMark } from "../../store/due-marks";
 import { entryObjectId, IdLists, newestFirst, newestOrder, timeEntry, type IdListRef } from "../../store/id-lists";
 import { InsertQueue } from "../../store/insert-queue";
 import { LookupQueue } from "../../store/lookup-queue";
+import { GOVERNED_COLLECTIONS, GOVERNED_CONTENT_FIELDS, governedProvenance } from "./records";
 import { CounterStore, type CountDelta, type StaleWindow } from "./store-counters";
 import { SlotStore } from "./store-slots";
 import { SettingsStore } from "./store-settings";
@@ -89,11 +90,13 @@ export interface ListQuery {
 
 /** The indexes the store's reads need besides `_id` (on MongoDB they carry the list reads; see INDEXES in src/store/database.ts). */
 const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
-  [COLLECTIONS.memories]: [
+  [GOVERNED_COLLECTIONS.memories]: [
     { key: { tenant_id: 1, subject_id: 1, memory_id: 1 }, name: "tenant_subject_memory", unique: true },
     { key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" },
   ],
-  [COLLECTIONS.memoryVersions]: [{ key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true }],
+  [GOVERNED_COLLECTIONS.memoryVersions]: [
+    { key: { tenant_id: 1, subject_id: 1, memory_id: 1, version: 1 }, name: "tenant_subject_memory_version", unique: true },
+  ],
 };
 
 /**
@@ -127,9 +130,9 @@ export class GovernedStore implements ContractStore {
     private readonly clock: Clock = systemClock,
     options: { settingsPollMs?: number } = {},
   ) {
-    this.memories = db.collection<MemoryRecord>(COLLECTIONS.memories);
-    this.versions = db.collection<MemoryVersionRecord>(COLLECTIONS.memoryVersions);
-    this.claims = db.collection<VersionClaim>(COLLECTIONS.memoryClaims);
+    this.memories = db.collection<MemoryRecord>(GOVERNED_COLLECTIONS.memories);
+    this.versions = db.collection<MemoryVersionRecord>(GOVERNED_COLLECTIONS.memoryVersions);
+    this.claims = db.collection<VersionClaim>(GOVERNED_COLLECTIONS.memoryClaims);
     this.settings = new SettingsStore(db, logger, { pollMs: options.settingsPollMs });
     this.counters = new CounterStore(db, logger);
     this.due = new DueMarks(db, MEMORY_DUE_EVENTS, logger);
@@ -472,7 +475,7 @@ export class GovernedStore implements ContractStore {
 }
 
 /** A subject's list of items. */
-const itemsOf = (tenantId: string, subjectId: string): IdListRef => ({ collection: COLLECTIONS.memories, tenantId, scope: subjectId, list: "items" });
+const itemsOf = (tenantId: string, subjectId: string): IdListRef => ({ collection: GOVERNED_COLLECTIONS.memories, tenantId, scope: subjectId, list: "items" });
 
 /** An item's list entry: it sorts as LIST orders items. */
 const listEntry = (item: Pick<MemoryRecord, "created_at" | "memory_id">): string => timeEntry(item.created_at, item.memory_id);
@@ -546,6 +549,6 @@ function verified(record: MemoryRecord): MemoryRecord {
     tenantId: record.tenant_id,
     subjectId: record.subject_id,
     memoryId: record.memory_id,
-    collection: "memories",
+    collection: GOVERNED_COLLECTIONS.memories,
   }) as unknown as MemoryRecord;
 }

@@ -32,3 +32,22 @@ export const PENDING_FIELDS = SUBJECT;
 /** LEDGER: reading the ledger, and watching it live (watch.ts), accept the same. */
 export const LEDGER_FIELDS = SUBJECT;
 export const SELECT_FIELDS = { memoryIds: list(id({ graphqlId: true }), { required: true, description: "The ledger items selected into the context." }) };
+
+/** A pending proposal as the doors answer it (seed 003 MemoryProposal; GraphQL `MemoryProposal`), shown to its owner verbatim. */
+export const PROPOSAL_OUTPUT = {
+  proposalId: id({ required: true }),
+  subjectId: id({ required: true }),
+  proposedText: text({ required: true }),
+  kind: text({ required: true }),
+  source: object(
+    { sourceType: text({ required: true }), sourceId: text(), note: text() },
+    { required: true, description: "Where the proposal came from (seed 003 MemorySource)." },
+  ),
+  createdAt: text({ required: true, description: "ISO 8601" }),
+  decision: text({ required: true, description: "pending | approved | declined" }),
+};
+/** What PROPOSE answers: the proposal held for the person (MISSING_EXPLICIT_CONSENT), or nothing when refused. */
+export const PROPOSE_OUTPUT = {
+  proposalId: id({ description: "The proposal held for the person's approval; null when refused." }),
+  proposal: object(PROPOSAL_OUTPUT, { description: "The pending proposal; null when refused." }),
+};

@@ -2,9 +2,9 @@ import { storedTexts } from "../../kernel/declaration";
 import { APPROVE_FIELDS, PROPOSE_FIELDS } from "./fields";
 import type { Collection, Document } from "mongodb";
 import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate } from "../../kernel/rejudge";
-import { COLLECTIONS, type Database } from "../../store/database";
+import type { Database } from "../../store/database";
 import { StatusQuarantine, tenantBatch } from "../../store/quarantined";
-import type { LedgerItemRecord, ProposalRecord } from "./store";
+import { LEDGER_COLLECTIONS, type LedgerItemRecord, type ProposalRecord } from "./store";
 
 type QuarantinableItem = LedgerItemRecord & { quarantine?: QuarantineMark };
 type QuarantinableProposal = ProposalRecord & { quarantine?: QuarantineMark };
@@ -23,7 +23,7 @@ export class LedgerItemRejudge extends HeldRejudgeTarget {
 
   constructor(db: Database) {
     super();
-    this.items = db.collection<QuarantinableItem>(COLLECTIONS.ledgerItems);
+    this.items = db.collection<QuarantinableItem>(LEDGER_COLLECTIONS.items);
     this.held = new StatusQuarantine(this.items as unknown as Collection<Document>, { idField: "memory_id", live: "active" });
   }
 
@@ -48,7 +48,7 @@ export class LedgerProposalRejudge extends HeldRejudgeTarget {
 
   constructor(db: Database) {
     super();
-    this.proposals = db.collection<QuarantinableProposal>(COLLECTIONS.ledgerProposals);
+    this.proposals = db.collection<QuarantinableProposal>(LEDGER_COLLECTIONS.proposals);
     this.held = new StatusQuarantine(this.proposals as unknown as Collection<Document>, { idField: "proposal_id", live: "pending", statusField: "decision" });
   }
 

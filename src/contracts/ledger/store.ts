@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
-import { COLLECTIONS, ensureIndexes, isDuplicateKey } from "../../store/database";
+import { ensureIndexes, isDuplicateKey } from "../../store/database";
 import { memoryDocId } from "../../store/ids";
 import { buildProvenance, checkIntegrity, integrityHash, type ProvenanceFields } from "../../store/provenance";
 import { entryObjectId, IdLists, newestFirst, newestOrder, timeEntry, type IdListRef } from "../../store/id-lists";
@@ -124,7 +124,8 @@ const sourceRef = (source: LedgerSource): string => (source.source_id ? `${sourc
 /** MP-OBJECT for a proposal: an agent's derived statement, an inference until its owner approves it. */
 export function withProposalProvenance<T extends Omit<ProposalRecord, keyof ProvenanceFields>>(record: T): T & ProvenanceFields {
   const provenance = buildProvenance({
-    sourceKind: "DERIVED_UNVERIFIED",
+    statementType: "DerivedStatement",
+    verdictType: "Inference",
     sourceRefs: [sourceRef(record.source)],
     createdAt: record.created_at,
     scope: { level: "subject", tenant_id: record.tenant_id, subject_id: record.subject_id, category: record.kind },
@@ -136,7 +137,8 @@ export function withProposalProvenance<T extends Omit<ProposalRecord, keyof Prov
 /** MP-OBJECT for a ledger item: what its owner approved, in their words. */
 export function withItemProvenance<T extends Omit<LedgerItemRecord, keyof ProvenanceFields>>(record: T): T & ProvenanceFields {
   const provenance = buildProvenance({
-    sourceKind: "USER_EXPLICIT",
+    statementType: "UserProvidedStatement",
+    verdictType: "Factual",
     sourceRefs: [record.proposal_id, sourceRef(record.source)],
     createdAt: record.created_at,
     scope: { level: "subject", tenant_id: record.tenant_id, subject_id: record.subject_id, category: record.kind },
@@ -151,12 +153,15 @@ const without = <T extends object>(record: T, ...keys: string[]): T => {
   return copy as T;
 };
 
+/** The collections the ledger keeps: proposals and the items approved from them. */
+export const LEDGER_COLLECTIONS = { proposals: "ledger_proposals", items: "ledger_items" } as const;
+
 /** Writes of the ledger whose event is not in the log yet (see DueEvent). */
 export const LEDGER_DUE_EVENTS = "ledger_due_events";
 
 const LEDGER_INDEXES = {
-  [COLLECTIONS.ledgerProposals]: [{ key: { tenant_id: 1, subject_id: 1, decision: 1, created_at: -1 }, name: "tenant_subject_decision_created" }],
-  [COLLECTIONS.ledgerItems]: [{ key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" }],
+  [LEDGER_COLLECTIONS.proposals]: [{ key: { tenant_id: 1, subject_id: 1, decision: 1, created_at: -1 }, name: "tenant_subject_decision_created" }],
+  [LEDGER_COLLECTIONS.items]: [{ key: { tenant_id: 1, subject_id: 1, status: 1, created_at: -1 }, name: "tenant_subject_status_created" }],
   [LEDGER_DUE_EVENTS]: [{ key: { at: 1 }, name: "at" }],
 };
 
@@ -197,8 +202,8 @@ export class LedgerStore implements ContractStore {
   private repair: ObjectRepair | undefined;
 
   constructor(private readonly db: Db) {
-    this.proposals = db.collection<ProposalRecord>(COLLECTIONS.ledgerProposals);
-    this.items = db.collection<LedgerItemRecord>(COLLECTIONS.ledgerItems);
+    this.proposals = db.collection<ProposalRecord>(LEDGER_COLLECTIONS.proposals);
+    this.items = db.collection<LedgerItemRecord>(LEDGER_COLLECTIONS.items);
     this.dueEvents = db.collection<DueMark>(LEDGER_DUE_EVENTS);
     this.lists = new IdLists(db);
   }
@@ -603,7 +608,7 @@ export class LedgerStore implements ContractStore {
       tenantId: record.tenant_id,
       subjectId: record.subject_id,
       memoryId: record.proposal_id,
-      collection: COLLECTIONS.ledgerProposals,
+      collection: LEDGER_COLLECTIONS.proposals,
     }) as unknown as ProposalRecord;
   }
 
@@ -612,7 +617,7 @@ export class LedgerStore implements ContractStore {
       tenantId: record.tenant_id,
       subjectId: record.subject_id,
       memoryId: record.memory_id,
-      collection: COLLECTIONS.ledgerItems,
+      collection: LEDGER_COLLECTIONS.items,
     }) as unknown as LedgerItemRecord;
   }
 }
@@ -649,12 +654,12 @@ function erasureObject(record: Lifecycle & { tenant_id: string; subject_id: stri
 }
 
 const proposalsOf = (tenantId: string, subjectId: string): IdListRef => ({
-  collection: COLLECTIONS.ledgerProposals,
+  collection: LEDGER_COLLECTIONS.proposals,
   tenantId,
   scope: subjectId,
   list: "proposals",
 });
-const itemsOf = (tenantId: string, subjectId: string): IdListRef => ({ collection: COLLECTIONS.ledgerItems, tenantId, scope: subjectId, list: "items" });
+const itemsOf = (tenantId: string, subjectId: string): IdListRef => ({ collection: LEDGER_COLLECTIONS.items, tenantId, scope: subjectId, list: "items" });
 
 /** The `_id` of a proposal or an item: tenant, subject and object id, so a read is an `_id` lookup. */
 export const ledgerDocId = memoryDocId;
