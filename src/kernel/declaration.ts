@@ -23,6 +23,13 @@ export interface OperationDeclaration {
    * path in OpenAPI), so a new contract needs no door code. Operations with hand-written doors leave it out.
    */
   readonly derivedDoors?: boolean;
+  /**
+   * GraphQL, for an operation whose root field is written by hand: the name of its input type
+   * (`input: <name>!`); left out, its fields are the root field's arguments (src/graphql/derived.ts).
+   */
+  readonly graphqlInput?: string;
+  /** GraphQL field names: camelCase (the default), or as declared (the seed-001 documents keep their schemas' names). */
+  readonly graphqlNaming?: "camel" | "declared";
 }
 
 /** Where a derived door publishes an operation. */
