@@ -5,9 +5,10 @@ import * as audit from "../../src/contracts/audit/fields";
 import * as companion from "../../src/contracts/companion/fields";
 import * as governed from "../../src/contracts/governed/fields";
 import * as ledger from "../../src/contracts/ledger/fields";
+import { derivedInputType } from "../../src/graphql/derived";
 import { buildGatewaySchema } from "../../src/graphql/schema";
 import { camelName } from "../../src/kernel/declaration";
-import type { Field, Fields } from "../../src/kernel/fields";
+import { text, type Field, type Fields } from "../../src/kernel/fields";
 
 /**
  * The older contracts' root fields are written by hand, but their GraphQL inputs and arguments
@@ -96,6 +97,11 @@ describe("the older contracts' GraphQL arguments against the operations' declara
   let schema: GraphQLSchema;
   beforeAll(() => {
     schema = buildGatewaySchema();
+  });
+
+  it("C19-OPS (issue 23 §1): one GraphQL type name for two different declared shapes is refused, not published as the first", () => {
+    expect(derivedInputType("ClashInput", { a: text() })).toBe(derivedInputType("ClashInput", { a: text() }));
+    expect(() => derivedInputType("ClashInput", { a: text(), b: text() })).toThrow("two declarations publish different fields as the GraphQL input ClashInput");
   });
 
   it.each(DOORS)("C19-OPS (issue 23 §1): %s.%s takes exactly its operation's declared fields", (root, name, fields, via, naming = camelName) => {

@@ -105,6 +105,9 @@ export function eventMetadata(record: MemoryRecord): Record<string, unknown> {
   return { category: record.category, ttl_class: record.ttl_class, source_kind: record.source_kind, version: record.version };
 }
 
+/** The origins STORE declares (fields.ts), the one list the doors and this metadata read. */
+const ORIGINS: readonly string[] = STORE_FIELDS.origin.choices ?? [];
+
 /** SPEC D4: a refused write keeps metadata only (the kernel adds field lengths). A category off the allowlist is itself content. */
 export function itemMetadata(req: ItemRequest, policy: PolicyEngine): Record<string, unknown> {
   const contract = policy.contract;
@@ -113,7 +116,7 @@ export function itemMetadata(req: ItemRequest, policy: PolicyEngine): Record<str
     category: known(req.category, (v) => Object.hasOwn(contract.categories, v)),
     ttl_class: known(req.ttl_class, (v) => Object.hasOwn(contract.ttl_classes, v)),
     source_kind: known(req.source_kind, (v) => contract.source_kinds.includes(v)),
-    origin: known(req.origin ?? "USER", (v) => ["USER", "SYSTEM", "TOOL_OUTPUT"].includes(v)),
+    origin: known(req.origin ?? "USER", (v) => ORIGINS.includes(v)),
   };
 }
 
