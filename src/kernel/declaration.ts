@@ -23,6 +23,13 @@ export interface OperationDeclaration {
    * path in OpenAPI), so a new contract needs no door code. Operations with hand-written doors leave it out.
    */
   readonly derivedDoors?: boolean;
+  /**
+   * GraphQL, for an operation whose root field is written by hand: the name of its input type
+   * (`input: <name>!`); left out, its fields are the root field's arguments (src/graphql/derived.ts).
+   */
+  readonly graphqlInput?: string;
+  /** GraphQL field names: camelCase (the default), or as declared (the seed-001 documents keep their schemas' names). */
+  readonly graphqlNaming?: "camel" | "declared";
 }
 
 /** Where a derived door publishes an operation. */
@@ -186,11 +193,33 @@ export function storesText(fields: Fields, stored = false): boolean {
   });
 }
 
-/** The top-level stored fields of the declarations: what an erasure removes from the object (SPEC D1). */
+/**
+ * The stored fields of the declarations under the record's names: what an erasure removes from
+ * the object (SPEC D1). A field declared stored goes whole; a stored field inside an object that
+ * is not goes by its path (`consent.evidence_ref`).
+ */
 export function erasedFields(...fieldsList: Fields[]): string[] {
   const names = new Set<string>();
-  for (const fields of fieldsList) for (const [name, field] of Object.entries(fields)) if (field.stored) names.add(field.storedAs ?? name);
+  const walk = (fields: Fields, prefix: string) => {
+    for (const [name, field] of Object.entries(fields)) {
+      const path = prefix + (field.storedAs ?? name);
+      if (field.stored) names.add(path);
+      else if (field.kind === "object") walk(field.fields, `${path}.`);
+    }
+  };
+  for (const fields of fieldsList) walk(fields, "");
   return [...names].sort();
+}
+
+/** A copy of `record` without the given paths (`erasedFields`): what an erasure keeps of it. Nested objects are copied, never changed in place. */
+export function withoutFields<T extends object>(record: T, paths: readonly string[]): T {
+  const out = { ...record } as Record<string, unknown>;
+  for (const path of paths) {
+    const [head, ...rest] = path.split(".");
+    if (rest.length === 0) delete out[head];
+    else if (out[head] !== null && typeof out[head] === "object") out[head] = withoutFields(out[head] as object, [rest.join(".")]);
+  }
+  return out as T;
 }
 
 // ---------------------------------------------------------------- bounds
@@ -265,6 +294,17 @@ function projectValue(field: Field, value: unknown): unknown {
   if (field.kind === "object") return projectOutput(field.fields, value);
   if (field.kind === "list") return Array.isArray(value) ? value.map((v) => projectValue(field.of, v)) : null;
   return value;
+}
+
+/**
+ * The request's values of the top-level fields declared stored, under the record's names, null
+ * when absent: the content a write replaces whole (an UPDATE clears what it leaves out).
+ */
+export function storedContent(fields: Fields, request: object): Record<string, unknown> {
+  const source = request as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(fields)) if (field.stored) out[field.storedAs ?? name] = source[name] ?? null;
+  return out;
 }
 
 /** The request's values of the top-level fields declared stored, under the record's names: what a store keeps of a write. */

@@ -45,6 +45,17 @@ export interface FieldInfo {
   readonly integer?: boolean;
   /** id: published as the GraphQL ID scalar (default: String). */
   readonly graphqlId?: boolean;
+  /**
+   * GraphQL: the name of the type published for the field: an object's input type (default
+   * `<Parent><Field>Input`), or the enum of an enumeration with `choices`. Published names are
+   * part of the API clients write queries against.
+   */
+  readonly graphqlName?: string;
+  /**
+   * enum: a fixed set of values, published on GraphQL as the enum `graphqlName`. Values read from
+   * policy data (`values`) change with the bundle, so those stay a String there.
+   */
+  readonly choices?: readonly string[];
   /** The value a door fills in when the client sends none (documentation and GraphQL default). */
   readonly default?: string | number | boolean;
 }

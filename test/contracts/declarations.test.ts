@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { STORE_FIELDS } from "../../src/contracts/governed/fields";
+import { DELETE_FIELDS, STORE_FIELDS } from "../../src/contracts/governed/fields";
 import { declarationProblems, type ContractModule } from "../../src/kernel/contract";
-import { erasedFields, jsonSchemaOf, snakeName, storedTexts } from "../../src/kernel/declaration";
+import { erasedFields, jsonSchemaOf, snakeName, storedTexts, withoutFields } from "../../src/kernel/declaration";
 import { enumeration, object, text, type Fields } from "../../src/kernel/fields";
 import { STOP_REASONS } from "../../src/kernel/outcome";
 import { startTestGateway } from "../support/gateway";
@@ -34,10 +34,16 @@ describe("operation declarations", () => {
     await gw.stop();
   });
 
-  it("MP-BREAK SPEC-D1: re-judged text and erased fields are the fields declared stored, by their declared names", () => {
+  it("MP-BREAK SPEC-D1 (issue 23 §1): re-judged text and erased fields are the fields declared stored, by their declared names", () => {
     const record = { key: "tone", value: "concise", source_ref: "", consent: { explicit: true, evidence_ref: "msg-1" }, category: "PREFERENCE" };
     expect(storedTexts(STORE_FIELDS, record)).toEqual({ key: "tone", value: "concise", "consent.evidence_ref": "msg-1" });
     expect(erasedFields({ a: text({ stored: true }), b: text(), c: object({ d: text() }, { stored: true, storedAs: "kept_c" }) })).toEqual(["a", "kept_c"]);
+    expect(erasedFields(STORE_FIELDS, DELETE_FIELDS)).toEqual(["consent.evidence_ref", "delete_reason", "key", "source_ref", "value"]);
+    expect(withoutFields({ ...record, delete_reason: "moved" }, erasedFields(STORE_FIELDS, DELETE_FIELDS))).toEqual({
+      consent: { explicit: true },
+      category: "PREFERENCE",
+    });
+    expect(record.consent.evidence_ref).toBe("msg-1"); // copied, never changed in place
   });
 
   it("C19-OPS: a JSON Schema derived from a declaration names fields for the door, marks required ones and takes enumerations from policy data", () => {

@@ -1,3 +1,4 @@
+import type { OperationDeclaration } from "../../kernel/declaration";
 import { boolean, enumeration, id, integer, list, number, object, text, type Fields } from "../../kernel/fields";
 
 /** Repository and memory ids: letters, digits and a few separators; never whitespace or control characters. */
@@ -9,47 +10,71 @@ export const ID = /^[\p{L}\p{N}_.:/@+-]*$/u;
  * for hygiene and bounds; the exact JSON Schema (by `$id`) then judges types and shapes, and
  * is what the doors publish (POST /v1/memory, the MCP agent tools). A memory's text, rationale
  * and evidence refs, and an update's rationale and evidence refs, are stored (kept flat on the
- * record) and re-judged (store-rejudge.ts reads them through these declarations).
+ * record) and re-judged (store-rejudge.ts reads them through these declarations). GraphQL
+ * publishes them as inputs under the same names (src/graphql/derived.ts): every field nullable
+ * and enums as strings, so what the schema requires gets SCHEMA_INVALID with its JSON pointer.
  */
 export const READ_FIELDS: Fields = {
-  op: enumeration(),
+  op: enumeration({ description: 'const "read"; may be left out' }),
   repo_id: id(ID),
-  mode: enumeration(),
+  mode: enumeration({ description: "ambient | targeted" }),
   query: text(),
-  include_global: boolean(),
-  kinds: list(enumeration()),
-  limit: number(),
-  expand: object({ semantic_hops: number(), include_problem_links: boolean(), include_update_links: boolean() }),
+  include_global: boolean({ description: "default true" }),
+  kinds: list(enumeration(), { description: "problem | solution | failed_tactic | fact | preference | change" }),
+  limit: integer({ description: "1..100, default 20" }),
+  expand: object(
+    {
+      semantic_hops: integer({ description: "0..3, default 2" }),
+      include_problem_links: boolean({ description: "default true" }),
+      include_update_links: boolean({ description: "default true" }),
+    },
+    { graphqlName: "AgentExpandInput", description: "memory.read.request: expand" },
+  ),
 };
 
 export const WRITE_FIELDS: Fields = {
-  op: enumeration(),
+  op: enumeration({ description: 'const "write"; may be left out' }),
   repo_id: id(ID),
-  memory: object({
-    text: text({ stored: true }),
-    scope: enumeration(),
-    kind: enumeration(),
-    confidence: number(),
-    rationale: text({ stored: true }),
-    links: object({ problem_id: id(ID), related_memory_ids: list(id(ID)), change_targets: list(id(ID)) }),
-    evidence_refs: list(text(), { stored: true }),
-  }),
+  memory: object(
+    {
+      text: text({ stored: true }),
+      scope: enumeration({ description: "repo | global" }),
+      kind: enumeration({ description: "problem | solution | failed_tactic | fact | preference | change" }),
+      confidence: number({ description: "0..1" }),
+      rationale: text({ stored: true }),
+      links: object(
+        { problem_id: id(ID), related_memory_ids: list(id(ID)), change_targets: list(id(ID)) },
+        { graphqlName: "AgentLinksInput", description: "memory.write.request: memory.links" },
+      ),
+      evidence_refs: list(text(), { stored: true }),
+    },
+    { graphqlName: "AgentMemoryInput", description: "memory.write.request: memory" },
+  ),
 };
 
-export const dynamicFields = (extra: Fields): Fields => ({
-  target: number(),
-  confidence: number(),
+export const dynamicFields = (extra: Fields, evidence = ""): Fields => ({
+  target: number({ description: "0..1" }),
+  confidence: number({ description: "0..1" }),
   rationale: text({ stored: true }),
-  evidence_refs: list(text(), { stored: true }),
+  evidence_refs: list(text(), { stored: true, ...(evidence ? { description: evidence } : {}) }),
   ...extra,
 });
 
 export const UPDATE_FIELDS: Fields = {
-  op: enumeration(),
+  op: enumeration({ description: 'const "update"; may be left out' }),
   repo_id: id(ID),
   memory_id: id(ID),
-  mode: enumeration(),
-  updates: object({ truth: object(dynamicFields({})), utility: object(dynamicFields({ context_problem_id: id(ID) })) }),
+  mode: enumeration({ description: "dry_run | commit" }),
+  updates: object(
+    {
+      truth: object(dynamicFields({}, "at least one"), { graphqlName: "AgentTruthUpdateInput", description: "memory.update.request: updates.truth" }),
+      utility: object(dynamicFields({ context_problem_id: id(ID) }), {
+        graphqlName: "AgentDynamicUpdateInput",
+        description: "memory.update.request: updates.utility",
+      }),
+    },
+    { graphqlName: "AgentUpdatesInput", description: "memory.update.request: updates (truth and/or utility)" },
+  ),
 };
 /** UPDATE with mode "dry_run" runs under this name; it accepts exactly what UPDATE does. */
 export const UPDATE_DRY_RUN_FIELDS: Fields = UPDATE_FIELDS;
@@ -118,4 +143,28 @@ export const UPDATE_OUTPUT: Fields = {
   committed: boolean({ description: "false for a dry run: nothing persisted." }),
   before: DYNAMIC_PAIR,
   after: DYNAMIC_PAIR,
+};
+
+const AGENT = { contract: "agent", graphqlNaming: "declared" } as const;
+/** GraphQL's agentRead, agentWrite and agentUpdate take the seed-001 document as their `input`. */
+export const READ: OperationDeclaration = {
+  ...AGENT,
+  name: "READ",
+  fields: READ_FIELDS,
+  graphqlInput: "AgentReadInput",
+  description: "memory.read.request (seed 001)",
+};
+export const WRITE: OperationDeclaration = {
+  ...AGENT,
+  name: "WRITE",
+  fields: WRITE_FIELDS,
+  graphqlInput: "AgentWriteInput",
+  description: "memory.write.request (seed 001)",
+};
+export const UPDATE: OperationDeclaration = {
+  ...AGENT,
+  name: "UPDATE",
+  fields: UPDATE_FIELDS,
+  graphqlInput: "AgentUpdateInput",
+  description: "memory.update.request (seed 001)",
 };

@@ -1,9 +1,13 @@
-import { Arg, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
+import { Args, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from "type-graphql";
 import type { GatewayContext } from "../../graphql/context";
+import { argsTypeOf, requestOf } from "../../graphql/derived";
 import { DecisionFields } from "../../graphql/types/decision";
 import type { Outcome } from "../../kernel/outcome";
 import type { ReauditProgressRecord } from "../../store/log/reaudit";
+import { RELEASE_QUARANTINE } from "./fields";
 import type { ReleaseResult } from "./reaudit";
+
+const RELEASE_ARGS = argsTypeOf(RELEASE_QUARANTINE);
 
 @ObjectType("ReauditTargetProgress", { description: "One kind of stored memory in a tenant's re-audit." })
 export class ReauditTargetProgress {
@@ -76,14 +80,9 @@ export class ReauditResolver {
   }
 
   @Mutation(() => ReleaseDecision, { description: "An admin returns a quarantined memory to the reads (reason required); a `release` event records it." })
-  async releaseQuarantine(
-    @Arg("memoryId", () => ID) memoryId: string,
-    @Arg("reason", () => String) reason: string,
-    @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<ReleaseDecision> {
+  async releaseQuarantine(@Args(() => RELEASE_ARGS) args: object, @Ctx() ctx: GatewayContext): Promise<ReleaseDecision> {
     return ReleaseDecision.from(
-      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.releaseQuarantine, ctx.principal, { memoryId, subjectId, reason }, ctx),
+      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.releaseQuarantine, ctx.principal, requestOf(RELEASE_QUARANTINE, args), ctx),
     );
   }
 }

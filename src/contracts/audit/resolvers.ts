@@ -1,15 +1,22 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
+import { Args, Ctx, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from "type-graphql";
 import type { GatewayContext } from "../../graphql/context";
+import { argsTypeOf, requestOf } from "../../graphql/derived";
 import { subscriptionStream } from "../../graphql/subscription";
 import type { MemoryEvent } from "../../store/event-log";
+import { ACK_CONFORMANCE, ERASE_MEMORY, ERASE_SUBJECT, LIST_CHECKPOINTS, SUBSCRIBE_EVENTS, VERIFY_CHAIN } from "./fields";
 import { AcknowledgementDecision, AuditCheckpointList, ChainVerification, ErasureDecision, MemoryEventView } from "./types";
 
-async function subscribeToEvents({
-  args,
-  context,
-}: SubscribeResolverData<unknown, { afterSeq?: number | null }, GatewayContext>): Promise<AsyncIterable<MemoryEvent>> {
+/** Arguments, derived from the operations' declarations (fields.ts) when this module loads. */
+const VERIFY_ARGS = argsTypeOf(VERIFY_CHAIN);
+const CHECKPOINTS_ARGS = argsTypeOf(LIST_CHECKPOINTS);
+const EVENTS_ARGS = argsTypeOf(SUBSCRIBE_EVENTS);
+const ERASE_MEMORY_ARGS = argsTypeOf(ERASE_MEMORY);
+const ERASE_SUBJECT_ARGS = argsTypeOf(ERASE_SUBJECT);
+const ACK_ARGS = argsTypeOf(ACK_CONFORMANCE);
+
+async function subscribeToEvents({ args, context }: SubscribeResolverData<unknown, object, GatewayContext>): Promise<AsyncIterable<MemoryEvent>> {
   const { kernel, contracts } = context.services;
-  const outcome = await kernel.run(contracts.audit.operations.subscribeEvents, context.principal, { afterSeq: args.afterSeq }, context);
+  const outcome = await kernel.run(contracts.audit.operations.subscribeEvents, context.principal, requestOf(SUBSCRIBE_EVENTS, args), context);
   return subscriptionStream("memoryEvents", outcome);
 }
 
@@ -17,30 +24,22 @@ async function subscribeToEvents({
 @Resolver()
 export class AuditResolver {
   @Query(() => ChainVerification, { description: "Recomputes the token tenant's chain (auditor). MP-LOG." })
-  async verifyAuditChain(
-    @Arg("fromSeq", () => Int, { nullable: true }) fromSeq: number | null,
-    @Arg("toSeq", () => Int, { nullable: true }) toSeq: number | null,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<ChainVerification> {
-    return ChainVerification.from(await ctx.services.kernel.run(ctx.services.contracts.audit.operations.verifyChain, ctx.principal, { fromSeq, toSeq }, ctx));
+  async verifyAuditChain(@Args(() => VERIFY_ARGS) args: object, @Ctx() ctx: GatewayContext): Promise<ChainVerification> {
+    const { kernel, contracts } = ctx.services;
+    return ChainVerification.from(await kernel.run(contracts.audit.operations.verifyChain, ctx.principal, requestOf(VERIFY_CHAIN, args), ctx));
   }
 
   @Query(() => AuditCheckpointList, { description: "The tenant's signed checkpoints and the public key (auditor)." })
-  async auditCheckpoints(
-    @Arg("afterSeq", () => Int, { nullable: true }) afterSeq: number | null,
-    @Arg("limit", () => Int, { nullable: true }) limit: number | null,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<AuditCheckpointList> {
-    return AuditCheckpointList.from(
-      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.listCheckpoints, ctx.principal, { afterSeq, limit }, ctx),
-    );
+  async auditCheckpoints(@Args(() => CHECKPOINTS_ARGS) args: object, @Ctx() ctx: GatewayContext): Promise<AuditCheckpointList> {
+    const { kernel, contracts } = ctx.services;
+    return AuditCheckpointList.from(await kernel.run(contracts.audit.operations.listCheckpoints, ctx.principal, requestOf(LIST_CHECKPOINTS, args), ctx));
   }
 
   @Subscription(() => MemoryEventView, {
     subscribe: subscribeToEvents,
     description: "Every event of the token's tenant after afterSeq, in order, then live ones (auditor). Resume with the last seq seen.",
   })
-  memoryEvents(@Root() event: MemoryEvent, @Arg("afterSeq", () => Int, { nullable: true }) _afterSeq: number | null): MemoryEventView {
+  memoryEvents(@Root() event: MemoryEvent, @Args(() => EVENTS_ARGS) _args: object): MemoryEventView {
     return MemoryEventView.from(event);
   }
 
@@ -48,43 +47,25 @@ export class AuditResolver {
     description:
       "SPEC D1: erases one memory's content everywhere; the events stay (subject or admin). reason: a code of the policy's reason_codes (GDPR Art. 17 grounds, user_request, retention, policy_change …); note: free text, judged, kept outside the chain.",
   })
-  async eraseMemory(
-    @Arg("memoryId", () => ID) memoryId: string,
-    @Arg("reason", () => String) reason: string,
-    @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
-    @Arg("note", () => String, { nullable: true }) note: string | null,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<ErasureDecision> {
-    return ErasureDecision.from(
-      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseMemory, ctx.principal, { memoryId, subjectId, reason, note }, ctx),
-    );
+  async eraseMemory(@Args(() => ERASE_MEMORY_ARGS) args: object, @Ctx() ctx: GatewayContext): Promise<ErasureDecision> {
+    const { kernel, contracts } = ctx.services;
+    return ErasureDecision.from(await kernel.run(contracts.audit.operations.eraseMemory, ctx.principal, requestOf(ERASE_MEMORY, args), ctx));
   }
 
   @Mutation(() => ErasureDecision, {
     description: "SPEC D1: erases every memory of a subject (subject or admin). reason: a reason code; note: free text kept outside the chain.",
   })
-  async eraseSubject(
-    @Arg("reason", () => String) reason: string,
-    @Arg("subjectId", () => ID, { nullable: true }) subjectId: string | null,
-    @Arg("note", () => String, { nullable: true }) note: string | null,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<ErasureDecision> {
-    return ErasureDecision.from(
-      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.eraseSubject, ctx.principal, { subjectId, reason, note }, ctx),
-    );
+  async eraseSubject(@Args(() => ERASE_SUBJECT_ARGS) args: object, @Ctx() ctx: GatewayContext): Promise<ErasureDecision> {
+    const { kernel, contracts } = ctx.services;
+    return ErasureDecision.from(await kernel.run(contracts.audit.operations.eraseSubject, ctx.principal, requestOf(ERASE_SUBJECT, args), ctx));
   }
 
   @Mutation(() => AcknowledgementDecision, {
     description:
       "MP-BREAK: an admin acknowledges the tenant's conformance break; writes resume. reason: a reason code; note: free text kept outside the chain.",
   })
-  async acknowledgeConformanceBreak(
-    @Arg("reason", () => String) reason: string,
-    @Arg("note", () => String, { nullable: true }) note: string | null,
-    @Ctx() ctx: GatewayContext,
-  ): Promise<AcknowledgementDecision> {
-    return AcknowledgementDecision.from(
-      await ctx.services.kernel.run(ctx.services.contracts.audit.operations.acknowledgeBreak, ctx.principal, { reason, note }, ctx),
-    );
+  async acknowledgeConformanceBreak(@Args(() => ACK_ARGS) args: object, @Ctx() ctx: GatewayContext): Promise<AcknowledgementDecision> {
+    const { kernel, contracts } = ctx.services;
+    return AcknowledgementDecision.from(await kernel.run(contracts.audit.operations.acknowledgeBreak, ctx.principal, requestOf(ACK_CONFORMANCE, args), ctx));
   }
 }

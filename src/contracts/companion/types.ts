@@ -1,53 +1,14 @@
-import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType } from "type-graphql";
+import { graphqlEnum } from "../../graphql/derived";
 import { DecisionFields } from "../../graphql/types/decision";
 import type { Outcome } from "../../kernel/outcome";
 import type { Envelope, EnvelopeFact } from "./envelope";
 import type { FactResult } from "./operations";
+import { ENVELOPE_FIELDS } from "./fields";
 import type { FactRecord } from "./records";
 
-export enum EnvelopePurpose {
-  RESPONSE = "RESPONSE",
-  PERMISSION = "PERMISSION",
-  PRICING = "PRICING",
-  MODERATION = "MODERATION",
-  ESCALATION = "ESCALATION",
-}
-registerEnumType(EnvelopePurpose, { name: "EnvelopePurpose", description: "What the envelope is for; the last four are power decisions (SG-WARMTH)." });
-
-/** type, source and origin are strings so every value gets a stop reason (SPEC D3a). */
-@InputType({ description: "A fact about a person, extracted from a conversation summary (seed 002)." })
-export class AddFactInput {
-  @Field(() => ID, { nullable: true }) subjectId?: string | null;
-  @Field({ description: "USER_FACT | USER_PATTERN | SHARED_NARRATIVE" }) type!: string;
-  @Field() text!: string;
-  @Field(() => Float) confidence!: number;
-  @Field({ description: "llm_extraction | manual | job" }) source!: string;
-  @Field({ description: "The conversation summary the fact was extracted from (SG-GROUND)." }) summary!: string;
-  @Field(() => String, { nullable: true, description: "adapter | job | manual | webhook | llm_output | bot_response | user_input" }) origin?: string | null;
-  @Field(() => ID, { nullable: true, description: "A fact this one supersedes (same type and text, another confidence)." }) supersedes?: string | null;
-  @Field(() => [String], { nullable: true, description: "Structure ids of the sources (seed 004)." }) sourceRefs?: string[] | null;
-  @Field(() => String, { nullable: true, description: "ISO 8601: the fact holds until then (MP-TEMPORAL)." }) validTo?: string | null;
-}
-
-@InputType()
-export class PrivacyInput {
-  @Field(() => ID, { nullable: true }) subjectId?: string | null;
-  @Field(() => Boolean, { nullable: true }) memoryEnabled?: boolean | null;
-  @Field(() => Boolean, { nullable: true }) learnPatterns?: boolean | null;
-  @Field(() => [String], { nullable: true, description: "Agent types (the agent_type token claim) that may read envelopes; empty: all." }) shareWith?:
-    string[] | null;
-  @Field(() => Boolean, { nullable: true }) anonymizeDates?: boolean | null;
-  @Field(() => Int, { nullable: true }) deleteAfterDays?: number | null;
-}
-
-@InputType()
-export class ConsolidateInput {
-  @Field(() => ID, { nullable: true }) subjectId?: string | null;
-  @Field(() => [ID]) memoryIds!: string[];
-  @Field() text!: string;
-  @Field() type!: string;
-  @Field() justification!: string;
-}
+/** Registered now: type-graphql collects enums before it resolves the field thunks. */
+const ENVELOPE_PURPOSE = graphqlEnum(ENVELOPE_FIELDS.purpose);
 
 @ObjectType({ description: "A companion fact. Advisory context, never authority (SG-ADVISORY)." })
 export class Fact {
@@ -127,7 +88,7 @@ export class EnvelopeEntry {
 @ObjectType({ description: "A subject's active facts grouped by type; advisory context only." })
 export class MemoryEnvelopeBody {
   @Field(() => ID) subjectId!: string;
-  @Field(() => EnvelopePurpose) purpose!: string;
+  @Field(() => ENVELOPE_PURPOSE) purpose!: string;
   @Field() generatedAt!: string;
   @Field() cached!: boolean;
   @Field() advisory!: boolean;

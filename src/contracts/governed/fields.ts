@@ -1,3 +1,4 @@
+import type { OperationDeclaration } from "../../kernel/declaration";
 import { boolean, enumeration, id, integer, json, list, object, text, type Fields } from "../../kernel/fields";
 
 /**
@@ -6,6 +7,8 @@ import { boolean, enumeration, id, integer, json, list, object, text, type Field
  * reads the `stored` text, erasure removes the `stored` fields); one bound per name in
  * policies/memgate/contracts/governed/data.json "fields" (checked at start). Key, value, source
  * ref and the consent's evidence are free text (every detector runs over them), like a DELETE reason.
+ * The GraphQL inputs are derived from them too (src/graphql/derived.ts): a stored text field
+ * added to ITEM reaches GraphQL, MCP, the record, re-judging and erasure with no other edit.
  */
 const SUBJECT: Fields = {
   subject_id: id({
@@ -26,13 +29,18 @@ const ITEM: Fields = {
   source_kind: enumeration({ required: true, values: "contract.source_kinds", description: "One of the contract's source kinds, e.g. USER_STATED." }),
   ttl_class: enumeration({ required: true, values: "contract.ttl_classes", description: "One of the category's TTL classes." }),
   source_ref: text({ stored: true, description: "Structure ids only, never content (seed 000 §5.1)." }),
-  origin: enumeration({ default: "USER", description: "Where the write comes from: USER, SYSTEM or TOOL_OUTPUT (refused, seed 000 §4.9). Default USER." }),
+  origin: enumeration({
+    default: "USER",
+    choices: ["USER", "SYSTEM", "TOOL_OUTPUT"],
+    graphqlName: "Origin",
+    description: "Where the write comes from: USER, SYSTEM or TOOL_OUTPUT (refused, seed 000 §4.9). Default USER.",
+  }),
   consent: object(
     {
       explicit: boolean({ description: "The person asked for this memory." }),
       evidence_ref: text({ stored: true, description: "Where the person's request can be found (a structure id)." }),
     },
-    { description: "Evidence that the person asked for this memory (required by some categories)." },
+    { graphqlName: "ConsentInput", description: "Evidence that the person asked for this memory (required by some categories)." },
   ),
 };
 const MEMORY_ID: Fields = { memory_id: id({ required: true, graphqlId: true, description: "The item's id." }) };
@@ -45,7 +53,7 @@ export const UPDATE_FIELDS: Fields = {
 export const DELETE_FIELDS: Fields = {
   ...SUBJECT,
   ...MEMORY_ID,
-  reason: text({ description: "Why (kept with the deleted item as delete_reason, erased with it)." }),
+  reason: text({ stored: true, storedAs: "delete_reason", description: "Why (kept with the deleted item as delete_reason, erased with it)." }),
   expected_version: integer({ description: "The version you read." }),
 };
 export const READ_FIELDS: Fields = { ...SUBJECT, ...MEMORY_ID };
@@ -57,10 +65,25 @@ export const LIST_FIELDS: Fields = {
   after: id({ description: "next_cursor of the previous page." }),
 };
 export const SET_SETTINGS_FIELDS: Fields = {
-  ...SUBJECT,
+  subject_id: id({ graphqlId: true, description: "Absent: the whole tenant. A subject's setting overrides the tenant's." }),
   enabled: boolean({ description: "false: every memory operation answers POLICY_DISABLED" }),
   max_items_per_subject: integer(),
   max_writes_per_window: integer({ description: "Writes (STORE, UPDATE) per subject per window (policy data: window_seconds)" }),
+};
+
+const GOVERNED = { contract: "governed" } as const;
+/** STORE and UPDATE take an `input` object; DELETE, READ and LIST take their fields as arguments. */
+export const STORE: OperationDeclaration = { ...GOVERNED, name: "STORE", fields: STORE_FIELDS, graphqlInput: "StoreMemoryInput" };
+export const UPDATE: OperationDeclaration = { ...GOVERNED, name: "UPDATE", fields: UPDATE_FIELDS, graphqlInput: "UpdateMemoryInput" };
+export const DELETE: OperationDeclaration = { ...GOVERNED, name: "DELETE", fields: DELETE_FIELDS };
+export const READ: OperationDeclaration = { ...GOVERNED, name: "READ", fields: READ_FIELDS };
+export const LIST: OperationDeclaration = { ...GOVERNED, name: "LIST", fields: LIST_FIELDS };
+export const SET_SETTINGS: OperationDeclaration = {
+  ...GOVERNED,
+  name: "SET_SETTINGS",
+  fields: SET_SETTINGS_FIELDS,
+  graphqlInput: "MemorySettingsInput",
+  description: "C19-POLICY / C19-CAP, for the admin role. Absent values stay as they are.",
 };
 
 /** What governed answers about an item (the MCP tools' `memory`; the GraphQL `Memory` type names the same fields in camelCase). */

@@ -1,5 +1,5 @@
 import type { Collection, Document } from "mongodb";
-import { storedTexts } from "../../kernel/declaration";
+import { erasedFields, storedTexts } from "../../kernel/declaration";
 import { HeldRejudgeTarget, type QuarantineMark, type RejudgeCandidate, type RejudgeTarget, type Released } from "../../kernel/rejudge";
 import type { Database } from "../../store/database";
 import { GOVERNED_COLLECTIONS } from "./records";
@@ -9,10 +9,17 @@ import type { MemoryRecord, MemoryVersionRecord } from "./store";
 
 type Quarantinable = MemoryRecord & { quarantine?: QuarantineMark };
 
-/** The free text a governed write stored, by declared name (fields.ts: key, value, source_ref, consent.evidence_ref). */
+/** The free text a governed write stored, by declared name (fields.ts: key, value, source_ref, consent.evidence_ref, ...). */
 const itemTexts = (item: MemoryRecord | QuarantinableVersion): Record<string, string> => storedTexts(STORE_FIELDS, item);
 
-const ITEM_PROJECTION = { _id: 1, subject_id: 1, memory_id: 1, key: 1, value: 1, source_ref: 1, consent: 1, status: 1 } as const;
+/** Identity, status and every stored field STORE declares (a text field added there is read with no edit here). */
+const ITEM_PROJECTION = {
+  _id: 1,
+  subject_id: 1,
+  memory_id: 1,
+  status: 1,
+  ...Object.fromEntries(erasedFields(STORE_FIELDS).map((field) => [field, 1])),
+} as const;
 
 /**
  * Governed items under re-audit (issue 13 item 5): an active item the policy now refuses

@@ -1,5 +1,6 @@
 import type { Collection, IndexDescription } from "mongodb";
 import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
+import { erasedFields, withoutFields } from "../../kernel/declaration";
 import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
 import { saltedDigest } from "../../store/canonical";
@@ -10,6 +11,7 @@ import { DueMarks, type DueMark } from "../../store/due-marks";
 import { entryObjectId, IdLists, newestFirst, newestOrder, timeEntry, type IdListRef } from "../../store/id-lists";
 import { InsertQueue } from "../../store/insert-queue";
 import { LookupQueue } from "../../store/lookup-queue";
+import { DELETE_FIELDS, STORE_FIELDS, UPDATE_FIELDS } from "./fields";
 import { GOVERNED_COLLECTIONS, GOVERNED_CONTENT_FIELDS, governedProvenance } from "./records";
 import { CounterStore, type CountDelta, type StaleWindow } from "./store-counters";
 import { SlotStore } from "./store-slots";
@@ -422,8 +424,9 @@ export class GovernedStore implements ContractStore {
 
   /**
    * SPEC D1: every superseded version becomes a content-free tombstone, then the item
-   * itself (key, value, source ref, consent evidence, delete reason and salt removed; the
-   * integrity hash recomputed over what stays). Claims and counters hold no content.
+   * itself (its identity and lifecycle only: the declared stored fields, key, value, source
+   * ref, consent evidence and delete reason, and the salt go; the integrity hash recomputed
+   * over what stays). Claims and counters hold no content.
    */
   async erase(tenantId: string, subjectId: string, objectId: string, mark: ErasureMark): Promise<boolean> {
     const _id = memoryDocId(tenantId, subjectId, objectId);
@@ -444,35 +447,39 @@ export class GovernedStore implements ContractStore {
         erasure: mark,
       } as unknown as MemoryVersionRecord);
     }
-    const tombstone: MemoryRecord = {
-      _id,
-      tenant_id: tenantId,
-      subject_id: subjectId,
-      memory_id: objectId,
-      version: item.version,
-      category: item.category,
-      key: "",
-      value: "",
-      source_kind: item.source_kind,
-      ttl_class: item.ttl_class,
-      source_ref: null,
-      origin: item.origin,
-      consent: { explicit: item.consent?.explicit ?? false, evidence_ref: null },
-      status: "erased",
-      created_at: item.created_at,
-      updated_at: new Date(mark.at),
-      expires_at: item.expires_at,
-      created_by: item.created_by,
-      content_salt: "",
-      ...(item.logged ? { logged: item.logged } : {}),
-      erasure: item.erasure?.logged_seq !== undefined ? item.erasure : mark,
-    };
+    // Identity and lifecycle stay; every field the operations declare stored goes (ERASED_FIELDS).
+    const tombstone: MemoryRecord = withoutFields(
+      {
+        _id,
+        tenant_id: tenantId,
+        subject_id: subjectId,
+        memory_id: objectId,
+        version: item.version,
+        category: item.category,
+        source_kind: item.source_kind,
+        ttl_class: item.ttl_class,
+        origin: item.origin,
+        consent: { explicit: item.consent?.explicit ?? false },
+        status: "erased",
+        created_at: item.created_at,
+        updated_at: new Date(mark.at),
+        expires_at: item.expires_at,
+        created_by: item.created_by,
+        content_salt: "",
+        ...(item.logged ? { logged: item.logged } : {}),
+        erasure: item.erasure?.logged_seq !== undefined ? item.erasure : mark,
+      } as MemoryRecord,
+      ERASED_FIELDS,
+    );
     Object.assign(tombstone, governedProvenance(tombstone)); // the integrity hash covers what is stored now
     if (item.erasure?.logged_seq === undefined) await this.due.add(erasureDue(tombstone, mark));
     await this.memories.replaceOne({ _id }, tombstone);
     return true;
   }
 }
+
+/** What an erasure removes from an item (SPEC D1): the fields its operations declare stored (fields.ts), nested ones by path. */
+export const ERASED_FIELDS = erasedFields(STORE_FIELDS, UPDATE_FIELDS, DELETE_FIELDS);
 
 /** A subject's list of items. */
 const itemsOf = (tenantId: string, subjectId: string): IdListRef => ({ collection: GOVERNED_COLLECTIONS.memories, tenantId, scope: subjectId, list: "items" });

@@ -1,11 +1,13 @@
 import type { Collection, Db } from "mongodb";
 import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "../../kernel/contract-store";
+import { erasedFields, withoutFields } from "../../kernel/declaration";
 import { ensureIndexes, isDuplicateKey } from "../../store/database";
 import { memoryDocId } from "../../store/ids";
 import { buildProvenance, checkIntegrity, integrityHash, type ProvenanceFields } from "../../store/provenance";
 import { entryObjectId, IdLists, newestFirst, newestOrder, timeEntry, type IdListRef } from "../../store/id-lists";
 import { SettledReads, type DueOf } from "../../store/settled-reads";
 import { writeOutcomeUnknown } from "../../store/write-outcome";
+import { APPROVE_FIELDS, PROPOSE_FIELDS } from "./fields";
 
 /** seed 003 MemorySource, as stored. `note` is free text: gone once declined or erased. */
 export interface LedgerSource {
@@ -146,6 +148,10 @@ export function withItemProvenance<T extends Omit<LedgerItemRecord, keyof Proven
   });
   return { ...record, provenance, integrity_hash: integrityHash(record, ITEM_CONTENT_FIELDS, provenance) };
 }
+
+/** What an erasure removes (SPEC D1): the fields PROPOSE and APPROVE declare stored (fields.ts), under the records' names. */
+const PROPOSAL_ERASED = erasedFields(PROPOSE_FIELDS);
+const ITEM_ERASED = erasedFields(APPROVE_FIELDS);
 
 const without = <T extends object>(record: T, ...keys: string[]): T => {
   const copy = { ...record } as Record<string, unknown>;
@@ -564,8 +570,8 @@ export class LedgerStore implements ContractStore {
     const proposal = await this.proposals.findOne({ _id: memoryDocId(tenantId, subjectId, item.proposal_id) });
     if (proposal) await this.eraseProposal(proposal, { ...mark, via: item.memory_id });
     const tombstone = withItemProvenance({
-      ...without(item, "provenance", "integrity_hash"),
-      text: "",
+      ...withoutFields(without(item, "provenance", "integrity_hash"), ITEM_ERASED),
+      text: "", // an item's text is a string, also on a tombstone
       source: { source_type: item.source.source_type, source_id: null, note: null },
       content_salt: "",
       status: "erased" as const,
@@ -577,13 +583,18 @@ export class LedgerStore implements ContractStore {
   }
 
   private async eraseProposal(proposal: ProposalRecord, mark: ErasureMark & { via?: string }): Promise<void> {
-    const tombstone = withProposalProvenance({
-      ...without(proposal, "proposed_text", "provenance", "integrity_hash"),
-      source: { source_type: proposal.source.source_type, source_id: null },
-      final_text: null,
-      decision: "erased" as const,
-      erasure: proposal.erasure?.logged_seq !== undefined ? proposal.erasure : mark,
-    });
+    const tombstone = withProposalProvenance(
+      withoutFields(
+        {
+          ...without(proposal, "provenance", "integrity_hash"),
+          source: { source_type: proposal.source.source_type, source_id: null },
+          final_text: null,
+          decision: "erased" as const,
+          erasure: proposal.erasure?.logged_seq !== undefined ? proposal.erasure : mark,
+        },
+        PROPOSAL_ERASED,
+      ),
+    );
     await this.proposals.replaceOne({ _id: proposal._id }, tombstone);
   }
 

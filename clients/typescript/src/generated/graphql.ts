@@ -6,32 +6,33 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** A fact about a person, extracted from a conversation summary (seed 002). */
 export type AddFactInput = {
+  /** How sure the extraction is, 0..1. */
   confidence: number;
-  /** adapter | job | manual | webhook | llm_output | bot_response | user_input */
+  /** Who sent the fact. */
   origin?: string | null | undefined;
-  /** llm_extraction | manual | job */
+  /** How the fact was obtained. */
   source: string;
   /** Structure ids of the sources (seed 004). */
   sourceRefs?: Array<string> | null | undefined;
+  /** One of your token's subjects; default: its first. */
   subjectId?: string | number | null | undefined;
   /** The conversation summary the fact was extracted from (SG-GROUND). */
   summary: string;
   /** A fact this one supersedes (same type and text, another confidence). */
   supersedes?: string | number | null | undefined;
+  /** The fact. */
   text: string;
-  /** USER_FACT | USER_PATTERN | SHARED_NARRATIVE */
+  /** One of the contract's fact types. */
   type: string;
   /** ISO 8601: the fact holds until then (MP-TEMPORAL). */
   validTo?: string | null | undefined;
 };
 
-/** memory.update.request: updates.truth / updates.utility */
+/** memory.update.request: updates.utility */
 export type AgentDynamicUpdateInput = {
   /** 0..1 */
   confidence?: number | null | undefined;
-  /** utility only */
   context_problem_id?: string | null | undefined;
-  /** truth: at least one */
   evidence_refs?: Array<string> | null | undefined;
   rationale?: string | null | undefined;
   /** 0..1 */
@@ -62,6 +63,7 @@ export type AgentMemoryInput = {
   evidence_refs?: Array<string> | null | undefined;
   /** problem | solution | failed_tactic | fact | preference | change */
   kind?: string | null | undefined;
+  /** memory.write.request: memory.links */
   links?: AgentLinksInput | null | undefined;
   rationale?: string | null | undefined;
   /** repo | global */
@@ -71,6 +73,7 @@ export type AgentMemoryInput = {
 
 /** memory.read.request (seed 001) */
 export type AgentReadInput = {
+  /** memory.read.request: expand */
   expand?: AgentExpandInput | null | undefined;
   /** default true */
   include_global?: boolean | null | undefined;
@@ -86,6 +89,17 @@ export type AgentReadInput = {
   repo_id?: string | null | undefined;
 };
 
+/** memory.update.request: updates.truth */
+export type AgentTruthUpdateInput = {
+  /** 0..1 */
+  confidence?: number | null | undefined;
+  /** at least one */
+  evidence_refs?: Array<string> | null | undefined;
+  rationale?: string | null | undefined;
+  /** 0..1 */
+  target?: number | null | undefined;
+};
+
 /** memory.update.request (seed 001) */
 export type AgentUpdateInput = {
   memory_id?: string | null | undefined;
@@ -94,38 +108,49 @@ export type AgentUpdateInput = {
   /** const "update"; may be left out */
   op?: string | null | undefined;
   repo_id?: string | null | undefined;
+  /** memory.update.request: updates (truth and/or utility) */
   updates?: AgentUpdatesInput | null | undefined;
 };
 
 /** memory.update.request: updates (truth and/or utility) */
 export type AgentUpdatesInput = {
-  truth?: AgentDynamicUpdateInput | null | undefined;
+  /** memory.update.request: updates.truth */
+  truth?: AgentTruthUpdateInput | null | undefined;
+  /** memory.update.request: updates.utility */
   utility?: AgentDynamicUpdateInput | null | undefined;
 };
 
 /** memory.write.request (seed 001) */
 export type AgentWriteInput = {
+  /** memory.write.request: memory */
   memory?: AgentMemoryInput | null | undefined;
   /** const "write"; may be left out */
   op?: string | null | undefined;
   repo_id?: string | null | undefined;
 };
 
-/** Evidence that the person asked for this memory. */
+/** Evidence that the person asked for this memory (required by some categories). */
 export type ConsentInput = {
+  /** Where the person's request can be found (a structure id). */
   evidenceRef?: string | null | undefined;
-  explicit: boolean;
+  /** The person asked for this memory. */
+  explicit?: boolean | null | undefined;
 };
 
 export type ConsolidateInput = {
+  /** Why the facts say this together. */
   justification: string;
+  /** The facts merged. */
   memoryIds: Array<string | number>;
+  /** One of your token's subjects; default: its first. */
   subjectId?: string | number | null | undefined;
+  /** The consolidated statement. */
   text: string;
+  /** One of the contract's fact types. */
   type: string;
 };
 
-/** What the envelope is for; the last four are power decisions (SG-WARMTH). */
+/** Why you need it; PERMISSION, PRICING, MODERATION and ESCALATION are power decisions (SG-WARMTH). */
 export type EnvelopePurpose =
   | 'ESCALATION'
   | 'MODERATION'
@@ -144,7 +169,7 @@ export type MemorySettingsInput = {
   subjectId?: string | number | null | undefined;
 };
 
-/** Where the write comes from; TOOL_OUTPUT is refused (seed 000 §4.9). */
+/** Where the write comes from: USER, SYSTEM or TOOL_OUTPUT (refused, seed 000 §4.9). Default USER. */
 export type Origin =
   | 'SYSTEM'
   | 'TOOL_OUTPUT'
@@ -157,27 +182,29 @@ export type PrivacyInput = {
   memoryEnabled?: boolean | null | undefined;
   /** Agent types (the agent_type token claim) that may read envelopes; empty: all. */
   shareWith?: Array<string> | null | undefined;
+  /** One of your token's subjects; default: its first. */
   subjectId?: string | number | null | undefined;
 };
 
-/** Provenance of a proposal (seed 003 MemorySource): no signal names, scores or classifications (P54-SOURCE). */
+/** Provenance: source_type (one of the ledger's source types), source_id, note. No signal names or scores. */
 export type ProposalSourceInput = {
-  /** Human-readable, e.g. "After Phase 3 summary". */
+  /** A short note on the source. No signal names or scores. */
   note?: string | null | undefined;
-  /** Pointer to the reflection or interpretation artifact. */
+  /** The source's structure id. */
   sourceId?: string | null | undefined;
-  /** One of ledgerContract.sourceTypes (policy data). */
+  /** One of the ledger's source types. */
   sourceType: string;
 };
 
 export type ProposeMemoryInput = {
-  /** PREFERENCE | CONSTRAINT | GOAL | SELF_OBSERVATION (P54-KIND). */
+  /** What the memory is: one of the ledger's kinds. */
   kind: string;
-  /** The candidate text shown to the person verbatim. */
+  /** The candidate text, shown to the person verbatim. */
   proposedText: string;
+  /** Provenance: source_type (one of the ledger's source types), source_id, note. No signal names or scores. */
   source: ProposalSourceInput;
-  /** The person the proposal is for; one of the token's subjects. */
-  subjectId: string | number;
+  /** One of your token's subjects; default: its first. */
+  subjectId?: string | number | null | undefined;
 };
 
 /** The one stop reason every operation answers (contract 19.1.0: seed 000's thirteen codes plus SUCCESS_READ, SUCCESS_LISTED, NOT_FOUND). */
@@ -200,39 +227,48 @@ export type StopReason =
   | 'TTL_NOT_ALLOWED';
 
 export type StoreMemoryInput = {
-  /** One of contract.categories */
+  /** One of the contract's categories (GraphQL `contract { categories }`). */
   category: string;
+  /** Evidence that the person asked for this memory (required by some categories). */
   consent?: ConsentInput | null | undefined;
+  /** A short key naming the item, e.g. preferred_language. */
   key: string;
+  /** Where the write comes from: USER, SYSTEM or TOOL_OUTPUT (refused, seed 000 §4.9). Default USER. */
   origin?: Origin | null | undefined;
-  /** One of contract.sourceKinds */
+  /** One of the contract's source kinds, e.g. USER_STATED. */
   sourceKind: string;
-  /** Structure ids only (seed 000 §5.1) */
+  /** Structure ids only, never content (seed 000 §5.1). */
   sourceRef?: string | null | undefined;
-  /** One of the token's subjects; default: its first. */
+  /** One of your token's subjects (see the memgate://me resource); default: its first. An argument can only narrow what the token holds (SPEC D5). */
   subjectId?: string | number | null | undefined;
-  /** One of contract.ttlClasses */
+  /** One of the category's TTL classes. */
   ttlClass: string;
+  /** The content. Forbidden categories of content and injection attempts are refused. */
   value: string;
 };
 
 export type UpdateMemoryInput = {
-  /** One of contract.categories */
+  /** One of the contract's categories (GraphQL `contract { categories }`). */
   category: string;
+  /** Evidence that the person asked for this memory (required by some categories). */
   consent?: ConsentInput | null | undefined;
   /** The version you read; if another write superseded it, the answer is NOT_FOUND. */
   expectedVersion?: number | null | undefined;
+  /** A short key naming the item, e.g. preferred_language. */
   key: string;
+  /** The item's id. */
   memoryId: string | number;
+  /** Where the write comes from: USER, SYSTEM or TOOL_OUTPUT (refused, seed 000 §4.9). Default USER. */
   origin?: Origin | null | undefined;
-  /** One of contract.sourceKinds */
+  /** One of the contract's source kinds, e.g. USER_STATED. */
   sourceKind: string;
-  /** Structure ids only (seed 000 §5.1) */
+  /** Structure ids only, never content (seed 000 §5.1). */
   sourceRef?: string | null | undefined;
-  /** One of the token's subjects; default: its first. */
+  /** One of your token's subjects (see the memgate://me resource); default: its first. An argument can only narrow what the token holds (SPEC D5). */
   subjectId?: string | number | null | undefined;
-  /** One of contract.ttlClasses */
+  /** One of the category's TTL classes. */
   ttlClass: string;
+  /** The content. Forbidden categories of content and injection attempts are refused. */
   value: string;
 };
 

@@ -1,7 +1,9 @@
 import { subjectOf, type Principal } from "../../../auth/principal";
+import { storedContent } from "../../../kernel/declaration";
 import { KernelError } from "../../../kernel/execute";
 import { TENANT_SCOPE, type OperationContext } from "../../../kernel/operation";
 import type { PolicyEngine } from "../../../policy/policy-engine";
+import { STORE_FIELDS } from "../fields";
 import type { MemoryRecord } from "../store";
 import type { SubjectCounts } from "../store-counters";
 import type { SettingsInput } from "../store-settings";
@@ -60,21 +62,26 @@ export function itemOf(req: ItemRequest) {
   };
 }
 
-/** The stored content of an allowed write: the policy allowed it, so every required field is a string. */
-export function content(
-  item: ReturnType<typeof itemOf>,
-): Pick<MemoryRecord, "category" | "key" | "value" | "source_kind" | "ttl_class" | "source_ref" | "origin" | "consent"> {
-  const str = (value: string | null, name: string): string => {
+type ItemContent = Pick<MemoryRecord, "category" | "key" | "value" | "source_kind" | "ttl_class" | "source_ref" | "origin" | "consent">;
+
+/**
+ * The stored content of an allowed write (STORE, UPDATE): every field ITEM declares stored
+ * (key, value, source_ref, and any text field added there: fields.ts), then the values the
+ * policy checked. The policy allowed it, so every required field is a string.
+ */
+export function content(req: ItemRequest): ItemContent {
+  const item = itemOf(req);
+  const str = (value: unknown, name: string): string => {
     if (typeof value !== "string") throw new KernelError(`governed: the policy allowed an item without ${name}`);
     return value;
   };
+  const stored = storedContent(STORE_FIELDS, req);
+  for (const [name, field] of Object.entries(STORE_FIELDS)) if (field.stored && field.required) str(stored[field.storedAs ?? name], name);
   return {
+    ...(stored as Pick<ItemContent, "key" | "value" | "source_ref">),
     category: str(item.category, "category"),
-    key: str(item.key, "key"),
-    value: str(item.value, "value"),
     source_kind: str(item.source_kind, "source_kind"),
     ttl_class: str(item.ttl_class, "ttl_class"),
-    source_ref: item.source_ref,
     origin: item.origin,
     consent: item.consent,
   };
@@ -98,6 +105,9 @@ export function eventMetadata(record: MemoryRecord): Record<string, unknown> {
   return { category: record.category, ttl_class: record.ttl_class, source_kind: record.source_kind, version: record.version };
 }
 
+/** The origins STORE declares (fields.ts), the one list the doors and this metadata read. */
+const ORIGINS: readonly string[] = STORE_FIELDS.origin.choices ?? [];
+
 /** SPEC D4: a refused write keeps metadata only (the kernel adds field lengths). A category off the allowlist is itself content. */
 export function itemMetadata(req: ItemRequest, policy: PolicyEngine): Record<string, unknown> {
   const contract = policy.contract;
@@ -106,7 +116,7 @@ export function itemMetadata(req: ItemRequest, policy: PolicyEngine): Record<str
     category: known(req.category, (v) => Object.hasOwn(contract.categories, v)),
     ttl_class: known(req.ttl_class, (v) => Object.hasOwn(contract.ttl_classes, v)),
     source_kind: known(req.source_kind, (v) => contract.source_kinds.includes(v)),
-    origin: known(req.origin ?? "USER", (v) => ["USER", "SYSTEM", "TOOL_OUTPUT"].includes(v)),
+    origin: known(req.origin ?? "USER", (v) => ORIGINS.includes(v)),
   };
 }
 

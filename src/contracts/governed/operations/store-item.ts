@@ -35,7 +35,7 @@ export function storeItem(store: GovernedStore, races: WriteRaces) {
         subject_id: ctx.subjectId,
         memory_id: memoryId,
         version: 1,
-        ...content(item),
+        ...content(req),
         status: "active",
         created_at: ctx.now,
         updated_at: ctx.now,

@@ -36,7 +36,7 @@ export function update(store: GovernedStore, races: WriteRaces) {
       const live = required(g.record);
       const next: MemoryRecord = {
         ...live,
-        ...content(itemOf(req)),
+        ...content(req),
         version: live.version + 1,
         supersedes: live.version,
         updated_at: ctx.now,

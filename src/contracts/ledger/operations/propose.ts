@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { storedContent } from "../../../kernel/declaration";
 import { operation } from "../../../kernel/operation";
 import { ledgerData } from "../data";
 import { PROPOSE_FIELDS } from "../fields";
@@ -32,6 +33,7 @@ export function propose(store: LedgerStore) {
       };
       const due = dueEvent("create", "PROPOSE", decision, ctx, metadata);
       const record = withProposalProvenance({
+        ...storedContent(PROPOSE_FIELDS, req), // any stored text field PROPOSE declares (fields.ts)
         _id: ledgerDocId(ctx.tenantId, ctx.subjectId, proposalId),
         tenant_id: ctx.tenantId,
         subject_id: ctx.subjectId,
