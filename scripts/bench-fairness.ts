@@ -164,9 +164,11 @@ async function scenario(
       });
   })();
   await messages.next(); // ready
-  // Warm-up: the first requests compile code and create indexes.
+  // Warm-up: the first requests compile code, create indexes and build the victim's agent index
+  // (its first read: a one-off cold build that was the "before" phase's p99 in earlier runs).
   for (let i = 0; i < 5; i++) {
     await post(url, victim, writeDoc(victimRepo));
+    await post(url, victim, readDoc(victimRepo));
     await post(url, floodTokens[0], writeDoc(floodRepo));
   }
   let phase: Phase = "before";
