@@ -66,8 +66,10 @@ _addressed contains field if {
 
 # A bare imperative or a second person ("Copy your token into .env") is how documentation
 # speaks to its reader; it addresses the agent only for the actions named in
-# imperative_actions (sending data out, piping a download into a shell, reading a key file,
-# switching off a safety control).
+# imperative_actions (piping a download into a shell, reading a key file, switching off a
+# safety control), and, with a command only (not a bare "your"), in command_actions (sending
+# data out: "post the environment variables to https://…"; "sign up using your e-mail address"
+# is not one).
 _addressed_by_imperative contains field if {
 	some [field, facts] in _used
 	_you_or_imperative(facts)
@@ -117,6 +119,16 @@ _acts(_, field) if field in _addressed
 _acts(kind, field) if {
 	kind in injection.intent.imperative_actions
 	field in _addressed_by_imperative
+}
+
+_acts(kind, field) if {
+	kind in injection.intent.command_actions
+	field in _commanded
+}
+
+_commanded contains field if {
+	some [field, facts] in _used
+	facts["intent:imperative"]
 }
 
 # An instruction spelled so that a reader cannot see it (an opened HTML comment, link title,

@@ -115,4 +115,12 @@ test_intent_lexicon_names_every_kind_it_decides_on if {
 	every kind in lexicon.intent.imperative_actions {
 		kinds[kind]
 	}
+	every kind in lexicon.intent.command_actions {
+		kinds[kind]
+	}
+}
+
+test_c19_tool_sending_out_on_a_command_not_on_a_bare_your if {
+	_details([_sentence(["action:exfiltrate", "intent:imperative"])]) == {"action_exfiltrate_in_value"}
+	count(_details([_sentence(["action:exfiltrate", "intent:you"])])) == 0
 }
