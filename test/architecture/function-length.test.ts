@@ -1,19 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { SRC, sourceFiles } from "../support/source-files";
 
 /** Issue 23's target: no function in src/ over this many lines, nested functions counted in their parent. */
 export const MAX_FUNCTION_LINES = 120;
-
-const SRC = path.join(__dirname, "..", "..", "src");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const at = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(at);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [at] : [];
-  });
-}
 
 /** Every function of a file (declarations, methods, accessors, constructors, arrows, expressions) with its length in lines, first to last. */
 export function functionLengths(file: string, text: string): { name: string; line: number; lines: number }[] {

@@ -1,17 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { STOP_REASONS } from "../../src/kernel/outcome";
-
-const SRC = path.join(__dirname, "..", "..", "src");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const at = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(at);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [at] : [];
-  });
-}
+import { SRC, sourceFiles } from "../support/source-files";
 
 /** Every string literal of a file that is a stop reason (comments and descriptions that merely mention one are not literals equal to it). */
 function stopReasonLiterals(file: string): string[] {
