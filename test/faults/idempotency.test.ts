@@ -3,12 +3,12 @@ import type { MemoryEvent } from "../../src/store/event-log";
 import { startTestGateway, type TestGateway } from "../support/gateway";
 import { preference } from "../support/governed";
 
-const STORE = `mutation Store($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason decisionId memory { memoryId } } }`;
+const STORE = `mutation Store($input: StoreMemoryInput!) { storeMemory(input: $input) { stopReason decisionId memory { memoryId provenance { integrityHash } } } }`;
 
 interface StoreAnswer {
   stopReason: string;
   decisionId: string;
-  memory: { memoryId: string } | null;
+  memory: { memoryId: string; provenance: { integrityHash: string } | null } | null;
 }
 
 async function keyedStore(gw: TestGateway, token: string, key: string | null, input: Record<string, unknown>, signal?: AbortSignal) {
@@ -51,6 +51,8 @@ describe("retries without duplicates (issue 15 §4, INV-8, MP-LOG)", () => {
     const outcomes = answers.map((a) => a.body.data!.storeMemory);
     expect(new Set(outcomes.map((o) => JSON.stringify(o))).size).toBe(1);
     expect(outcomes[0].stopReason).toBe("SUCCESS_STORED");
+    // MP-OBJECT: a retry answers the item's provenance as the first attempt did.
+    expect(outcomes[0].memory!.provenance?.integrityHash).toEqual(expect.any(String));
     const again = await keyedStore(second, token, "key-concurrent", input);
     expect(again.body.data!.storeMemory).toEqual(outcomes[0]);
     expect(await items("concurrent")).toBe(1);
