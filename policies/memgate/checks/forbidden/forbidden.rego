@@ -18,6 +18,7 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [f.class, f.fie
 	forbidden.classes[f.class]
 	not _near_miss(f)
 	not _innocent_reading(f)
+	not _about_animal(f.field, f.class)
 }
 
 # A match that covered a word of a sense (forbidden.senses: "the date field", "diagnosing
@@ -75,6 +76,17 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [class, f.field
 	_context(f.field, "context:personal")
 	not _context(f.field, "context:software")
 	not _innocent_reading(f)
+	not _about_animal(f.field, class)
+}
+
+# A condition in a text about a pet or the vet ("Kat Pim krijgt om 18:00 zijn insuline", "le chien
+# suit une chimio") is the animal's, even when its owner is named: animal_contexts names, per
+# context, the classes it clears (policy data). A person's condition beside a pet is then missed;
+# measured on the corpora, pets with conditions are far more common in memories than that.
+_about_animal(field, class) if {
+	some context, classes in forbidden.animal_contexts
+	class in classes
+	_context(field, concat(":", ["context", context]))
 }
 
 # seed 000 §3: bans that hold in one category only (credentials by name in PROJECT_CONFIG;

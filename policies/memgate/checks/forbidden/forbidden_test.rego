@@ -45,6 +45,16 @@ test_near_miss_does_not_clear_a_person if {
 	count(forbidden.violations) == 1 with input as _write(findings, {})
 }
 
+test_c19_forbid_a_condition_in_a_text_about_a_pet_is_the_animals[note] if {
+	some note, c in {
+		"C19-FORBID health term beside a pet, owner named": {"findings": [_f("value", "health"), _f("value", "context:animal"), _f("value", "context:personal")], "n": 0},
+		"C19-FORBID health topic beside a pet": {"findings": [_f("value", "topic:health"), _f("value", "context:animal"), _f("value", "context:personal")], "n": 0},
+		"C19-FORBID other classes beside a pet still count": {"findings": [_f("value", "criminal_legal"), _f("value", "context:animal")], "n": 1},
+		"C19-FORBID a pet in another field clears nothing": {"findings": [_f("value", "health"), _f("key", "context:animal")], "n": 1},
+	}
+	count(forbidden.violations) == c.n with input as _write(c.findings, {})
+}
+
 test_near_miss_never_clears_credentials if {
 	findings := [_f("value", "credentials"), _f("value", "context:software")]
 	count(forbidden.violations) == 1 with input as _write(findings, {})
