@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { newContract } from "../../scripts/new-contract";
 import { callTool, connectMcp } from "../mcp/support";
+import { applyEdits, buildCopiedPolicy, copyProject, type Edit } from "../support/project-copy";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const TEMP = path.join(ROOT, "build", `scaffold-test-${process.pid}`);
@@ -13,7 +13,7 @@ const TEMP = path.join(ROOT, "build", `scaffold-test-${process.pid}`);
  * declaration, the declared output, the policy's bound), nothing else; the tests below see `title`
  * on every door and in re-judging.
  */
-const TEXT_FIELD_EDITS: [file: string, after: string, insert: string][] = [
+const TEXT_FIELD_EDITS: Edit[] = [
   [
     "src/contracts/notes/fields.ts",
     `"The note. Forbidden content and injection attempts are refused." }),\n`,
@@ -22,14 +22,6 @@ const TEXT_FIELD_EDITS: [file: string, after: string, insert: string][] = [
   ["src/contracts/notes/fields.ts", `text: text({ required: true, description: "The note." }),\n`, `  title: text({ description: "A title." }),\n`],
   ["policies/memgate/contracts/notes/data.json", `"text": 2000`, `,\n    "title": 200`],
 ];
-
-function addTextField(root: string): void {
-  for (const [file, after, insert] of TEXT_FIELD_EDITS) {
-    const source = readFileSync(path.join(root, file), "utf8");
-    if (!source.includes(after)) throw new Error(`${file}: "${after}" not found`);
-    writeFileSync(path.join(root, file), source.replace(after, after + insert), "utf8");
-  }
-}
 
 interface TempGateway {
   url: string;
@@ -58,15 +50,10 @@ describe("a contract written by scripts/new-contract reaches every door, re-judg
   let buildOpenApi: () => { paths: Record<string, unknown> };
 
   beforeAll(async () => {
-    rmSync(TEMP, { recursive: true, force: true });
-    mkdirSync(TEMP, { recursive: true });
-    for (const dir of ["src", "schema", "policies", "test/support", "scripts/emit-openapi.ts"])
-      cpSync(path.join(ROOT, dir), path.join(TEMP, dir), { recursive: true });
+    copyProject(ROOT, TEMP, ["scripts/emit-openapi.ts"]);
     written = newContract(TEMP, "notes");
-    addTextField(TEMP);
-    execFileSync("bash", [path.join(ROOT, "scripts", "policy.sh"), "build", path.join(TEMP, "policies"), path.join(TEMP, "build", "policy", "bundle.tar.gz")], {
-      stdio: "pipe",
-    });
+    applyEdits(TEMP, TEXT_FIELD_EDITS);
+    buildCopiedPolicy(ROOT, TEMP);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const support = require(path.join(TEMP, "test", "support", "gateway")) as { startTestGateway(): Promise<TempGateway> };
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Db } from "mongodb";
 import { callTool, connectMcp } from "../mcp/support";
+import { applyEdits, buildCopiedPolicy, copyProject, type Edit } from "../support/project-copy";
 import { preference } from "../support/governed";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -15,7 +15,7 @@ const TEMP = path.join(ROOT, "build", `text-field-test-${process.pid}`);
  * declaring it and bounding it, nothing else. No input class, request mapping, record or
  * erase list is edited.
  */
-const TEXT_FIELD_EDITS: [file: string, after: string, insert: string][] = [
+const TEXT_FIELD_EDITS: Edit[] = [
   [
     "src/contracts/governed/fields.ts",
     `  source_ref: text({ stored: true, description: "Structure ids only, never content (seed 000 §5.1)." }),\n`,
@@ -23,14 +23,6 @@ const TEXT_FIELD_EDITS: [file: string, after: string, insert: string][] = [
   ],
   ["policies/memgate/contracts/governed/data.json", `"source_ref": 256,`, `\n    "note": 500,`],
 ];
-
-function addTextField(root: string): void {
-  for (const [file, after, insert] of TEXT_FIELD_EDITS) {
-    const source = readFileSync(path.join(root, file), "utf8");
-    if (!source.includes(after)) throw new Error(`${file}: "${after}" not found`);
-    writeFileSync(path.join(root, file), source.replace(after, after + insert), "utf8");
-  }
-}
 
 interface Candidate {
   objectId: string;
@@ -63,14 +55,9 @@ describe("a stored text field added to governed STORE by its declaration and its
   let temp: <T>(module: string) => T;
 
   beforeAll(async () => {
-    rmSync(TEMP, { recursive: true, force: true });
-    mkdirSync(TEMP, { recursive: true });
-    for (const dir of ["src", "schema", "policies", "test/support", "scripts/emit-schema.ts"])
-      cpSync(path.join(ROOT, dir), path.join(TEMP, dir), { recursive: true });
-    addTextField(TEMP);
-    execFileSync("bash", [path.join(ROOT, "scripts", "policy.sh"), "build", path.join(TEMP, "policies"), path.join(TEMP, "build", "policy", "bundle.tar.gz")], {
-      stdio: "pipe",
-    });
+    copyProject(ROOT, TEMP, ["scripts/emit-schema.ts"]);
+    applyEdits(TEMP, TEXT_FIELD_EDITS);
+    buildCopiedPolicy(ROOT, TEMP);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     temp = <T>(module: string) => require(path.join(TEMP, module)) as T;
     gw = await temp<{ startTestGateway(): Promise<TempGateway> }>("test/support/gateway").startTestGateway();
