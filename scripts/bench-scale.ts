@@ -217,15 +217,23 @@ function percentiles(samples: number[]): Timing {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-async function timed(n: number, run: (i: number) => Promise<void>): Promise<Timing> {
-  await run(-1); // warm: the first read of a tenant builds its caches
-  const samples: number[] = [];
+/**
+ * Times `run` on each target in turn, sample by sample (the order flipped every sample), so
+ * every target is measured under the same machine load: this machine's speed varies by 2-3x
+ * over minutes, and a table of one database timed after the other compared two moments.
+ */
+async function timedSideBySide(targets: number, n: number, run: (target: number, i: number) => Promise<void>): Promise<Timing[]> {
+  for (let t = 0; t < targets; t++) await run(t, -1); // warm: the first read of a tenant builds its caches
+  const samples: number[][] = Array.from({ length: targets }, () => []);
   for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await run(i);
-    samples.push(performance.now() - t);
+    for (let k = 0; k < targets; k++) {
+      const t = i % 2 === 0 ? k : targets - 1 - k;
+      const from = performance.now();
+      await run(t, i);
+      samples[t].push(performance.now() - from);
+    }
   }
-  return percentiles(samples);
+  return samples.map(percentiles);
 }
 
 async function gql(url: string, token: string, query: string, variables: Record<string, unknown>): Promise<Record<string, any>> {
@@ -271,36 +279,41 @@ function config(uri: string, dbName: string) {
   });
 }
 
-type Row = [string, Timing | string, Timing | string, Timing | string];
+interface Target {
+  url: string;
+  tenant: string;
+}
 
-/** The small-tenant operations (and the large tenant's, for `tenant` = the large one). */
-async function operations(url: string, tenant: string, n: number): Promise<Record<string, Timing>> {
-  const agent = await signToken({ tenant, subjects: ["s1", "repo:app"], roles: ["agent"] });
-  const adapter = await signToken({ tenant, subjects: ["s1"], roles: ["adapter"] });
-  const person = await signToken({ tenant, sub: "s1", subjects: ["s1"], roles: ["user"] });
-  // A few companion facts and ledger items of the measured subject, through the API.
-  for (let i = 0; i < 5; i++) {
-    await gql(url, adapter, COMPANION.ADD, { input: fact({ subjectId: "s1", text: i === 0 ? "User loves fettuccini" : "User works on FL Studio" }) });
-    const proposed = await gql(url, agent, LEDGER.PROPOSE, { input: proposal({ subjectId: "s1", proposedText: `I want to learn skill ${i}` }) });
-    if (!proposed.proposeMemory.proposalId) throw new Error(`ledger proposal: ${JSON.stringify(proposed.proposeMemory)}`);
-    await gql(url, person, LEDGER.APPROVE, { id: proposed.proposeMemory.proposalId, text: `I want to learn skill ${i}` });
+/** Every measured operation on each target (a gateway and a tenant), side by side: per operation, one Timing per target. */
+async function operations(targets: Target[], n: number): Promise<Record<string, Timing[]>> {
+  const callers: { url: string; agent: string; adapter: string; person: string; ids: string[] }[] = [];
+  for (const { url, tenant } of targets) {
+    const agent = await signToken({ tenant, subjects: ["s1", "repo:app"], roles: ["agent"] });
+    const adapter = await signToken({ tenant, subjects: ["s1"], roles: ["adapter"] });
+    const person = await signToken({ tenant, sub: "s1", subjects: ["s1"], roles: ["user"] });
+    // A few companion facts and ledger items of the measured subject, through the API.
+    for (let i = 0; i < 5; i++) {
+      await gql(url, adapter, COMPANION.ADD, { input: fact({ subjectId: "s1", text: i === 0 ? "User loves fettuccini" : "User works on FL Studio" }) });
+      const proposed = await gql(url, agent, LEDGER.PROPOSE, { input: proposal({ subjectId: "s1", proposedText: `I want to learn skill ${i}` }) });
+      if (!proposed.proposeMemory.proposalId) throw new Error(`ledger proposal: ${JSON.stringify(proposed.proposeMemory)}`);
+      await gql(url, person, LEDGER.APPROVE, { id: proposed.proposeMemory.proposalId, text: `I want to learn skill ${i}` });
+    }
+    const list = await gql(url, agent, GOVERNED.LIST, { subject: "s1" });
+    const ids = (list.memories.memories as { memoryId: string }[]).map((m) => m.memoryId);
+    callers.push({ url, agent, adapter, person, ids });
   }
-  const list = await gql(url, agent, GOVERNED.LIST, { subject: "s1" });
-  const ids = (list.memories.memories as { memoryId: string }[]).map((m) => m.memoryId);
+  const on = (run: (c: (typeof callers)[number], i: number) => Promise<unknown>) => timedSideBySide(callers.length, n, async (t, i) => void (await run(callers[t], i)));
   return {
-    "governed READ": await timed(n, async (i) => void (await gql(url, agent, GOVERNED.READ, { id: ids[Math.abs(i) % ids.length], subject: "s1" }))),
-    "governed LIST": await timed(n, async () => void (await gql(url, agent, GOVERNED.LIST, { subject: "s1" }))),
-    "governed STORE": await timed(
-      n,
-      async (i) => void (await gql(url, agent, GOVERNED.STORE, { input: preference({ subjectId: "s1", key: `bench${i + 1}`, value: `bench value ${i}` }) })),
-    ),
-    "agent read (1 hop)": await timed(n, async (i) => agentRead(url, agent, `which library does module ${Math.abs(i) % 97} use for caching`)),
-    "companion envelope": await timed(n, async () => void (await gql(url, adapter, COMPANION.ENVELOPE, { subject: "s1", skip: true }))),
-    "ledger list": await timed(n, async () => void (await gql(url, person, LEDGER.LEDGER, { subject: "s1" }))),
+    "governed READ": await on((c, i) => gql(c.url, c.agent, GOVERNED.READ, { id: c.ids[Math.abs(i) % c.ids.length], subject: "s1" })),
+    "governed LIST": await on((c) => gql(c.url, c.agent, GOVERNED.LIST, { subject: "s1" })),
+    "governed STORE": await on((c, i) => gql(c.url, c.agent, GOVERNED.STORE, { input: preference({ subjectId: "s1", key: `bench${i + 1}`, value: `bench value ${i}` }) })),
+    "agent read (1 hop)": await on((c, i) => agentRead(c.url, c.agent, `which library does module ${Math.abs(i) % 97} use for caching`)),
+    "companion envelope": await on((c) => gql(c.url, c.adapter, COMPANION.ENVELOPE, { subject: "s1", skip: true })),
+    "ledger list": await on((c) => gql(c.url, c.person, LEDGER.LEDGER, { subject: "s1" })),
   };
 }
 
-const fmt = (t: Timing | string): string => (typeof t === "string" ? t : `${t.p50.toFixed(1)} / ${t.p99.toFixed(1)}`);
+const fmt = (t: Timing): string => `${t.p50.toFixed(1)} / ${t.p99.toFixed(1)}`;
 
 async function benchBackend(label: string, postgresqlUrl: string | undefined): Promise<void> {
   const started = performance.now();
@@ -368,8 +381,18 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined): P
   const rejudged = progress.reduce((sum, p) => sum + Object.values(p.targets ?? {}).reduce((s, t) => s + (t.scanned ?? 0), 0), 0);
   const url = gateway.url;
 
-  const smallOps = await operations(url, small, SAMPLES);
-  const largeOps = await operations(url, large, Math.max(20, Math.floor(SAMPLES / 2)));
+  // The small tenant beside the same tenant on a database holding it alone, sample by sample.
+  const aloneGateway = await Gateway.start({ config: config(ferret.uri, "alone") });
+  await aloneGateway.services.reaudit?.stop(); // as on the loaded database: no walk under the timed reads
+  const side = await operations(
+    [
+      { url: aloneGateway.url, tenant: small },
+      { url, tenant: small },
+    ],
+    SAMPLES,
+  );
+  await aloneGateway.stop();
+  const largeOps = await operations([{ url, tenant: large }], Math.max(20, Math.floor(SAMPLES / 2)));
   gc?.();
   const rss = process.memoryUsage().rss;
 
@@ -384,25 +407,15 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined): P
   const eraseS = (performance.now() - eraseFrom) / 1000;
   await gateway.stop();
 
-  // The same small-tenant operations on a database holding that tenant alone.
-  gateway = await Gateway.start({ config: config(ferret.uri, "alone") });
-  await gateway.services.reaudit?.stop(); // as on the loaded database: no walk under the timed reads
-  const aloneOps = await operations(gateway.url, small, SAMPLES);
-  await gateway.stop();
-
   console.log(
     `\n## ${label}: ${TENANTS} tenants x ${ITEMS} governed items + ${ITEMS} agent memories, one tenant of ${LARGE} + ${LARGE}, ${per * (TENANTS + 1)} events`,
   );
   console.log(
     `loaded documents in ${loadS.toFixed(1)} s, events in ${eventsS.toFixed(1)} s; whole run ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
   );
-  const rows: Row[] = Object.keys(smallOps).map((op) => [op, aloneOps[op], smallOps[op], largeOps[op]]);
   console.log("| operation (p50 / p99 ms) | small tenant alone | small tenant, loaded | ratio p99 | large tenant |");
   console.log("|---|---|---|---|---|");
-  for (const [op, a, s, l] of rows) {
-    const ratio = typeof a === "string" || typeof s === "string" ? "-" : (s.p99 / a.p99).toFixed(2);
-    console.log(`| ${op} | ${fmt(a)} | ${fmt(s)} | ${ratio} | ${fmt(l)} |`);
-  }
+  for (const [op, [a, s]] of Object.entries(side)) console.log(`| ${op} | ${fmt(a)} | ${fmt(s)} | ${(s.p99 / a.p99).toFixed(2)} | ${fmt(largeOps[op][0])} |`);
   console.log(`\n| measure | value |\n|---|---|`);
   console.log(`| process RSS after the reads (gateway and bench in one process, after a GC) | ${(rss / 1024 / 1024).toFixed(0)} MB |`);
   console.log(`| start to ready | ${readyS.toFixed(2)} s |`);
