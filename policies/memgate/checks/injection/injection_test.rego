@@ -98,6 +98,11 @@ test_c19_tool_role_turns if {
 	count(_details([_sentence(["role:user"])])) == 0
 }
 
+test_c19_tool_a_system_turn_announcing_an_action if {
+	_details([_sentence(["role:system", "action:disable_safety"])]) == {"role_spoofing_in_value"}
+	count(_details([_sentence(["role:system", "action:disable_safety:negated"])])) == 0
+}
+
 test_c19_tool_output_by_shape if {
 	_details([{"field": "value", "class": "injection_intent", "label": "text", "facts": ["tool:shape"]}]) == {"tool_output_shape_in_value"}
 }
