@@ -98,6 +98,13 @@ test_c19_tool_role_turns if {
 	count(_details([_sentence(["role:user"])])) == 0
 }
 
+# A standing practice of moving secrets to an outside address ("env vars go to https://…",
+# "cookies are exported to …") needs no one addressed; said never to happen, it is a rule.
+test_c19_tool_secrets_moved_out_stand_alone if {
+	_details([_sentence(["action:exfiltrate_secrets"])]) == {"action_exfiltrate_secrets_in_value"}
+	count(_details([_sentence(["action:exfiltrate_secrets:negated"])])) == 0
+}
+
 test_c19_tool_a_system_turn_announcing_an_action if {
 	_details([_sentence(["role:system", "action:disable_safety"])]) == {"role_spoofing_in_value"}
 	count(_details([_sentence(["role:system", "action:disable_safety:negated"])])) == 0
