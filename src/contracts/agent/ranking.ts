@@ -74,31 +74,8 @@ function scoreDirect(index: TenantMemoryIndex, request: RankQuery): RankedMemory
   const kinds = request.kinds && request.kinds.length > 0 ? new Set(request.kinds) : null;
   const ambient = request.mode === "ambient";
 
-  const bm25 = new Map<string, number>();
-  for (const term of unique) {
-    const df = stats.df(term);
-    if (df === 0) continue;
-    const idf = Math.log(1 + (stats.docs - df + 0.5) / (df + 0.5));
-    for (const space of request.spaces) {
-      const postings = index.postings(space, term);
-      if (!postings) continue;
-      for (const [id, tf] of postings) {
-        const memory = index.get(id)!;
-        const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * memory.terms.length) / stats.avgLength);
-        bm25.set(id, (bm25.get(id) ?? 0) + (idf * tf * (RANKING.k1 + 1)) / norm);
-      }
-    }
-  }
-
-  // Filters first, then only the strongest BM25 matches are scored in full: the pair bonus
-  // (at most x1.25) and the prior (x0.7..1) cannot lift a memory past hundreds of stronger ones.
-  let pool: { memory: IndexedMemory; raw: number }[] = [];
-  for (const [id, score] of bm25) {
-    const memory = index.get(id)!;
-    if (kinds && !kinds.has(memory.record.kind)) continue;
-    pool.push({ memory, raw: score });
-  }
   const width = Math.max(RANKING.candidatePool, request.limit * 4);
+  let pool = strongestMatches(index, request, unique, stats, kinds, width);
   if (pool.length > width) pool = pool.sort((a, b) => b.raw - a.raw).slice(0, width);
 
   const pairs = ambient ? [] : adjacentPairs(queryTerms);
@@ -115,6 +92,73 @@ function scoreDirect(index: TenantMemoryIndex, request: RankQuery): RankedMemory
     ranked.push({ memory, score: scoreOf(memory, relevance, request.now), relevance });
   }
   return ranked.sort(byScore);
+}
+
+interface QueryTerm {
+  term: string;
+  idf: number;
+  /** The most one memory can get from this term: a term's BM25 share is below idf x (k1 + 1). */
+  bound: number;
+}
+
+/**
+ * The `width` strongest BM25 matches (all of them when fewer), each with its full BM25 score,
+ * without walking every posting of the common terms (MaxScore): the terms are walked rarest
+ * first, each new memory scored in full by lookups, and the walk stops once the memories it
+ * has not met (which hold only the terms left) cannot reach the width-th best score found. A
+ * query with a word in most memories ("module", "uses") then costs the rare terms' postings,
+ * not the tenant's size.
+ */
+export function strongestMatches(
+  index: TenantMemoryIndex,
+  request: RankQuery,
+  unique: string[],
+  stats: ReturnType<TenantMemoryIndex["stats"]>,
+  kinds: Set<string> | null,
+  width: number,
+): { memory: IndexedMemory; raw: number }[] {
+  const terms: QueryTerm[] = [];
+  for (const term of unique) {
+    const df = stats.df(term);
+    if (df === 0) continue;
+    const idf = Math.log(1 + (stats.docs - df + 0.5) / (df + 0.5));
+    terms.push({ term, idf, bound: idf * (RANKING.k1 + 1) });
+  }
+  terms.sort((a, b) => b.bound - a.bound);
+  const left = terms.map((_, i) => terms.slice(i).reduce((sum, t) => sum + t.bound, 0));
+
+  const fullScore = (memory: IndexedMemory): number => {
+    let score = 0;
+    for (const { term, idf } of terms) {
+      const tf = memory.tf.get(term);
+      if (!tf) continue;
+      const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * memory.terms.length) / stats.avgLength);
+      score += (idf * tf * (RANKING.k1 + 1)) / norm;
+    }
+    return score;
+  };
+
+  const met = new Set<string>();
+  const pool: { memory: IndexedMemory; raw: number }[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    if (pool.length >= width && left[i] < widthBest(pool, width)) break;
+    for (const space of request.spaces) {
+      for (const id of index.postings(space, terms[i].term)?.keys() ?? []) {
+        if (met.has(id)) continue;
+        met.add(id);
+        const memory = index.get(id)!;
+        if (kinds && !kinds.has(memory.record.kind)) continue;
+        pool.push({ memory, raw: fullScore(memory) });
+      }
+    }
+  }
+  return pool;
+}
+
+/** The width-th best score of the pool (the pool holds at least `width`). */
+function widthBest(pool: { raw: number }[], width: number): number {
+  const scores = pool.map((p) => p.raw).sort((a, b) => b - a);
+  return scores[width - 1];
 }
 
 /** score = relevance x prior, an invalidated memory lower still. */
