@@ -130,9 +130,9 @@ export function strongestMatches(
   const fullScore = (memory: IndexedMemory): number => {
     let score = 0;
     for (const { term, idf } of terms) {
-      const tf = memory.tf.get(term);
+      const tf = index.postings(memory.record.space, term)?.get(memory.record.memory_id);
       if (!tf) continue;
-      const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * memory.terms.length) / stats.avgLength);
+      const norm = tf + RANKING.k1 * (1 - RANKING.b + (RANKING.b * memory.length) / stats.avgLength);
       score += (idf * tf * (RANKING.k1 + 1)) / norm;
     }
     return score;
@@ -257,18 +257,8 @@ function adjacentPairs(terms: string[]): string[] {
   return [...pairs];
 }
 
-function pairHits(terms: string[], pairs: string[]): number {
-  let hits = 0;
-  for (const pair of pairs) {
-    const space = pair.indexOf(" ");
-    const first = pair.slice(0, space);
-    const second = pair.slice(space + 1);
-    for (let i = 1; i < terms.length; i++) {
-      if (terms[i - 1] === first && terms[i] === second) {
-        hits++;
-        break;
-      }
-    }
-  }
-  return hits;
+/** How many of the pairs ("first second") occur as adjacent terms of `terms` (terms joined by spaces). */
+function pairHits(terms: string, pairs: string[]): number {
+  const spaced = ` ${terms} `;
+  return pairs.filter((pair) => spaced.includes(` ${pair} `)).length;
 }
