@@ -10,10 +10,11 @@
  *   subject with BENCH_ERASE (10000) items, BENCH_SAMPLES (200) timed requests per operation.
  *   MEMGATE_FERRETDB_POSTGRESQL_URL set: the same on PostgreSQL after SQLite.
  *
- * Run with `node --expose-gc` (compiled: type-graphql needs decorator metadata): the gateway runs in this process, and its RSS is
- * read after a GC once the loading is done (loader garbage is what the GC frees).
+ * Run with `node --expose-gc` (compiled: type-graphql needs decorator metadata). The loader runs in
+ * this process; each measured gateway runs in a process of its own, whose RSS is read after a GC.
  */
 import "reflect-metadata";
+import { fork, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -32,7 +33,8 @@ import { GOVERNED_COLLECTIONS, governedProvenance } from "../src/contracts/gover
 // ---------------------------------------------------------------- the API as a client uses it
 
 const keys = generateKeyPairSync("ed25519");
-const PUBLIC_KEY_PEM = keys.publicKey.export({ type: "spki", format: "pem" }).toString();
+// A measured gateway process (GatewayProcess) takes the run's token key and data directory from its parent.
+const PUBLIC_KEY_PEM = process.env.BENCH_SCALE_JWT_PUBLIC_KEY ?? keys.publicKey.export({ type: "spki", format: "pem" }).toString();
 const signToken = (claims: { tenant: string; sub?: string; subjects: string[]; roles: string[] }): Promise<string> =>
   new SignJWT({ tenant: claims.tenant, subjects: claims.subjects, roles: claims.roles })
     .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
@@ -95,7 +97,7 @@ const REJUDGE_S = num("BENCH_REJUDGE_S", 60);
 const SUBJECTS = 10;
 const NOW = new Date();
 
-const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "memgate-bench-scale-"));
+const DATA_DIR = process.env.BENCH_SCALE_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "memgate-bench-scale-"));
 const gc = (globalThis as { gc?: () => void }).gc;
 
 // ---------------------------------------------------------------- loading (store-layer documents)
@@ -176,13 +178,13 @@ async function insertAll(db: Db, collection: string, docs: Record<string, unknow
   for (let i = 0; i < docs.length; i += 1000) await db.collection(collection).insertMany(docs.slice(i, i + 1000) as never[], { ordered: false });
 }
 
-/** One tenant: `items` governed items over SUBJECTS subjects (one subject with `erase` more), `items` agent memories; with their lists and locators. */
+/** One tenant: `items` governed items over SUBJECTS subjects (the first with `erase` of them when set: the subject erased), `items` agent memories; with their lists and locators. */
 async function loadTenant(db: Db, tenant: string, items: number, erase = 0): Promise<void> {
   const memories: Record<string, unknown>[] = [];
   const lists: Record<string, unknown>[] = [];
   for (let s = 0; s < SUBJECTS; s++) {
     const subject = `s${s}`;
-    const count = Math.floor(items / SUBJECTS) + (s === 0 ? erase : 0);
+    const count = s === 0 && erase > 0 ? erase : Math.floor(items / SUBJECTS);
     const docs = Array.from({ length: count }, (_, n) => governedItem(tenant, subject, n));
     memories.push(...docs);
     lists.push(
@@ -336,7 +338,7 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined): P
   const loadS = (performance.now() - loadFrom) / 1000;
 
   // The log: EVENTS events over the tenants, appended through a gateway's log (hash-chained and signed as in production).
-  let gateway = await Gateway.start({ config: config(ferret.uri, "scale") });
+  const gateway = await Gateway.start({ config: config(ferret.uri, "scale") });
   const eventsFrom = performance.now();
   const log = gateway.services.events;
   const per = Math.max(1, Math.floor(EVENTS / (TENANTS + 1)));
@@ -368,22 +370,16 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined): P
   const eventsS = (performance.now() - eventsFrom) / 1000;
   await gateway.stop();
 
-  // Start-to-ready on the loaded database, then the measured gateway.
-  const readyFrom = performance.now();
-  gateway = await Gateway.start({ config: config(ferret.uri, "scale") });
-  const readyS = (performance.now() - readyFrom) / 1000;
-  // Re-judging: the start-up re-audit walk, given at most BENCH_REJUDGE_S seconds, then stopped so it does not run under the timed reads.
-  const rejudgeFrom = performance.now();
-  await Promise.race([gateway.services.reaudit?.idle(), new Promise((resolve) => setTimeout(resolve, REJUDGE_S * 1000).unref())]);
-  await gateway.services.reaudit?.stop();
-  const rejudgeS = (performance.now() - rejudgeFrom) / 1000;
+  // Start-to-ready on the loaded database, then the measured gateway: a process of its own, so
+  // its RSS is the gateway's, not the loader's.
+  const measured = await GatewayProcess.start(ferret.uri, "scale");
+  const url = measured.url;
+  const rejudgeS = measured.rejudgeS;
   const progress = await scale.collection<{ targets: Record<string, { scanned: number }> }>("reaudit_progress").find({}).toArray();
   const rejudged = progress.reduce((sum, p) => sum + Object.values(p.targets ?? {}).reduce((s, t) => s + (t.scanned ?? 0), 0), 0);
-  const url = gateway.url;
 
   // The small tenant beside the same tenant on a database holding it alone, sample by sample.
-  const aloneGateway = await Gateway.start({ config: config(ferret.uri, "alone") });
-  await aloneGateway.services.reaudit?.stop(); // as on the loaded database: no walk under the timed reads
+  const aloneGateway = await GatewayProcess.start(ferret.uri, "alone");
   const side = await operations(
     [
       { url: aloneGateway.url, tenant: small },
@@ -393,8 +389,7 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined): P
   );
   await aloneGateway.stop();
   const largeOps = await operations([{ url, tenant: large }], Math.max(20, Math.floor(SAMPLES / 2)));
-  gc?.();
-  const rss = process.memoryUsage().rss;
+  const rss = await measured.rss();
 
   const auditor = await signToken({ tenant: large, subjects: [], roles: ["auditor"] });
   const verifyFrom = performance.now();
@@ -405,7 +400,7 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined): P
   const eraseFrom = performance.now();
   const erased = await gql(url, eraser, `mutation { eraseSubject(reason: "bench erasure", subjectId: "s0") { stopReason erasedMemoryIds } }`, {});
   const eraseS = (performance.now() - eraseFrom) / 1000;
-  await gateway.stop();
+  await measured.stop();
 
   console.log(
     `\n## ${label}: ${TENANTS} tenants x ${ITEMS} governed items + ${ITEMS} agent memories, one tenant of ${LARGE} + ${LARGE}, ${per * (TENANTS + 1)} events`,
@@ -417,26 +412,102 @@ async function benchBackend(label: string, postgresqlUrl: string | undefined): P
   console.log("|---|---|---|---|---|");
   for (const [op, [a, s]] of Object.entries(side)) console.log(`| ${op} | ${fmt(a)} | ${fmt(s)} | ${(s.p99 / a.p99).toFixed(2)} | ${fmt(largeOps[op][0])} |`);
   console.log(`\n| measure | value |\n|---|---|`);
-  console.log(`| process RSS after the reads (gateway and bench in one process, after a GC) | ${(rss / 1024 / 1024).toFixed(0)} MB |`);
-  console.log(`| start to ready | ${readyS.toFixed(2)} s |`);
+  console.log(`| gateway process RSS after the reads (after a GC) | ${(rss / 1024 / 1024).toFixed(0)} MB |`);
+  console.log(`| start to ready (a new process: Node, modules, the bundle, the database's indexes) | ${measured.readyS.toFixed(2)} s |`);
   console.log(
     `| re-judging (the start-up re-audit walk, stopped after at most ${REJUDGE_S} s) | ${rejudged} objects in ${rejudgeS.toFixed(1)} s: ${(rejudged / Math.max(rejudgeS, 0.001)).toFixed(0)} objects/s |`,
   );
   console.log(`| full verify of the large tenant's chain (${per} events) | ${verifyS.toFixed(2)} s (${verified.verifyAuditChain.stopReason}) |`);
   console.log(
-    `| erasure of a subject with ${Math.floor(LARGE / SUBJECTS) + ERASE} governed items | ${eraseS.toFixed(1)} s (${erased.eraseSubject.stopReason}, ${erased.eraseSubject.erasedMemoryIds?.length ?? 0} ids) |`,
+    `| erasure of a subject with ${ERASE} governed items | ${eraseS.toFixed(1)} s (${erased.eraseSubject.stopReason}, ${erased.eraseSubject.erasedMemoryIds?.length ?? 0} ids) |`,
   );
   await client.close();
   await ferret.stop();
 }
 
+/** What a measured gateway process says (process.send). */
+type GatewayMessage = { ready: { url: string; readyS: number } } | { rejudged: { seconds: number } } | { rss: number };
+
+/**
+ * A gateway in a child process (this script with `--gateway <uri> <db>`), timed from its start:
+ * it reports when it serves, then runs its start-up re-judging walk for at most BENCH_REJUDGE_S
+ * seconds and stops it (so no walk runs under the timed reads), and answers its RSS after a GC.
+ */
+class GatewayProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+    readonly readyS: number,
+    readonly rejudgeS: number,
+  ) {}
+
+  static async start(uri: string, dbName: string): Promise<GatewayProcess> {
+    const child = fork(__filename, ["--gateway", uri, dbName], {
+      execArgv: ["--expose-gc"],
+      env: { ...process.env, BENCH_SCALE_JWT_PUBLIC_KEY: PUBLIC_KEY_PEM, BENCH_SCALE_DATA_DIR: DATA_DIR },
+    });
+    const ready = await GatewayProcess.next(child, "ready");
+    const rejudged = await GatewayProcess.next(child, "rejudged");
+    return new GatewayProcess(child, ready.url, ready.readyS, rejudged.seconds);
+  }
+
+  private static next<K extends "ready" | "rejudged" | "rss">(child: ChildProcess, key: K): Promise<Extract<GatewayMessage, Record<K, unknown>>[K]> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: GatewayMessage) => {
+        if (!(key in message)) return;
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+        resolve((message as unknown as Record<K, never>)[key]);
+      };
+      const onExit = (code: number | null) => reject(new Error(`gateway process exited (${code}) before "${key}"`));
+      child.on("message", onMessage);
+      child.once("exit", onExit);
+    });
+  }
+
+  async rss(): Promise<number> {
+    const answer = GatewayProcess.next(this.child, "rss");
+    this.child.send("rss");
+    return answer;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.send("stop");
+    await exited;
+  }
+}
+
+async function serveGateway(uri: string, dbName: string): Promise<void> {
+  const gateway = await Gateway.start({ config: config(uri, dbName) });
+  process.send!({ ready: { url: gateway.url, readyS: performance.now() / 1000 } });
+  const from = performance.now();
+  await Promise.race([gateway.services.reaudit?.idle(), new Promise((resolve) => setTimeout(resolve, REJUDGE_S * 1000).unref())]);
+  await gateway.services.reaudit?.stop();
+  process.send!({ rejudged: { seconds: (performance.now() - from) / 1000 } });
+  process.on("message", (message) => {
+    if (message === "rss") {
+      gc?.();
+      process.send!({ rss: process.memoryUsage().rss });
+    } else if (message === "stop") {
+      gateway.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    }
+  });
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === "--gateway") return serveGateway(process.argv[3], process.argv[4]);
   await benchBackend("FerretDB 1.24 / SQLite", undefined);
   if (process.env.MEMGATE_FERRETDB_POSTGRESQL_URL) await benchBackend("FerretDB 1.24 / PostgreSQL", process.env.MEMGATE_FERRETDB_POSTGRESQL_URL);
 }
 
 main().then(
-  () => process.exit(0),
+  () => {
+    if (process.argv[2] !== "--gateway") process.exit(0);
+  },
   (error) => {
     console.error(error);
     process.exit(1);
