@@ -304,11 +304,14 @@ async function operations(targets: Target[], n: number): Promise<Record<string, 
     const ids = (list.memories.memories as { memoryId: string }[]).map((m) => m.memoryId);
     callers.push({ url, agent, adapter, person, ids });
   }
-  const on = (run: (c: (typeof callers)[number], i: number) => Promise<unknown>) => timedSideBySide(callers.length, n, async (t, i) => void (await run(callers[t], i)));
+  const on = (run: (c: (typeof callers)[number], i: number) => Promise<unknown>) =>
+    timedSideBySide(callers.length, n, async (t, i) => void (await run(callers[t], i)));
   return {
     "governed READ": await on((c, i) => gql(c.url, c.agent, GOVERNED.READ, { id: c.ids[Math.abs(i) % c.ids.length], subject: "s1" })),
     "governed LIST": await on((c) => gql(c.url, c.agent, GOVERNED.LIST, { subject: "s1" })),
-    "governed STORE": await on((c, i) => gql(c.url, c.agent, GOVERNED.STORE, { input: preference({ subjectId: "s1", key: `bench${i + 1}`, value: `bench value ${i}` }) })),
+    "governed STORE": await on((c, i) =>
+      gql(c.url, c.agent, GOVERNED.STORE, { input: preference({ subjectId: "s1", key: `bench${i + 1}`, value: `bench value ${i}` }) }),
+    ),
     "agent read (1 hop)": await on((c, i) => agentRead(c.url, c.agent, `which library does module ${Math.abs(i) % 97} use for caching`)),
     "companion envelope": await on((c) => gql(c.url, c.adapter, COMPANION.ENVELOPE, { subject: "s1", skip: true })),
     "ledger list": await on((c) => gql(c.url, c.person, LEDGER.LEDGER, { subject: "s1" })),

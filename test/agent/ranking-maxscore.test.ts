@@ -48,20 +48,17 @@ describe("agent ranking: MaxScore candidates (IF1-READ, issue 26)", () => {
   const stats = index.stats(spaces);
   const request = { query: "", mode: "targeted" as const, spaces, limit: 10, now: new Date(0) };
 
-  it.each([
-    ["module word3 uses library"],
-    ["word0 word1 word2 service build"],
-    ["word350 module"],
-    ["module service library uses build"],
-    ["word17"],
-  ])("IF1-READ: %s: the same pool as an exhaustive walk", (query) => {
-    const terms = [...new Set(analyze(query))];
-    for (const kinds of [null, new Set(["fact"])]) {
-      const pruned = strongestMatches(index, request, terms, stats, kinds, 200);
-      const exhaustive = strongestMatches(index, request, terms, stats, kinds, Number.POSITIVE_INFINITY);
-      expect(top(pruned, 200)).toEqual(top(exhaustive, 200));
-    }
-  });
+  it.each([["module word3 uses library"], ["word0 word1 word2 service build"], ["word350 module"], ["module service library uses build"], ["word17"]])(
+    "IF1-READ: %s: the same pool as an exhaustive walk",
+    (query) => {
+      const terms = [...new Set(analyze(query))];
+      for (const kinds of [null, new Set(["fact"])]) {
+        const pruned = strongestMatches(index, request, terms, stats, kinds, 200);
+        const exhaustive = strongestMatches(index, request, terms, stats, kinds, Number.POSITIVE_INFINITY);
+        expect(top(pruned, 200)).toEqual(top(exhaustive, 200));
+      }
+    },
+  );
 
   // A rare word met in more memories than the pool holds ends the walk before the common words; one
   // met in fewer (word3: ~200 memories) still walks them, as the pool must hold its width.
