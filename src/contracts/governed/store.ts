@@ -191,14 +191,21 @@ export class GovernedStore implements ContractStore {
   }
 
   /**
-   * MP-OBJECT: provenance and integrity hash are computed over exactly what is stored.
+   * MP-OBJECT: a new item's provenance and integrity hash, computed over what `insert` will
+   * store. STORE seals before its keyed answer is kept, so a retry answers the same provenance.
+   */
+  seal(record: MemoryRecord): void {
+    Object.assign(record, governedProvenance(record));
+  }
+
+  /**
+   * Stores an item sealed by `seal` (once: the hash is SHA-256 over its canonical form).
    * Concurrent STOREs' due marks go in one insert, then their items in another and their list
    * entries in a third, side by side (the request still waits for its own). The mark first: a
    * process killed in between leaves a mark without its item (dropped once stale), never an
    * item no repair could find.
    */
   async insert(record: MemoryRecord, at: Date): Promise<void> {
-    Object.assign(record, governedProvenance(record));
     const due = writeDue(record, at);
     await this.due.add(due);
     // The item and its list entry together (each grouped with concurrent STOREs'): an entry

@@ -3,7 +3,6 @@ import { operation } from "../../../kernel/operation";
 import { newSalt } from "../../../store/canonical";
 import { memoryDocId } from "../../../store/ids";
 import { STORE_FIELDS } from "../fields";
-import { governedProvenance } from "../records";
 import { contentDigest, type GovernedStore, type MemoryRecord } from "../store";
 import type { WriteRaces } from "./races";
 import type { StoreRequest } from "./requests";
@@ -44,9 +43,8 @@ export function storeItem(store: GovernedStore, races: WriteRaces) {
         created_by: actor(ctx.principal),
         content_salt: newSalt(),
       };
-      // MP-OBJECT: sealed before the keyed answer is kept, so a retry answers the same provenance
-      // (the store's insert computes it again over what it stores: the same value).
-      Object.assign(record, governedProvenance(record));
+      // MP-OBJECT: sealed before the keyed answer is kept, so a retry answers the same provenance.
+      store.seal(record);
       // A keyed retry after a crash finds the item by this id (src/kernel/idempotency.ts).
       await writes.creating([{ objectId: memoryId }], record);
       await writes.run(
