@@ -18,6 +18,7 @@ import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { SignJWT } from "jose";
 import { loadConfig } from "../src/config";
@@ -45,9 +46,32 @@ async function serve(): Promise<void> {
     MEMGATE_AUDIT_VERIFY_ON_START: "false",
   });
   const gateway = await Gateway.start({ config });
+  // Where a victim's slow request waits: the gateway's event loop (a long task or a GC pause) or
+  // the database (a command's round trip, as the driver saw it). Reset at every probe.
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  let gc: number[] = [];
+  new PerformanceObserver((list) => gc.push(...list.getEntries().map((e) => e.duration))).observe({ entryTypes: ["gc"] });
+  let commands: number[] = [];
+  gateway.db.client.on("commandSucceeded", (event) => commands.push(event.duration));
   process.on("message", (message) => {
     if (message === "stop") gateway.stop().then(() => process.exit(0), failed);
-    if (message === "stats") process.send?.({ cpu: process.cpuUsage() });
+    if (message === "stats") {
+      const stalls: Stalls = {
+        loopP99: loop.percentile(99) / 1e6,
+        loopMax: loop.max / 1e6,
+        gcMax: Math.max(0, ...gc),
+        gcTotal: gc.reduce((a, b) => a + b, 0),
+        dbP99: percentile(commands, 99),
+        dbMax: Math.max(0, ...commands),
+        dbSlow: commands.filter((ms) => ms >= 50).length,
+        dbCommands: commands.length,
+      };
+      loop.reset();
+      gc = [];
+      commands = [];
+      process.send?.({ cpu: process.cpuUsage(), stalls });
+    }
   });
   console.log(JSON.stringify({ url: gateway.url }));
 }
@@ -109,7 +133,23 @@ interface CpuMs {
   gateway: number;
   database: number;
 }
-type CpuProbe = () => Promise<CpuMs>;
+
+/** Since the previous probe (ms): the gateway's event-loop delay, its GC pauses, the database commands' durations. */
+interface Stalls {
+  loopP99: number;
+  loopMax: number;
+  gcMax: number;
+  gcTotal: number;
+  dbP99: number;
+  dbMax: number;
+  /** Commands that took 50 ms or more. */
+  dbSlow: number;
+  dbCommands: number;
+}
+const stallCells = (s: Stalls) =>
+  `event loop delay p99 ${s.loopP99.toFixed(0)} / max ${s.loopMax.toFixed(0)} ms; GC pauses max ${s.gcMax.toFixed(0)} / total ${s.gcTotal.toFixed(0)} ms; ` +
+  `database commands p99 ${s.dbP99.toFixed(0)} / max ${s.dbMax.toFixed(0)} ms, ${s.dbSlow} of ${s.dbCommands} ≥ 50 ms`;
+type CpuProbe = () => Promise<CpuMs & { stalls: Stalls }>;
 const subtract = (a: CpuMs, b: CpuMs): CpuMs => ({ gateway: a.gateway - b.gateway, database: a.database - b.database });
 
 /** CPU ms of every process whose command line names `needle` (Linux /proc; 0 elsewhere). */
@@ -202,7 +242,8 @@ async function scenario(
   const floodStarted = performance.now();
   const flood = (await messages.next()).value as FloodCounts;
   const floodSeconds = (performance.now() - floodStarted) / 1000;
-  const cpuDuring = subtract(await cpu(), cpuAtStart);
+  const atEnd = await cpu();
+  const cpuDuring = subtract(atEnd, cpuAtStart);
   phase = "after";
   await new Promise((resolve) => setTimeout(resolve, seconds.after * 1000));
   running = false;
@@ -225,6 +266,8 @@ async function scenario(
   rows.push(
     `| ${name} | CPU during the flood, s: gateway ${(cpuDuring.gateway / 1000).toFixed(1)}, FerretDB ${(cpuDuring.database / 1000).toFixed(1)}, flood client ${(flood.cpuMs / 1000).toFixed(1)} (${floodSeconds.toFixed(1)} s of flood, ${os.cpus().length} cores) | | | | | | | | | |`,
   );
+  rows.push(`| ${name} | stalls before the flood: ${stallCells(cpuAtStart.stalls)} | | | | | | | | | |`);
+  rows.push(`| ${name} | stalls during the flood: ${stallCells(atEnd.stalls)} | | | | | | | | | |`);
   rows.push(`| ${name} | **p99 during / before** | | | **${ratio("write").toFixed(2)}** | | **${ratio("read").toFixed(2)}** | | | | |`);
   return rows;
 }
@@ -285,12 +328,13 @@ async function drive(): Promise<void> {
   const pair = generateKeyPairSync("ed25519");
   const publicPem = pair.publicKey.export({ type: "spki", format: "pem" }).toString();
   const databaseDir = mkdtempSync(path.join(os.tmpdir(), "memgate-bench-db-"));
-  const ferret = await EmbeddedFerretDb.start({ binary: loadConfig({}).ferretdbBinary, dataDir: databaseDir });
+  const ferret = await EmbeddedFerretDb.start({ binary: loadConfig(process.env).ferretdbBinary, dataDir: databaseDir });
   const logKey = generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const child = fork(__filename, ["--serve"], {
     env: {
       ...process.env,
-      MONGODB_URI: ferret.uri,
+      // The driver's command events time every database round trip (stallCells).
+      MONGODB_URI: `${ferret.uri}${ferret.uri.includes("?") ? "&" : "?"}monitorCommands=true`,
       MEMGATE_DB_NAME: `fair_${Date.now()}`,
       JWT_PUBLIC_KEY: publicPem,
       MEMGATE_CHECKPOINT_PRIVATE_KEY: logKey,
@@ -301,8 +345,10 @@ async function drive(): Promise<void> {
     execArgv: process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [],
   });
   const cpu: CpuProbe = () =>
-    new Promise<CpuMs>((resolve) => {
-      child.once("message", (m: { cpu: NodeJS.CpuUsage }) => resolve({ gateway: (m.cpu.user + m.cpu.system) / 1000, database: processCpuMs(databaseDir) }));
+    new Promise<CpuMs & { stalls: Stalls }>((resolve) => {
+      child.once("message", (m: { cpu: NodeJS.CpuUsage; stalls: Stalls }) =>
+        resolve({ gateway: (m.cpu.user + m.cpu.system) / 1000, database: processCpuMs(databaseDir), stalls: m.stalls }),
+      );
       child.send("stats");
     });
   try {

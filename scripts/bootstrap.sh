@@ -13,7 +13,7 @@ OPA_VERSION="v1.10.1"
 REGAL_VERSION="v0.39.0"
 FERRETDB_VERSION="v1.24.2"
 # The local patches below change what is built: the recorded version says which are in.
-FERRETDB_BUILD="$FERRETDB_VERSION+memgate.9"
+FERRETDB_BUILD="$FERRETDB_VERSION+memgate.10"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
@@ -97,6 +97,10 @@ fi
 #              text (created on first use; the unique index's JSON text sorts escapes and the closing
 #              quote unlike MongoDB): a page of a walk over one tenant's `_id` prefix (re-judging,
 #              checkpoints) reads that page, not the table.
+#   memgate.8  on SQLite, writers of one database take turns in Go, in arrival order, before they
+#              touch it (fsql.SerializeWrites): SQLite's busy handler sleeps 1-100 ms between tries
+#              and lets a newcomer take the lock first, so one tenant's write waited behind a
+#              flood of another's for hundreds of milliseconds (issue 22).
 build_ferretdb() { # patched|none, the binary to write
   need_go
   local build="$tools/build/ferretdb-$1"
