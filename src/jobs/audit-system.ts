@@ -44,8 +44,8 @@ export class AuditSystem implements AuditLog {
   private detach: () => void = () => undefined;
   private report: RepairReport = NO_REPAIR;
   private stopped = false;
-  /** What the start-up verification checked, per tenant (issue 15 §5: since the last good checkpoint). */
-  startupVerification: ChainVerification[] = [];
+  /** What the start-up verification checked, per tenant (issue 15 §5: since the last good checkpoint), once it has checked every tenant. */
+  startupVerification: Promise<ChainVerification[]> = Promise.resolve([]);
   /** The full verification started after the start-up one; resolves to what it found per tenant. */
   fullVerification: Promise<ChainVerification[]> = Promise.resolve([]);
   private repairTimer: NodeJS.Timeout | undefined;
@@ -134,12 +134,18 @@ export class AuditSystem implements AuditLog {
 
     await this.guard.refresh();
     if (config.audit.verifyOnStart) {
-      // Start fast (issue 15 §5): before listening, what was appended since each tenant's last good
-      // checkpoint; every event from genesis afterwards, in the background.
-      this.startupVerification = await this.verifyEveryTenant({ full: false }, "startup_verification");
-      const startedAt = kernel.clock.now().getTime();
-      this.fullVerification = this.verifyEveryTenant({ full: true }, "background_full_verification")
-        .then((results) => {
+      // Start fast (issue 15 §5), whatever the number of tenants (issue 26): what was appended since
+      // each tenant's last good checkpoint is checked in the background, a tenant's first request
+      // waiting for its own tenant's check only (IntegrityGuard.startChecks); then every event from
+      // genesis, in the background too.
+      const checkEveryTenant = await this.guard.startChecks("startup_verification", () => this.stopped);
+      this.startupVerification = checkEveryTenant();
+      this.fullVerification = this.startupVerification
+        .then(async () => {
+          const startedAt = kernel.clock.now().getTime();
+          return { startedAt, results: await this.verifyEveryTenant({ full: true }, "background_full_verification") };
+        })
+        .then(({ startedAt, results }) => {
           // The full verification at start is the sweep's first pass; the sweep goes on from there.
           for (const result of results) if (result.ok) this.sweep.recordPass(result.tenantId, { startedAt, throughSeq: result.toSeq });
           if (!this.stopped) this.sweep.start();
@@ -177,6 +183,7 @@ export class AuditSystem implements AuditLog {
     this.stopped = true;
     clearInterval(this.repairTimer);
     this.detach();
+    await this.startupVerification.catch(() => undefined);
     await this.fullVerification;
     await this.sweep.stop();
     this.guard.stop();

@@ -21,6 +21,9 @@ export class IntegrityGuard implements IntegrityState {
   /** Reports being recorded, by tenant and broken seq: a second detector waits for the first's event. */
   private readonly reporting = new Map<string, Promise<MemoryEvent | null>>();
   private timer: NodeJS.Timeout | undefined;
+  /** Tenants in the log at start whose chain this process has not checked yet (startChecks). */
+  private readonly unchecked = new Set<string>();
+  private readonly checking = new Map<string, Promise<ChainVerification>>();
 
   constructor(
     db: Database,
@@ -67,18 +70,47 @@ export class IntegrityGuard implements IntegrityState {
     this.timer = undefined;
   }
 
-  /** Verifies every tenant's chain (at start); each one that fails is reported. */
-  async verifyAll(): Promise<ChainVerification[]> {
-    await this.refresh();
-    const failed: ChainVerification[] = [];
-    for (const tenant of await this.log.tenants()) {
-      const result = await this.auditor.verify(tenant, {}, this.acknowledgedSeqs(tenant));
-      if (!result.ok) {
-        failed.push(result);
-        await this.reportBreak(result, "startup_verification");
+  /**
+   * MP-BREAK at start, without holding the door (issue 26: ready in seconds however many tenants
+   * the log holds): every tenant in the log at start is checked since its last good checkpoint,
+   * in the background, one after another; a tenant's request that comes first waits for its own
+   * tenant's check only (`checked`), and is decided after any break it found is recorded.
+   * Resolves to what the checks found, once every tenant has been checked.
+   */
+  async startChecks(detectedBy: string, stopped: () => boolean): Promise<() => Promise<ChainVerification[]>> {
+    const tenants = await this.log.tenants();
+    for (const tenant of tenants) this.unchecked.add(tenant);
+    return async () => {
+      const results: ChainVerification[] = [];
+      for (const tenant of tenants) {
+        if (stopped()) break;
+        results.push(await this.checkOnce(tenant, detectedBy));
       }
+      return results;
+    };
+  }
+
+  /** Resolves when the tenant's chain has been checked since this process started; undefined when it already has. */
+  checked(tenantId: string): Promise<void> | undefined {
+    if (!this.unchecked.has(tenantId)) return undefined;
+    return this.checkOnce(tenantId, "startup_verification").then(() => undefined);
+  }
+
+  /** One check per tenant at a time; a check that could not run is tried again by the next caller (fail closed meanwhile). */
+  private checkOnce(tenantId: string, detectedBy: string): Promise<ChainVerification> {
+    let check = this.checking.get(tenantId);
+    if (!check) {
+      check = this.auditor
+        .verify(tenantId, { full: false }, this.acknowledgedSeqs(tenantId))
+        .then(async (result) => {
+          if (!result.ok) await this.reportBreak(result, detectedBy);
+          this.unchecked.delete(tenantId);
+          return result;
+        })
+        .finally(() => this.checking.delete(tenantId));
+      this.checking.set(tenantId, check);
     }
-    return failed;
+    return check;
   }
 
   /**

@@ -25,6 +25,8 @@ import {
 /** What the policy learns about the integrity of a tenant's log (MP-BREAK); see src/jobs/integrity-guard.ts. */
 export interface IntegrityState {
   inputFor(tenantId: string): { chain_broken: boolean; broken_seq: number | null };
+  /** Resolves once the tenant's chain has been checked since the process started; undefined when it has been. */
+  checked(tenantId: string): Promise<void> | undefined;
 }
 
 /** Whether the database can be reached now (the driver's monitoring and the embedded one's supervisor know; absent: assumed). */
@@ -184,6 +186,8 @@ export class Kernel {
       const [gathered, facts] = await Promise.all([
         ctx.subjectHeld && !illFormed && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
         this.deps.detectors.run(parsed.texts),
+        // The tenant's first request after start is decided once its chain is checked (MP-BREAK).
+        this.integrity?.checked(principal.tenant),
       ]);
       const inputOf = (g: Gathered | undefined) => {
         const input = {

@@ -177,6 +177,8 @@ describe("a log a database writer cannot bend (issue 12 §6, issue 15 §5)", () 
     const forgetful = await start({ MEMGATE_CHECKPOINT_PRIVATE_KEY: keyB.privatePem }, gw.dbName);
     const result = (await forgetful.gql(await auditorOf(forgetful, "rotate"), VERIFY, { from: 1 })).data!.verifyAuditChain;
     expect(result).toMatchObject({ ok: false, firstBrokenSeq: 1, reason: "signature_key_unknown" });
+    // A gateway without the key checks every chain in the background and would report each a break: stopped before the next test's tenants exist.
+    await forgetful.stop();
   });
 
   it("MP-BREAK: start-up verification covers what was appended since the last good checkpoint; the full pass runs in the background and finds an older edit", async () => {
@@ -189,13 +191,37 @@ describe("a log a database writer cannot bend (issue 12 §6, issue 15 §5)", () 
     await events(gw).updateOne({ _id: eventId("fast", 2) }, { $set: { stop_reason: "SUCCESS_READ" } });
 
     const restarted = await start({}, gw.dbName);
-    const atStart = restarted.gateway.auditSystem!.startupVerification.find((r) => r.tenantId === "fast")!;
+    const atStart = (await restarted.gateway.auditSystem!.startupVerification).find((r) => r.tenantId === "fast")!;
     expect(atStart).toMatchObject({ ok: true, fromSeq: 9, eventsChecked: 2 });
     const full = (await restarted.gateway.auditSystem!.fullVerification).find((r) => r.tenantId === "fast")!;
     expect(full).toMatchObject({ ok: false, firstBrokenSeq: 2, reason: "hash_mismatch" });
     expect(await breaksOf(restarted, "fast")).toMatchObject([
       { reason: "chain_unverifiable: hash_mismatch at seq 2", metadata: { detected_by: "background_full_verification" } },
     ]);
+  });
+
+  it("MP-BREAK: the start-up check holds no door; a tenant's first request waits for its own tenant's check and is refused when it finds an edit, another tenant's is served", async () => {
+    const agent = await gw.token({ tenant: "first", subjects: ["alice"], roles: ["agent"] });
+    const bystander = await gw.token({ tenant: "second", subjects: ["bob"], roles: ["agent"] });
+    await storeMany(gw, agent, 3);
+    await storeMany(gw, bystander, 1);
+    await gw.gateway.idle();
+    await checkpointer(gw).checkpointAll(); // at 3
+    await storeMany(gw, agent, 2, "late");
+    await gw.gateway.idle();
+    await events(gw).updateOne({ _id: eventId("first", 5) }, { $set: { stop_reason: "SUCCESS_READ" } });
+
+    const restarted = await start({}, gw.dbName);
+    // Not awaiting the background check: the request itself waits for its tenant's.
+    const refused = (await restarted.gql(agent, STORE, { input: preference({ key: "after" }) })).data!.storeMemory;
+    expect(refused).toMatchObject({ stopReason: "INTERNAL_INCONSISTENCY", explanations: ["MP-BREAK: event_chain_unverified"] });
+    expect(await breaksOf(restarted, "first")).toMatchObject([
+      { reason: "chain_unverifiable: hash_mismatch at seq 5", metadata: { detected_by: "startup_verification" } },
+    ]);
+    expect((await restarted.gql(bystander, STORE, { input: preference({ key: "after" }) })).data!.storeMemory.stopReason).toBe("SUCCESS_STORED");
+    const checked = await restarted.gateway.auditSystem!.startupVerification;
+    expect(checked.find((r) => r.tenantId === "first")).toMatchObject({ ok: false, firstBrokenSeq: 5 });
+    expect(checked.find((r) => r.tenantId === "second")).toMatchObject({ ok: true });
   });
 
   it("MP-BREAK C19-FAIL: a bundle signed by an untrusted key and dropped in place is refused: the previous policy stays, one refuse event records it; a restart with the same policy writes nothing", async () => {
