@@ -33,6 +33,11 @@ export interface ContractStore {
    * status "erased" and `mark`. Idempotent. false when the store does not hold the object.
    */
   erase(tenantId: string, subjectId: string, objectId: string, mark: ErasureMark): Promise<boolean>;
+  /**
+   * How many of one subject's objects `erase` may work on at once (absent: 1). More than one only
+   * where erasing an object writes that object's documents alone (no document two objects share).
+   */
+  readonly erasureConcurrency?: number;
 
   /**
    * Optional: resolves once the background work of answered requests (settle marks, counters

@@ -110,6 +110,8 @@ const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
  */
 export class GovernedStore implements ContractStore {
   readonly contract = "governed";
+  /** An item's erasure writes its own documents alone (item, versions, due mark by `_id`): a subject's items may go 8 at a time. */
+  readonly erasureConcurrency = 8;
   readonly settings: SettingsStore;
   readonly counters: CounterStore;
   /** Numbered quota slots: caps that hold under concurrency (issue 15 §2). */

@@ -1,6 +1,6 @@
 import { operation, TENANT_SCOPE } from "../../../kernel/operation";
 import { ERASE_SUBJECT_FIELDS } from "../fields";
-import { AUDIT_CONTRACT, codedReason, eraseObject, erasureMark, type AuditOperationDeps, type EraseSubjectRequest, type ErasureResult } from "./shared";
+import { AUDIT_CONTRACT, codedReason, eraseObjects, erasureMark, type AuditOperationDeps, type EraseSubjectRequest, type ErasureResult } from "./shared";
 
 /** ERASE_SUBJECT (SPEC D1): every object of the subject in every contract's store; an erasure that matched nothing is logged too. */
 export function eraseSubject({ log, stores }: AuditOperationDeps) {
@@ -15,9 +15,8 @@ export function eraseSubject({ log, stores }: AuditOperationDeps) {
       const mark = erasureMark(ctx, decision, "ERASE_SUBJECT", reason);
       const erased = new Set<string>();
       for (const store of stores) {
-        for (const objectId of await store.objectIds(ctx.tenantId, ctx.subjectId)) {
-          if (await eraseObject(store, ctx, objectId, mark, decision.stopReason, writes, note)) erased.add(objectId);
-        }
+        const objectIds = await store.objectIds(ctx.tenantId, ctx.subjectId);
+        for (const objectId of await eraseObjects(store, ctx, objectIds, mark, decision.stopReason, writes, note)) erased.add(objectId);
       }
       if (erased.size === 0) {
         writes.event({ event_type: "erase", memory_id: null, reason, metadata: { erased_objects: 0, stores: stores.map((s) => s.contract), ...note } });

@@ -131,7 +131,47 @@ export async function eraseObject(
   note: { note_id?: string; note_digest?: string } = {},
 ): Promise<boolean> {
   const erased = await writes.run(() => store.erase(ctx.tenantId, ctx.subjectId, objectId, mark));
-  if (!erased) return false;
+  if (erased) erasureEvent(store, ctx, objectId, mark, stopReason, writes, note);
+  return erased;
+}
+
+/**
+ * Erases every object of `objectIds` in one store, up to the store's `erasureConcurrency` at
+ * once (a subject with 10,000 items: the database's round trips overlap), and names their
+ * `erase` events in the order of `objectIds`, whatever order the erasures finished in.
+ * Returns the ids erased.
+ */
+export async function eraseObjects(
+  store: ContractStore,
+  ctx: OperationContext,
+  objectIds: readonly string[],
+  mark: ErasureMark,
+  stopReason: string,
+  writes: Writes,
+  note: { note_id?: string; note_digest?: string } = {},
+): Promise<string[]> {
+  const erased = new Array<boolean>(objectIds.length).fill(false);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < objectIds.length; i = next++) {
+      erased[i] = await writes.run(() => store.erase(ctx.tenantId, ctx.subjectId, objectIds[i], mark));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(store.erasureConcurrency ?? 1, objectIds.length)) }, worker));
+  const done = objectIds.filter((_, i) => erased[i]);
+  for (const objectId of done) erasureEvent(store, ctx, objectId, mark, stopReason, writes, note);
+  return done;
+}
+
+function erasureEvent(
+  store: ContractStore,
+  ctx: OperationContext,
+  objectId: string,
+  mark: ErasureMark,
+  stopReason: string,
+  writes: Writes,
+  note: { note_id?: string; note_digest?: string },
+): void {
   const unsettled: UnsettledObject = {
     tenantId: ctx.tenantId,
     subjectId: ctx.subjectId,
@@ -156,5 +196,4 @@ export async function eraseObject(
     metadata: { object_contract: store.contract, ...note },
     settle: (eventSeq) => store.settle(unsettled, eventSeq),
   });
-  return true;
 }
