@@ -152,9 +152,16 @@ export async function eraseObjects(
 ): Promise<string[]> {
   const erased = new Array<boolean>(objectIds.length).fill(false);
   let next = 0;
+  // After a failure no worker starts another object (the request fails; the repair pass settles those already done).
+  let failed = false;
   const worker = async () => {
-    for (let i = next++; i < objectIds.length; i = next++) {
-      erased[i] = await writes.run(() => store.erase(ctx.tenantId, ctx.subjectId, objectIds[i], mark));
+    for (let i = next++; i < objectIds.length && !failed; i = next++) {
+      erased[i] = await writes
+        .run(() => store.erase(ctx.tenantId, ctx.subjectId, objectIds[i], mark))
+        .catch((error: unknown) => {
+          failed = true;
+          throw error;
+        });
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(store.erasureConcurrency ?? 1, objectIds.length)) }, worker));
