@@ -23,7 +23,29 @@ const STOPWORDS = new Set(
 
 const HAVE = new Set(["have", "has", "had", "having"]);
 const LIGHT_VERBS = new Set(["have", "has", "had", "having", "do", "does", "did", "doing", "done"]);
-export const NEGATIONS = new Set(["not", "no", "never", "neither", "nor", "none", "nothing", "nobody", "cannot", "without", "nowhere"]);
+export const NEGATIONS = new Set([
+  ...["not", "no", "never", "neither", "nor", "none", "nothing", "nobody", "cannot", "without", "nowhere"],
+  // German, French (the "pas" of "ne ... pas"; "ne" itself is elided or paired), Spanish ("no" above)
+  ...[
+    "nicht",
+    "kein",
+    "keine",
+    "keinen",
+    "keinem",
+    "keiner",
+    "keines",
+    "nie",
+    "niemals",
+    "pas",
+    "jamais",
+    "aucun",
+    "aucune",
+    "nunca",
+    "ningún",
+    "ninguna",
+    "ninguno",
+  ],
+]);
 /** Cues that make a clause hypothetical: a candidate stating it as fact needs a cue of its own. */
 export const IRREALIS = new Set(
   `might may maybe perhaps possibly probably could would want wants wanted wish wishes wished hope hopes hoped plan plans planned planning
@@ -311,6 +333,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
         continue;
       }
       if (COMPARATIVES.has(word)) cues.comparative = true;
+      // "prefers tea to coffee": a comparison by its verb
+      if (/^prefer(s|red|ring)?$/.test(word)) cues.comparative = true;
       if (NEGATIONS.has(word)) {
         negated = !negated;
         cues.negationParity = !cues.negationParity;
@@ -419,7 +443,9 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const b = raws[i + 1];
       if (b !== undefined && /^[A-Za-z]+$/.test(a) && /^[A-Za-z]+$/.test(b)) {
         const joined = `${a.toLowerCase()}_${b.toLowerCase()}`;
-        if (lemmaCandidates(joined).some((l) => this.wordnet.has(l, "n"))) {
+        // "pet named" is not the noun "pet name": only a plural second word is inflected
+        const forms = lemmaCandidates(joined).filter((l) => l === joined || /s$/.test(b));
+        if (forms.some((l) => this.wordnet.has(l, "n"))) {
           out.push(joined);
           i++;
           continue;
