@@ -36,6 +36,15 @@ export class ClauseGroundingScorer implements GroundingScorer {
   }
 
   scoreSync(summary: string, candidate: string): GroundingScore {
+    const plain = this.scoreClauses(summary, candidate);
+    // the same fact with its parts in the summary's order: a fronted time or place, an apposition
+    const reordered = canonicalOrder(candidate);
+    if (plain.score >= 1 || reordered === candidate) return plain;
+    const other = this.scoreClauses(summary, reordered);
+    return other.score > plain.score ? other : plain;
+  }
+
+  private scoreClauses(summary: string, candidate: string): GroundingScore {
     const sources = clausesOf(summary);
     const claims = clausesOf(candidate);
     if (claims.length === 0 || sources.length === 0) return { score: 0, unsupported: 0, scorer: this.name };
@@ -99,4 +108,30 @@ function normal(text: string): string[] {
   )
     .filter((w) => !FILLERS.has(w))
     .map((w) => (w === "'s" ? w : stem(w)));
+}
+
+const SUBJECT_START = /^(?:the user|user|they|she|he)\b/i;
+/** Openers of a fronted adverbial of time or place ("Every December, ..."). */
+const FRONTED = /^((?:in|on|at|every|each|since|before|after|during|last|this|next|for|from|until)\b[^,;]{0,40}?),?\s+(?=(?:the user|user|they|she|he)\b)/i;
+/** "Tom, the user's brother, lives ..." / "Luna, their cat, is ...": a name in apposition to a relation. */
+const APPOSITION = /^([A-Z][\p{L}'-]+), (?:the user's|user's|their|his|her) ([a-z]+(?: [a-z]+)?), (.+)$/u;
+
+/**
+ * A candidate rewritten in the order a summary usually has: a fronted adverbial moved to the end
+ * of its clause ("Every December, the user visits X" -> "the user visits X every December") and
+ * an apposition folded ("Tom, the user's brother, lives in Denver" -> "User's brother Tom lives in
+ * Denver"). Meaning-preserving only, so the rewrite is scored like the candidate itself.
+ */
+export function canonicalOrder(candidate: string): string {
+  let text = candidate.trim();
+  const stop = /[.!?]$/.test(text) ? text.slice(-1) : "";
+  if (stop) text = text.slice(0, -1);
+  const fronted = FRONTED.exec(text);
+  if (fronted && !/,/.test(fronted[1])) {
+    const rest = text.slice(fronted[0].length);
+    if (SUBJECT_START.test(rest)) text = `${rest} ${fronted[1].charAt(0).toLowerCase()}${fronted[1].slice(1)}`;
+  }
+  const apposition = APPOSITION.exec(text);
+  if (apposition) text = `User's ${apposition[2]} ${apposition[1]} ${apposition[3]}`;
+  return text + stop;
 }
