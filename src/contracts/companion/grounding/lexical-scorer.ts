@@ -237,6 +237,18 @@ export class LexicalGroundingScorer implements GroundingScorer {
       }
     }
     if (pertainym && best < 0.85) return { score: 0.85, antonym: false, pertainym: true };
+    // a near-synonym verb one step below the summary's ("resides" <- "lives", "adores" <- "loves",
+    // "jogs" <- "runs"): only the claim verb's two commonest senses, directly below a summary sense
+    if (best < 0.85 && !cNoun) {
+      const sVerbs = new Set(sSenses.filter((k) => k.startsWith("v:")));
+      const near = cLemmas.some((l) =>
+        this.wordnet
+          .lookup(l, "v")
+          .slice(0, 2)
+          .some((k) => this.wordnet.synset(k).hypernyms.some((h) => sVerbs.has(h))),
+      );
+      if (near) best = 0.85;
+    }
     for (const k of cSenses) {
       if (this.wordnet.synset(k).antonyms.some((p) => sSenses.includes(p))) return { score: 0.85, antonym: true };
     }
