@@ -105,6 +105,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
   readonly name = "lexical-wordnet";
   private readonly originIndex: Map<string, string[]>;
   private readonly closureCache = new Map<string, Map<string, number>>();
+  private readonly relationCache = new Map<string, boolean>();
 
   constructor(private readonly wordnet: WordNet = sharedWordNet()) {
     this.originIndex = new Map(Object.entries(origins.origins).map(([k, v]) => [k, v]));
@@ -150,7 +151,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
             if (s.negated !== negatedRegion || s.sentence !== segment) continue; // one predicate supports one claim
             // SG-GROUND wrong person: what the summary says of another person supports only what the
             // claim says of that same person, in the same role ("User's dad taught them" is not "User taught their dad")
-            if (s.foreign !== token.foreign) continue;
+            if (s.foreign !== token.foreign && !this.coversRelation(token.foreign, s.foreign)) continue;
             if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
             if (s.former && !claim.cues.former) continue; // "used to" is not "does"
             if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
@@ -260,6 +261,26 @@ export class LexicalGroundingScorer implements GroundingScorer {
       }
     }
     return { score: best, antonym: false };
+  }
+
+  /** The same other person named more generally: "their spouse" for "their husband", "their child" for "their daughter". */
+  private coversRelation(claim: string | null, source: string | null): boolean {
+    if (claim === null || source === null) return false;
+    const key = `${claim}|${source}`;
+    let known = this.relationCache.get(key);
+    if (known === undefined) {
+      const sourceLemmas = this.lemmas(source);
+      const supports = (paraphrases.supports as Record<string, string[]>) ?? {};
+      const claimLemmas = this.lemmas(claim);
+      // the relation's commonest sense only ("brother" is also "friend" in a rarer one)
+      const first = sourceLemmas.flatMap((l) => this.wordnet.lookup(l, "n").slice(0, 1));
+      const above = new Set(first.flatMap((k) => [...this.closure(k).keys()].filter((a) => (this.closure(k).get(a) ?? 9) <= 3)));
+      known =
+        claimLemmas.some((c) => sourceLemmas.some((l) => supports[l]?.includes(c))) ||
+        claimLemmas.some((c) => this.wordnet.lookup(c, "n").some((k) => above.has(k)));
+      this.relationCache.set(key, known);
+    }
+    return known;
   }
 
   private lemmas(word: string): string[] {
