@@ -94,7 +94,7 @@ function clausesOfSentence(words: Word[]): Clause[] {
       const rest = chunk.slice(groupEnd + 1).filter((w) => !CONDITIONS.has(w.lower));
       if (rest.length > 0 && !rest.every((w) => w.pos === "PRON")) object = rest;
       subject = chunk.slice(0, verbAt).filter((w) => !["now", "also", "then", "often", "still"].includes(w.lower));
-      head = chunk.slice(0, verbGroupEnd(chunk, verbAt) + 1);
+      head = chunk.slice(0, predicateEnd(chunk, groupEnd) + 1);
     }
     const conditionAt = chunk.findIndex((w, i) => i > 0 && CONDITIONS.has(w.lower));
     const main = conditionAt > 0 ? chunk.slice(0, conditionAt) : chunk;
@@ -250,6 +250,15 @@ function verbGroupEnd(chunk: Word[], verbAt: number): number {
     end++;
   }
   return end;
+}
+
+const COPULA_WORDS = new Set(["is", "are", "was", "were", "am", "be", "been"]);
+
+/** "are allergic to" (peanuts and shellfish): a copula's adjective and its preposition are shared with a gapped argument too. */
+function predicateEnd(chunk: Word[], groupEnd: number): number {
+  const [adjective, preposition] = [chunk[groupEnd + 1], chunk[groupEnd + 2]];
+  if (COPULA_WORDS.has(chunk[groupEnd].lower) && adjective?.pos === "ADJ" && preposition?.pos === "ADP") return groupEnd + 2;
+  return groupEnd;
 }
 
 function subjectOf(chunk: Word[]): Word[] {

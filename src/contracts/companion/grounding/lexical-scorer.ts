@@ -238,8 +238,14 @@ export class LexicalGroundingScorer implements GroundingScorer {
       }
     }
     if (pertainym && best < 0.85) return { score: 0.85, antonym: false, pertainym: true };
+    // an adjective and its head in WordNet's clusters ("scared" <- "afraid", and back)
+    if (
+      best < 0.85 &&
+      sSenses.some((k) => this.wordnet.synset(k).similar.some((p) => cSet.has(p)) || cSenses.some((c) => this.wordnet.synset(c).similar.includes(k)))
+    )
+      best = 0.85;
     // a near-synonym verb one step below the summary's ("resides" <- "lives", "adores" <- "loves",
-    // "jogs" <- "runs"): only the claim verb's two commonest senses, directly below a summary sense
+    // "jogs" <- "runs"): the claim verb's commoner senses, directly below a summary sense
     if (best < 0.85 && !cNoun) {
       const sVerbs = new Set(sSenses.filter((k) => k.startsWith("v:")));
       const near = cLemmas.some((l) =>
