@@ -251,7 +251,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const near = cLemmas.some((l) =>
         this.wordnet
           .lookup(l, "v")
-          .slice(0, 2)
+          .slice(0, SENSES)
           .some((k) => this.wordnet.synset(k).hypernyms.some((h) => sVerbs.has(h))),
       );
       if (near) best = 0.85;
