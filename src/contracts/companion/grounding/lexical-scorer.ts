@@ -566,8 +566,18 @@ function rawTokens(sentence: string): string[] {
     .replace(/n't\b/gi, " not")
     .replace(/'s\b/gi, " 's")
     .replace(/,/g, " , ");
-  return spaced.match(/'s|,|[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*/g) ?? [];
+  return (spaced.match(/'s|,|[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*/g) ?? []).map((t) => NUMBER_WORDS.get(t.toLowerCase()) ?? t);
 }
+
+/** "three" and "3" are one number ("one" is left alone: "the blue one"); English, German, French, Spanish. */
+const NUMBER_WORDS = new Map<string, string>(
+  [
+    "two three four five six seven eight nine ten eleven twelve",
+    "zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+    "deux trois quatre cinq six sept huit neuf dix onze douze",
+    "dos tres cuatro cinco seis siete ocho nueve diez once doce",
+  ].flatMap((row) => row.split(" ").map((w, i) => [w, String(i + 2)] as [string, string])),
+);
 
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
