@@ -18,7 +18,7 @@ const STOPWORDS = new Set(
    we us our ours you your yours who whom whose which what there here also too very really quite just some both last next
    mention mentions mentioned say says said tell tells told state states stated note notes noted share shares shared describe describes described
    explain explains explained indicate indicates indicated express expresses expressed report reports reported talk talks talked
-   conversation summary chat message discuss discusses discussed`.split(/\s+/),
+   conversation summary chat message discuss discusses discussed named called`.split(/\s+/),
 );
 
 const HAVE = new Set(["have", "has", "had", "having"]);
