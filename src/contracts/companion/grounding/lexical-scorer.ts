@@ -18,7 +18,10 @@ const STOPWORDS = new Set(
    we us our ours you your yours who whom whose which what there here also too very really quite just some both last next
    mention mentions mentioned say says said tell tells told state states stated note notes noted share shares shared describe describes described
    explain explains explained indicate indicates indicated express expresses expressed report reports reported talk talks talked
-   conversation summary chat message discuss discusses discussed named called`.split(/\s+/),
+   conversation summary chat message discuss discusses discussed named called
+   ein eine einen einem einer eines der dem des das und oder zu im zum zur vom beim le les un une des du et avec au aux el los las una uno unos unas y con del al`.split(
+    /\s+/,
+  ),
 );
 
 const HAVE = new Set(["have", "has", "had", "having"]);
@@ -215,7 +218,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
     if (cLemmas.some((l) => sLemmas.includes(l))) return { score: 1, antonym: false };
     // a word WordNet does not know ("Volvo") is looked up as written
     const supported = (sLemmas.length > 0 ? sLemmas : [s.toLowerCase()]).flatMap((l) => (paraphrases.supports as Record<string, string[]>)[l] ?? []);
-    if (cLemmas.some((l) => supported.includes(l))) return { score: 0.9, antonym: false };
+    if ((cLemmas.length > 0 ? cLemmas : [c.toLowerCase()]).some((l) => supported.includes(l))) return { score: 0.9, antonym: false };
     const cSenses = this.senses(cLemmas, cNoun);
     const sSenses = this.senses(sLemmas, sNoun);
     if (cSenses.length === 0 || sSenses.length === 0) return { score: 0, antonym: false };
@@ -566,7 +569,7 @@ function rawTokens(sentence: string): string[] {
     .replace(/n't\b/gi, " not")
     .replace(/'s\b/gi, " 's")
     .replace(/,/g, " , ");
-  return (spaced.match(/'s|,|[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*/g) ?? []).map((t) => NUMBER_WORDS.get(t.toLowerCase()) ?? t);
+  return (spaced.match(/'s|,|[\p{L}0-9]+(?:[-'][\p{L}0-9]+)*/gu) ?? []).map((t) => NUMBER_WORDS.get(t.toLowerCase()) ?? t);
 }
 
 /** "three" and "3" are one number ("one" is left alone: "the blue one"); English, German, French, Spanish. */
