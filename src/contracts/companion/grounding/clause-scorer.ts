@@ -140,6 +140,11 @@ export function canonicalOrder(candidate: string, keepNameCase = false): string 
     const [own, after] = end < 0 ? [rest, ""] : [rest.slice(0, end), rest.slice(end)];
     if (SUBJECT_START.test(rest)) text = `${own} ${fronted[1].charAt(0).toLowerCase()}${fronted[1].slice(1)}${after}`;
   }
+  // "User, an architect in Boston, plays tennis" / "User is an architect in Boston who plays tennis": two facts
+  const described = /^(the user|user), (an? [^,]+), (.+)$/i.exec(text);
+  if (described) text = `${described[1]} is ${described[2]} and ${described[3]}`;
+  const relative = /^(the user|user) (is|was) (an? [^,]+?) (?:who|that) (.+)$/i.exec(text);
+  if (relative) text = `${relative[1]} ${relative[2]} ${relative[3]} and ${relative[4]}`;
   const passive = PASSIVE.exec(text);
   if (passive) text = `User ${passive[2]} ${passive[1].charAt(0).toLowerCase()}${passive[1].slice(1)}${passive[3]}`;
   const apposition = APPOSITION.exec(text);

@@ -435,7 +435,20 @@ export class LexicalGroundingScorer implements GroundingScorer {
         content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
         continue;
       }
-      if (this.isOtherPerson(raw, word, previous, next, i)) {
+      if (
+        last?.marker &&
+        last.sentence === segment &&
+        /^\p{Lu}\p{Ll}+$/u.test(raw) &&
+        [last.word, "named", "called"].includes(raws[i - 1]?.toLowerCase() ?? "")
+      ) {
+        // "their daughter Lily", "a daughter named Lily": the relative's name, said of that relative
+        foreign ??= last.word;
+        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: last.word });
+        continue;
+      }
+      // "has a son named Ben who is 10": what follows is about the son, as in "User's son Ben is 10"
+      const hadRelation = DETERMINERS.has(previous) && HAVE.has((raws[i - 2] ?? "").toLowerCase()) && RELATIONS.has(word);
+      if (hadRelation || this.isOtherPerson(raw, word, previous, next, i)) {
         markers.add(word);
         foreign ??= word;
         // the marker is itself content only where the text is about that person
@@ -569,7 +582,13 @@ function rawTokens(sentence: string): string[] {
     .replace(/n't\b/gi, " not")
     .replace(/'s\b/gi, " 's")
     .replace(/,/g, " , ");
-  return (spaced.match(/'s|,|[\p{L}0-9]+(?:[-'][\p{L}0-9]+)*/gu) ?? []).map((t) => NUMBER_WORDS.get(t.toLowerCase()) ?? t);
+  const tokens = (spaced.match(/'s|,|[\p{L}0-9]+(?:[-'][\p{L}0-9]+)*/gu) ?? []).map((t) => NUMBER_WORDS.get(t.toLowerCase()) ?? t);
+  // an age: "is 6 years old" says no more than "is 6"
+  return tokens.filter((t, i) => {
+    const lower = t.toLowerCase();
+    if (/^\d+$/.test(tokens[i - 1] ?? "") && /^years?$/.test(lower) && (tokens[i + 1] ?? "").toLowerCase() === "old") return false;
+    return !(lower === "old" && /^years?$/i.test(tokens[i - 1] ?? "") && /^\d+$/.test(tokens[i - 2] ?? ""));
+  });
 }
 
 /** "three" and "3" are one number ("one" is left alone: "the blue one"); English, German, French, Spanish. */
