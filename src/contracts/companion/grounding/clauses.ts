@@ -221,6 +221,12 @@ function isVerb(chunk: Word[], i: number): boolean {
   const afterSubject =
     before.length === 0 ||
     (before.length === 1 && (last.pos === "PROPN" || SUBJECT_PRONOUNS.has(last.lower))) ||
+    // "their wife drives", "her brother Tom runs"
+    (before.length >= 2 &&
+      before.length <= 3 &&
+      ["their", "his", "her", "my", "our"].includes(before[0].lower) &&
+      (last.pos === "NOUN" || last.pos === "PROPN") &&
+      before.slice(1).every((x) => x.pos === "NOUN" || x.pos === "PROPN")) ||
     (before.length <= 4 &&
       before.some((x) => x.text === "'s") &&
       (last.pos === "NOUN" || last.pos === "PROPN") &&
