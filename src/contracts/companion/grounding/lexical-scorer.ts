@@ -88,6 +88,8 @@ interface Token {
   predicateHead?: boolean;
   /** a noun modifying the noun after it ("the Solutions Architect exam"): it says nothing of the subject */
   modifier?: boolean;
+  /** an activity the subject is said to hate or avoid ("hates running"): not something they do */
+  averted?: boolean;
 }
 
 interface Parsed {
@@ -138,6 +140,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
     let bestScore = 0;
     let bestUnsupported = claim.content.length;
     const segments = [...new Set(source.content.map((t) => t.sentence))];
+    const claimAverse = claim.cues.negationParity || claim.content.some((t) => AVERSIONS.has(t.word));
     for (const negatedRegion of [false, true])
       for (const segment of segments) {
         // per claim word: its best plain support and its best support by an antonym
@@ -157,6 +160,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
             if (s.foreign !== token.foreign && !this.coversRelation(token.foreign, s.foreign)) continue;
             if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
             if (s.former && !claim.cues.former) continue; // "used to" is not "does"
+            if (s.averted && !claimAverse) continue; // "hates running" is not "runs"
             if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
             if (s.modifier && token.predicateHead) continue; // "studying for the Architect exam" does not make the user an architect
             const match = this.similarity(token.word, s.word, token.noun === true, s.noun === true);
@@ -461,7 +465,9 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const nounFollows = nextWord !== undefined && /^[a-z]+$/.test(nextWord) && !STOPWORDS.has(nextWord) && this.wordnet.has(nextWord, "n");
       const predicateHead = role === "claim" && !nounFollows && this.afterCopula(raws, i);
       const modifier = role === "summary" && nounFollows && !COMPARATIVES.has(nextWord);
-      content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun, predicateHead, modifier });
+      const before = content[content.length - 1];
+      const averted = /ing$/.test(word) && before !== undefined && before.sentence === segment && AVERSIONS.has(before.word);
+      content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun, predicateHead, modifier, averted });
     }
     return segment;
   }
@@ -560,6 +566,9 @@ export class LexicalGroundingScorer implements GroundingScorer {
 }
 
 const PERSON = "n:00007846";
+const AVERSIONS = new Set(
+  "hate hates hated dislike dislikes disliked detest detests detested loathe loathes loathed avoid avoids avoided fear fears feared dread dreads".split(" "),
+);
 const REPORTING_NOUNS = new Set(["note", "notes", "report", "reports", "talk", "talks", "share", "shares", "state", "states", "message", "messages"]);
 const SUBJECT_POSSESSIVES = new Set(["their", "his", "her", "my"]);
 const COMPARATIVES = new Set(["over", "than", "instead", "rather", "versus", "vs"]);
