@@ -245,24 +245,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
       }
     }
     if (pertainym && best < 0.85) return { score: 0.85, antonym: false, pertainym: true };
-    // an adjective and its head in WordNet's clusters ("scared" <- "afraid", and back)
-    if (
-      best < 0.85 &&
-      sSenses.some((k) => this.wordnet.synset(k).similar.some((p) => cSet.has(p)) || cSenses.some((c) => this.wordnet.synset(c).similar.includes(k)))
-    )
-      best = 0.85;
-    // a near-synonym verb one step below the summary's ("resides" <- "lives", "adores" <- "loves",
-    // "jogs" <- "runs"): the claim verb's commoner senses, directly below a summary sense
-    if (best < 0.85 && !cNoun) {
-      const sVerbs = new Set(sSenses.filter((k) => k.startsWith("v:")));
-      const near = cLemmas.some((l) =>
-        this.wordnet
-          .lookup(l, "v")
-          .slice(0, SENSES)
-          .some((k) => this.wordnet.synset(k).hypernyms.some((h) => sVerbs.has(h))),
-      );
-      if (near) best = 0.85;
-    }
+    // an adjective satellite supports its head, the more general word ("afraid" <- "scared", "small" <- "tiny"), never the reverse
+    if (best < 0.85 && sSenses.some((k) => this.wordnet.synset(k).satellite && this.wordnet.synset(k).similar.some((p) => cSet.has(p)))) best = 0.85;
     for (const k of cSenses) {
       if (this.wordnet.synset(k).antonyms.some((p) => sSenses.includes(p))) return { score: 0.85, antonym: true };
     }

@@ -16,6 +16,8 @@ export interface Synset {
   pertainyms: string[];
   /** similar-to adjectives ("&"): a satellite and its head ("scared", "afraid") */
   similar: string[];
+  /** an adjective satellite ("tiny", "scared"), whose "similar" is its head ("small", "afraid") */
+  satellite: boolean;
   gloss: string;
   /** an instance (a named place, person ...) rather than a kind */
   instance: boolean;
@@ -132,7 +134,7 @@ function parseDataLine(key: string, line: string): Synset {
     else if (symbol === "\\") pertainyms.push(target);
     else if (symbol === "&") similar.push(target);
   }
-  return { key, lemmas, hypernyms, antonyms, pertainyms, similar, gloss, instance };
+  return { key, lemmas, hypernyms, antonyms, pertainyms, similar, satellite: parts[2] === "s", gloss, instance };
 }
 
 export function defaultDictDir(): string {
