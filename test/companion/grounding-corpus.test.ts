@@ -19,7 +19,8 @@ describe("grounding corpus (SG-GROUND)", () => {
     const hallucinated = dev.filter((t) => !t.grounded);
     expect(hallucinated.length).toBeGreaterThanOrEqual(dev.length * 0.45);
     expect(new Set(hallucinated.map((t) => t.kind))).toEqual(
-      new Set(["extrapolation", "invented_detail", "negation", "wrong_person", "mixed_clauses", "mixed_entities"]),
+      // kinds.jsonl uses the blind split's names: invented, negated, changed_number
+      new Set(["extrapolation", "invented_detail", "negation", "wrong_person", "mixed_clauses", "mixed_entities", "invented", "negated", "changed_number"]),
     );
   });
 
@@ -51,6 +52,19 @@ describe("grounding corpus (SG-GROUND)", () => {
     ["User prefers coffee in the morning.", "User drinks tea in the morning and coffee after lunch.", false],
     ["User bakes sourdough bread on weekends.", "They said they bake sourdough bread on weekends.", true],
     ["User uses Neovim for most of their coding.", "User uses Neovim for most of their coding and VS Code for pairing.", true],
+    // a fronted time, an apposition, a wider name for the same relative, a near-synonym verb or adjective
+    ["Every December, the user visits their parents in Halifax.", "User works for a bank and visits their parents in Halifax every December.", true],
+    ["Tom, the user's brother, lives in Denver.", "User's brother Tom lives in Denver, while the user lives in Austin.", true],
+    ["User's spouse is vegan.", "User said their husband Mark is vegan.", true],
+    ["User resides in Austin.", "User lives in Austin.", true],
+    ["User is scared of flying.", "User is afraid of flying.", true],
+    ["User is allergic to shellfish.", "User is allergic to peanuts and shellfish.", true],
+    // never the other way round, another person, another language's negation
+    ["User lives in Denver.", "User's brother Tom lives in Denver, while the user lives in Austin.", false],
+    ["User's friend is vegan.", "User said their brother Mark is vegan.", false],
+    ["User prefers coffee to green tea.", "User prefers green tea to coffee.", false],
+    ["Die Nutzerin trinkt Kaffee.", "Die Nutzerin spielt Tennis und trinkt keinen Kaffee.", false],
+    ["L'utilisateur a des chats.", "L'utilisateur n'a pas de chats.", false],
   ])("SG-GROUND: clause-level: %s <= %s grounded=%s", async (candidate, summary, grounded) => {
     expect((await scorer.score(summary, candidate)).score >= threshold).toBe(grounded);
   });

@@ -36,6 +36,19 @@ export class ClauseGroundingScorer implements GroundingScorer {
   }
 
   scoreSync(summary: string, candidate: string): GroundingScore {
+    // the same fact with its parts in the summary's order: a fronted time or place, an apposition,
+    // a passive. Only the rewrite is scored: cut into clauses, "In 2019, the user renovated the
+    // kitchen" would leave "In 2019" a clause of its own, free to match another fact's year.
+    const rewritten = canonicalOrder(candidate);
+    const score = this.scoreClauses(summary, rewritten);
+    // a folded apposition names a person ("User's brother Tom") or a pet or thing ("User's cat luna")
+    const named = canonicalOrder(candidate, true);
+    if (score.score >= 1 || named === rewritten) return score;
+    const other = this.scoreClauses(summary, named);
+    return other.score > score.score ? other : score;
+  }
+
+  private scoreClauses(summary: string, candidate: string): GroundingScore {
     const sources = clausesOf(summary);
     const claims = clausesOf(candidate);
     if (claims.length === 0 || sources.length === 0) return { score: 0, unsupported: 0, scorer: this.name };
@@ -99,4 +112,44 @@ function normal(text: string): string[] {
   )
     .filter((w) => !FILLERS.has(w))
     .map((w) => (w === "'s" ? w : stem(w)));
+}
+
+const SUBJECT_START = /^(?:the user|user|they|she|he)\b/i;
+/** Openers of a fronted adverbial of time or place ("Every December, ..."). */
+const FRONTED = /^((?:in|on|at|every|each|since|before|after|during|last|this|next|for|from|until)\b[^,;]{0,40}?),?\s+(?=(?:the user|user|they|she|he)\b)/i;
+/** "Fettuccini is loved by the user": the passive of a fact about the user. */
+const PASSIVE = /^([^,]+?) (?:is|are|was|were|has been|have been) ([a-z]+(?:ed|en|wn|ght|lt|nt|id|de|ne))(?: by (?:the user|user))\b(.*)$/i;
+/** "Tom, the user's brother, lives ..." / "Luna, their cat, is ...": a name in apposition to a relation. */
+const APPOSITION = /^([A-Z][\p{L}'-]+), (?:the user's|user's|their|his|her) ([a-z]+(?: [a-z]+)?), (.+)$/u;
+
+/**
+ * A candidate rewritten in the order a summary usually has: a fronted adverbial moved to the end
+ * of its clause ("Every December, the user visits X" -> "the user visits X every December") and
+ * an apposition folded ("Tom, the user's brother, lives in Denver" -> "User's brother Tom lives in
+ * Denver"), a passive made active ("Fettuccini is loved by the user" -> "User loved fettuccini"). Meaning-preserving only, so the rewrite is scored like the candidate itself.
+ */
+export function canonicalOrder(candidate: string, keepNameCase = false): string {
+  let text = candidate.trim();
+  const stop = /[.!?]$/.test(text) ? text.slice(-1) : "";
+  if (stop) text = text.slice(0, -1);
+  const fronted = FRONTED.exec(text);
+  if (fronted && !/,/.test(fronted[1])) {
+    const rest = text.slice(fronted[0].length);
+    // to the end of its own clause, not of the sentence ("..., and in the afternoon green tea")
+    const end = rest.search(/,|\s(?:and|but|while)\s/);
+    const [own, after] = end < 0 ? [rest, ""] : [rest.slice(0, end), rest.slice(end)];
+    if (SUBJECT_START.test(rest)) text = `${own} ${fronted[1].charAt(0).toLowerCase()}${fronted[1].slice(1)}${after}`;
+  }
+  // "User, an architect in Boston, plays tennis" / "User is an architect in Boston who plays tennis": two facts
+  const described = /^(the user|user), (an? [^,]+), (.+)$/i.exec(text);
+  if (described) text = `${described[1]} is ${described[2]} and ${described[3]}`;
+  const relative = /^(the user|user) (is|was) (an? [^,]+?) (?:who|that) (.+)$/i.exec(text);
+  if (relative) text = `${relative[1]} ${relative[2]} ${relative[3]} and ${relative[4]}`;
+  const passive = PASSIVE.exec(text);
+  if (passive) text = `User ${passive[2]} ${passive[1].charAt(0).toLowerCase()}${passive[1].slice(1)}${passive[3]}`;
+  const apposition = APPOSITION.exec(text);
+  // the name in lower case: the relation before it ("brother") marks whom the rest is about, and
+  // "User's cat Luna is ..." must not read "Luna" as another person
+  if (apposition) text = `User's ${apposition[2]} ${keepNameCase ? apposition[1] : apposition[1].toLowerCase()} ${apposition[3]}`;
+  return text + stop;
 }

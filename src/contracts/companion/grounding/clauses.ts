@@ -68,6 +68,8 @@ function clausesOfSentence(words: Word[]): Clause[] {
   const chunks = splitChunks(words.filter((w) => w.pos !== "PUNCT" || w.text === ","));
   const out: Clause[] = [];
   let head: Word[] = [];
+  /** the head without a shared predicate adjective ("User is"), for a gapped predicate of its own ("... and fond of snakes") */
+  let verbHead: Word[] = [];
   let subject: Word[] = [];
   let pendingCondition: Word[] | null = null;
   /** what the clause before was about after its verb ("a bike last month"), for "it" in the next one */
@@ -83,7 +85,7 @@ function clausesOfSentence(words: Word[]): Clause[] {
     if (head.length > 0 && misTaggedVerb(chunk, head)) chunk = [{ ...chunk[0], pos: "VERB" }, ...chunk.slice(1)];
     const shape = shapeOf(chunk);
     if (shape === "verb-first" && subject.length > 0) chunk = [...subject, ...chunk];
-    else if (shape === "gapped" && head.length > 0) chunk = [...head, ...chunk];
+    else if (shape === "gapped" && head.length > 0) chunk = [...(opensPredicate(chunk) ? verbHead : head), ...chunk];
     chunk = resolveObjectPronoun(chunk, object);
     const verbAt = reportedVerbAt(
       chunk,
@@ -94,7 +96,8 @@ function clausesOfSentence(words: Word[]): Clause[] {
       const rest = chunk.slice(groupEnd + 1).filter((w) => !CONDITIONS.has(w.lower));
       if (rest.length > 0 && !rest.every((w) => w.pos === "PRON")) object = rest;
       subject = chunk.slice(0, verbAt).filter((w) => !["now", "also", "then", "often", "still"].includes(w.lower));
-      head = chunk.slice(0, verbGroupEnd(chunk, verbAt) + 1);
+      head = chunk.slice(0, predicateEnd(chunk, groupEnd) + 1);
+      verbHead = chunk.slice(0, groupEnd + 1);
     }
     const conditionAt = chunk.findIndex((w, i) => i > 0 && CONDITIONS.has(w.lower));
     const main = conditionAt > 0 ? chunk.slice(0, conditionAt) : chunk;
@@ -218,6 +221,12 @@ function isVerb(chunk: Word[], i: number): boolean {
   const afterSubject =
     before.length === 0 ||
     (before.length === 1 && (last.pos === "PROPN" || SUBJECT_PRONOUNS.has(last.lower))) ||
+    // "their wife drives", "her brother Tom runs"
+    (before.length >= 2 &&
+      before.length <= 3 &&
+      ["their", "his", "her", "my", "our"].includes(before[0].lower) &&
+      (last.pos === "NOUN" || last.pos === "PROPN") &&
+      before.slice(1).every((x) => x.pos === "NOUN" || x.pos === "PROPN")) ||
     (before.length <= 4 &&
       before.some((x) => x.text === "'s") &&
       (last.pos === "NOUN" || last.pos === "PROPN") &&
@@ -250,6 +259,20 @@ function verbGroupEnd(chunk: Word[], verbAt: number): number {
     end++;
   }
   return end;
+}
+
+const COPULA_WORDS = new Set(["is", "are", "was", "were", "am", "be", "been"]);
+
+/** "are allergic to" (peanuts and shellfish): a copula's adjective and its preposition are shared with a gapped argument too. */
+function predicateEnd(chunk: Word[], groupEnd: number): number {
+  const [adjective, preposition] = [chunk[groupEnd + 1], chunk[groupEnd + 2]];
+  if (COPULA_WORDS.has(chunk[groupEnd].lower) && adjective?.pos === "ADJ" && preposition?.pos === "ADP") return groupEnd + 2;
+  return groupEnd;
+}
+
+/** "fond of snakes": an adjective with its preposition is a predicate of its own, not an argument. */
+function opensPredicate(chunk: Word[]): boolean {
+  return chunk[0]?.pos === "ADJ" && chunk[1]?.pos === "ADP";
 }
 
 function subjectOf(chunk: Word[]): Word[] {

@@ -18,12 +18,37 @@ const STOPWORDS = new Set(
    we us our ours you your yours who whom whose which what there here also too very really quite just some both last next
    mention mentions mentioned say says said tell tells told state states stated note notes noted share shares shared describe describes described
    explain explains explained indicate indicates indicated express expresses expressed report reports reported talk talks talked
-   conversation summary chat message discuss discusses discussed`.split(/\s+/),
+   conversation summary chat message discuss discusses discussed named called
+   ein eine einen einem einer eines der dem des das und oder zu im zum zur vom beim le les un une des du et avec au aux el los las una uno unos unas y con del al`.split(
+    /\s+/,
+  ),
 );
 
 const HAVE = new Set(["have", "has", "had", "having"]);
 const LIGHT_VERBS = new Set(["have", "has", "had", "having", "do", "does", "did", "doing", "done"]);
-export const NEGATIONS = new Set(["not", "no", "never", "neither", "nor", "none", "nothing", "nobody", "cannot", "without", "nowhere"]);
+export const NEGATIONS = new Set([
+  ...["not", "no", "never", "neither", "nor", "none", "nothing", "nobody", "cannot", "without", "nowhere"],
+  // German, French (the "pas" of "ne ... pas"; "ne" itself is elided or paired), Spanish ("no" above)
+  ...[
+    "nicht",
+    "kein",
+    "keine",
+    "keinen",
+    "keinem",
+    "keiner",
+    "keines",
+    "nie",
+    "niemals",
+    "pas",
+    "jamais",
+    "aucun",
+    "aucune",
+    "nunca",
+    "ningún",
+    "ninguna",
+    "ninguno",
+  ],
+]);
 /** Cues that make a clause hypothetical: a candidate stating it as fact needs a cue of its own. */
 export const IRREALIS = new Set(
   `might may maybe perhaps possibly probably could would want wants wanted wish wishes wished hope hopes hoped plan plans planned planning
@@ -63,6 +88,8 @@ interface Token {
   predicateHead?: boolean;
   /** a noun modifying the noun after it ("the Solutions Architect exam"): it says nothing of the subject */
   modifier?: boolean;
+  /** an activity the subject is said to hate or avoid ("hates running"): not something they do */
+  averted?: boolean;
 }
 
 interface Parsed {
@@ -83,6 +110,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
   readonly name = "lexical-wordnet";
   private readonly originIndex: Map<string, string[]>;
   private readonly closureCache = new Map<string, Map<string, number>>();
+  private readonly relationCache = new Map<string, boolean>();
 
   constructor(private readonly wordnet: WordNet = sharedWordNet()) {
     this.originIndex = new Map(Object.entries(origins.origins).map(([k, v]) => [k, v]));
@@ -112,6 +140,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
     let bestScore = 0;
     let bestUnsupported = claim.content.length;
     const segments = [...new Set(source.content.map((t) => t.sentence))];
+    const claimAverse = claim.cues.negationParity || claim.content.some((t) => AVERSIONS.has(t.word));
     for (const negatedRegion of [false, true])
       for (const segment of segments) {
         // per claim word: its best plain support and its best support by an antonym
@@ -128,9 +157,10 @@ export class LexicalGroundingScorer implements GroundingScorer {
             if (s.negated !== negatedRegion || s.sentence !== segment) continue; // one predicate supports one claim
             // SG-GROUND wrong person: what the summary says of another person supports only what the
             // claim says of that same person, in the same role ("User's dad taught them" is not "User taught their dad")
-            if (s.foreign !== token.foreign) continue;
+            if (s.foreign !== token.foreign && !this.coversRelation(token.foreign, s.foreign)) continue;
             if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
             if (s.former && !claim.cues.former) continue; // "used to" is not "does"
+            if (s.averted && !claimAverse) continue; // "hates running" is not "runs"
             if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
             if (s.modifier && token.predicateHead) continue; // "studying for the Architect exam" does not make the user an architect
             const match = this.similarity(token.word, s.word, token.noun === true, s.noun === true);
@@ -192,7 +222,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
     if (cLemmas.some((l) => sLemmas.includes(l))) return { score: 1, antonym: false };
     // a word WordNet does not know ("Volvo") is looked up as written
     const supported = (sLemmas.length > 0 ? sLemmas : [s.toLowerCase()]).flatMap((l) => (paraphrases.supports as Record<string, string[]>)[l] ?? []);
-    if (cLemmas.some((l) => supported.includes(l))) return { score: 0.9, antonym: false };
+    if ((cLemmas.length > 0 ? cLemmas : [c.toLowerCase()]).some((l) => supported.includes(l))) return { score: 0.9, antonym: false };
     const cSenses = this.senses(cLemmas, cNoun);
     const sSenses = this.senses(sLemmas, sNoun);
     if (cSenses.length === 0 || sSenses.length === 0) return { score: 0, antonym: false };
@@ -215,6 +245,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
       }
     }
     if (pertainym && best < 0.85) return { score: 0.85, antonym: false, pertainym: true };
+    // an adjective satellite supports its head, the more general word ("afraid" <- "scared", "small" <- "tiny"), never the reverse
+    if (best < 0.85 && sSenses.some((k) => this.wordnet.synset(k).satellite && this.wordnet.synset(k).similar.some((p) => cSet.has(p)))) best = 0.85;
     for (const k of cSenses) {
       if (this.wordnet.synset(k).antonyms.some((p) => sSenses.includes(p))) return { score: 0.85, antonym: true };
     }
@@ -226,6 +258,26 @@ export class LexicalGroundingScorer implements GroundingScorer {
       }
     }
     return { score: best, antonym: false };
+  }
+
+  /** The same other person named more generally: "their spouse" for "their husband", "their child" for "their daughter". */
+  private coversRelation(claim: string | null, source: string | null): boolean {
+    if (claim === null || source === null) return false;
+    const key = `${claim}|${source}`;
+    let known = this.relationCache.get(key);
+    if (known === undefined) {
+      const sourceLemmas = this.lemmas(source);
+      const supports = (paraphrases.supports as Record<string, string[]>) ?? {};
+      const claimLemmas = this.lemmas(claim);
+      // the relation's commonest sense only ("brother" is also "friend" in a rarer one)
+      const first = sourceLemmas.flatMap((l) => this.wordnet.lookup(l, "n").slice(0, 1));
+      const above = new Set(first.flatMap((k) => [...this.closure(k).keys()].filter((a) => (this.closure(k).get(a) ?? 9) <= 3)));
+      known =
+        claimLemmas.some((c) => sourceLemmas.some((l) => supports[l]?.includes(c))) ||
+        claimLemmas.some((c) => this.wordnet.lookup(c, "n").some((k) => above.has(k)));
+      this.relationCache.set(key, known);
+    }
+    return known;
   }
 
   private lemmas(word: string): string[] {
@@ -311,6 +363,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
         continue;
       }
       if (COMPARATIVES.has(word)) cues.comparative = true;
+      // "prefers tea to coffee": a comparison by its verb
+      if (/^prefer(s|red|ring)?$/.test(word)) cues.comparative = true;
       if (NEGATIONS.has(word)) {
         negated = !negated;
         cues.negationParity = !cues.negationParity;
@@ -369,7 +423,20 @@ export class LexicalGroundingScorer implements GroundingScorer {
         content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
         continue;
       }
-      if (this.isOtherPerson(raw, word, previous, next, i)) {
+      if (
+        last?.marker &&
+        last.sentence === segment &&
+        /^\p{Lu}\p{Ll}+$/u.test(raw) &&
+        [last.word, "named", "called"].includes(raws[i - 1]?.toLowerCase() ?? "")
+      ) {
+        // "their daughter Lily", "a daughter named Lily": the relative's name, said of that relative
+        foreign ??= last.word;
+        content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: last.word });
+        continue;
+      }
+      // "has a son named Ben who is 10": what follows is about the son, as in "User's son Ben is 10"
+      const hadRelation = DETERMINERS.has(previous) && HAVE.has((raws[i - 2] ?? "").toLowerCase()) && RELATIONS.has(word);
+      if (hadRelation || this.isOtherPerson(raw, word, previous, next, i)) {
         markers.add(word);
         foreign ??= word;
         // the marker is itself content only where the text is about that person
@@ -382,7 +449,9 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const nounFollows = nextWord !== undefined && /^[a-z]+$/.test(nextWord) && !STOPWORDS.has(nextWord) && this.wordnet.has(nextWord, "n");
       const predicateHead = role === "claim" && !nounFollows && this.afterCopula(raws, i);
       const modifier = role === "summary" && nounFollows && !COMPARATIVES.has(nextWord);
-      content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun, predicateHead, modifier });
+      const before = content[content.length - 1];
+      const averted = /ing$/.test(word) && before !== undefined && before.sentence === segment && AVERSIONS.has(before.word);
+      content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign, predicative, noun, predicateHead, modifier, averted });
     }
     return segment;
   }
@@ -419,7 +488,9 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const b = raws[i + 1];
       if (b !== undefined && /^[A-Za-z]+$/.test(a) && /^[A-Za-z]+$/.test(b)) {
         const joined = `${a.toLowerCase()}_${b.toLowerCase()}`;
-        if (lemmaCandidates(joined).some((l) => this.wordnet.has(l, "n"))) {
+        // "pet named" is not the noun "pet name": only a plural second word is inflected
+        const forms = lemmaCandidates(joined).filter((l) => l === joined || /s$/.test(b));
+        if (forms.some((l) => this.wordnet.has(l, "n"))) {
           out.push(joined);
           i++;
           continue;
@@ -479,6 +550,9 @@ export class LexicalGroundingScorer implements GroundingScorer {
 }
 
 const PERSON = "n:00007846";
+const AVERSIONS = new Set(
+  "hate hates hated dislike dislikes disliked detest detests detested loathe loathes loathed avoid avoids avoided fear fears feared dread dreads".split(" "),
+);
 const REPORTING_NOUNS = new Set(["note", "notes", "report", "reports", "talk", "talks", "share", "shares", "state", "states", "message", "messages"]);
 const SUBJECT_POSSESSIVES = new Set(["their", "his", "her", "my"]);
 const COMPARATIVES = new Set(["over", "than", "instead", "rather", "versus", "vs"]);
@@ -501,8 +575,24 @@ function rawTokens(sentence: string): string[] {
     .replace(/n't\b/gi, " not")
     .replace(/'s\b/gi, " 's")
     .replace(/,/g, " , ");
-  return spaced.match(/'s|,|[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*/g) ?? [];
+  const tokens = (spaced.match(/'s|,|[\p{L}0-9]+(?:[-'][\p{L}0-9]+)*/gu) ?? []).map((t) => NUMBER_WORDS.get(t.toLowerCase()) ?? t);
+  // an age: "is 6 years old" says no more than "is 6"
+  return tokens.filter((t, i) => {
+    const lower = t.toLowerCase();
+    if (/^\d+$/.test(tokens[i - 1] ?? "") && /^years?$/.test(lower) && (tokens[i + 1] ?? "").toLowerCase() === "old") return false;
+    return !(lower === "old" && /^years?$/i.test(tokens[i - 1] ?? "") && /^\d+$/.test(tokens[i - 2] ?? ""));
+  });
 }
+
+/** "three" and "3" are one number ("one" is left alone: "the blue one"); English, German, French, Spanish. */
+const NUMBER_WORDS = new Map<string, string>(
+  [
+    "two three four five six seven eight nine ten eleven twelve",
+    "zwei drei vier fünf sechs sieben acht neun zehn elf zwölf",
+    "deux trois quatre cinq six sept huit neuf dix onze douze",
+    "dos tres cuatro cinco seis siete ocho nueve diez once doce",
+  ].flatMap((row) => row.split(" ").map((w, i) => [w, String(i + 2)] as [string, string])),
+);
 
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;

@@ -12,8 +12,12 @@ export interface Synset {
   hypernyms: string[];
   /** antonyms ("!") */
   antonyms: string[];
-  /** similar-to adjectives ("&") and pertainyms ("\\") */
+  /** pertainyms ("\\") */
   pertainyms: string[];
+  /** similar-to adjectives ("&"): a satellite and its head ("scared", "afraid") */
+  similar: string[];
+  /** an adjective satellite ("tiny", "scared"), whose "similar" is its head ("small", "afraid") */
+  satellite: boolean;
   gloss: string;
   /** an instance (a named place, person ...) rather than a kind */
   instance: boolean;
@@ -119,6 +123,7 @@ function parseDataLine(key: string, line: string): Synset {
   const hypernyms: string[] = [];
   const antonyms: string[] = [];
   const pertainyms: string[] = [];
+  const similar: string[] = [];
   let instance = false;
   for (let i = 0; i < pointerCount; i++, at += 4) {
     const symbol = parts[at];
@@ -127,8 +132,9 @@ function parseDataLine(key: string, line: string): Synset {
     if (symbol === "@" || symbol === "@i") hypernyms.push(target);
     else if (symbol === "!") antonyms.push(target);
     else if (symbol === "\\") pertainyms.push(target);
+    else if (symbol === "&") similar.push(target);
   }
-  return { key, lemmas, hypernyms, antonyms, pertainyms, gloss, instance };
+  return { key, lemmas, hypernyms, antonyms, pertainyms, similar, satellite: parts[2] === "s", gloss, instance };
 }
 
 export function defaultDictDir(): string {
