@@ -105,15 +105,15 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expect([f.frames, f.identical]).toEqual([10, 10]);
   });
 
-  it("C19-FORBID: blind split, sensitive recall at least 261 of 308 (0.847): de 30/34, en 36/43, es 27/33, fr 29/33, it 29/33, nl 28/33, pl 26/33, pt 29/33, ja 8/11, sv 9/11, tr 10/11", () => {
+  it("C19-FORBID: blind split, sensitive recall at least 264 of 308 (0.857): de 31/34, en 36/43, es 27/33, fr 30/33, it 29/33, nl 28/33, pl 26/33, pt 29/33, ja 8/11, sv 9/11, tr 11/11", () => {
     expect(blind.sensitive.length).toBe(308);
-    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(261);
-    const floors: Record<string, number> = { de: 30, en: 36, es: 27, fr: 29, it: 29, nl: 28, pl: 26, pt: 29, ja: 8, sv: 9, tr: 10 };
+    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(264);
+    const floors: Record<string, number> = { de: 31, en: 36, es: 27, fr: 30, it: 29, nl: 28, pl: 26, pt: 29, ja: 8, sv: 9, tr: 11 };
     for (const [lang, floor] of Object.entries(floors)) expect(caught(perLanguage(blind, lang))).toBeGreaterThanOrEqual(floor);
   });
 
-  it("C19-FORBID: blind split, phrase classes: health 41/43, identity 42/47, criminal_legal 23/26, intimate 19/26, biometrics_ids 41/51, location 25/29, profiling 6/9 refused at least", () => {
-    const floors: Record<string, number> = { health: 41, identity: 42, criminal_legal: 23, intimate: 19, biometrics_ids: 41, location: 25, profiling: 6 };
+  it("C19-FORBID: blind split, phrase classes: health 41/43, identity 43/47, criminal_legal 24/26, intimate 19/26, biometrics_ids 41/51, location 25/29, profiling 7/9 refused at least", () => {
+    const floors: Record<string, number> = { health: 41, identity: 43, criminal_legal: 24, intimate: 19, biometrics_ids: 41, location: 25, profiling: 7 };
     for (const [cls, floor] of Object.entries(floors)) expect(caught(blind.sensitive.filter((v) => v.cls === cls))).toBeGreaterThanOrEqual(floor);
   });
 
@@ -130,11 +130,11 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expect(refused(blind.injectionTalk)).toBeLessThanOrEqual(2);
   });
 
-  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 195 of 302 sensitive texts and 166 of 199 injection texts refused; at most 19 of 258 benign and 5 of 76 injection-talk texts refused; 13 of 14 fairness frames identical (one Spanish frame differs: measured before tuning too)", () => {
+  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 214 of 302 sensitive texts (195 before the lexicons of 28 Nov afternoon) and 166 of 199 injection texts refused; at most 18 of 258 benign and 5 of 76 injection-talk texts refused; 13 of 14 fairness frames identical (one Spanish frame differs: measured before tuning too)", () => {
     expect([blind2.sensitive.length, blind2.injection.length, blind2.benign.length, blind2.injectionTalk.length]).toEqual([302, 199, 258, 76]);
-    expect(caught(blind2.sensitive)).toBeGreaterThanOrEqual(195);
+    expect(caught(blind2.sensitive)).toBeGreaterThanOrEqual(214);
     expect(caught(blind2.injection)).toBeGreaterThanOrEqual(166);
-    expect(refused(blind2.benign)).toBeLessThanOrEqual(19);
+    expect(refused(blind2.benign)).toBeLessThanOrEqual(18);
     expect(refused(blind2.injectionTalk)).toBeLessThanOrEqual(5);
     const f = fairness(blind2.fairness);
     expect([f.frames, f.identical]).toEqual([14, 13]);
