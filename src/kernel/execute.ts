@@ -186,8 +186,7 @@ export class Kernel {
       const [gathered, facts] = await Promise.all([
         ctx.subjectHeld && !illFormed && op.gather ? op.gather(req, ctx) : Promise.resolve(undefined),
         this.deps.detectors.run(parsed.texts),
-        // The tenant's first request after start is decided once its chain is checked (MP-BREAK).
-        this.integrity?.checked(principal.tenant),
+        this.integrity?.checked(principal.tenant), // a tenant's first request after start: its chain checked first (MP-BREAK)
       ]);
       const inputOf = (g: Gathered | undefined) => {
         const input = {
