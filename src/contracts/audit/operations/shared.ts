@@ -130,16 +130,14 @@ export async function eraseObject(
   writes: Writes,
   note: { note_id?: string; note_digest?: string } = {},
 ): Promise<boolean> {
-  const erased = await writes.run(() => store.erase(ctx.tenantId, ctx.subjectId, objectId, mark));
-  if (erased) erasureEvent(store, ctx, objectId, mark, stopReason, writes, note);
-  return erased;
+  return (await eraseObjects(store, ctx, [objectId], mark, stopReason, writes, note)).length > 0;
 }
 
 /**
- * Erases every object of `objectIds` in one store, up to the store's `erasureConcurrency` at
- * once (a subject with 10,000 items: the database's round trips overlap), and names their
- * `erase` events in the order of `objectIds`, whatever order the erasures finished in.
- * Returns the ids erased.
+ * Erases every object of `objectIds` in one store as `eraseObject` does, up to the store's
+ * `erasureConcurrency` at once (a subject with 10,000 items: the database's round trips
+ * overlap), and names their `erase` events in the order of `objectIds`, whatever order the
+ * erasures finished in. Returns the ids erased.
  */
 export async function eraseObjects(
   store: ContractStore,
@@ -166,41 +164,31 @@ export async function eraseObjects(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(store.erasureConcurrency ?? 1, objectIds.length)) }, worker));
   const done = objectIds.filter((_, i) => erased[i]);
-  for (const objectId of done) erasureEvent(store, ctx, objectId, mark, stopReason, writes, note);
-  return done;
-}
-
-function erasureEvent(
-  store: ContractStore,
-  ctx: OperationContext,
-  objectId: string,
-  mark: ErasureMark,
-  stopReason: string,
-  writes: Writes,
-  note: { note_id?: string; note_digest?: string },
-): void {
-  const unsettled: UnsettledObject = {
-    tenantId: ctx.tenantId,
-    subjectId: ctx.subjectId,
-    objectId,
-    writtenAt: new Date(mark.at),
-    kind: "erasure",
-    version: null,
-    missing: {
+  for (const objectId of done) {
+    const unsettled: UnsettledObject = {
+      tenantId: ctx.tenantId,
+      subjectId: ctx.subjectId,
+      objectId,
+      writtenAt: new Date(mark.at),
+      kind: "erasure",
+      version: null,
+      missing: {
+        event_type: "erase",
+        operation: mark.operation,
+        stop_reason: stopReason,
+        content_digest: null,
+        metadata: {},
+        reason: mark.reason,
+        decision_id: mark.decision_id,
+      },
+    };
+    writes.event({
       event_type: "erase",
-      operation: mark.operation,
-      stop_reason: stopReason,
-      content_digest: null,
-      metadata: {},
+      memory_id: objectId,
       reason: mark.reason,
-      decision_id: mark.decision_id,
-    },
-  };
-  writes.event({
-    event_type: "erase",
-    memory_id: objectId,
-    reason: mark.reason,
-    metadata: { object_contract: store.contract, ...note },
-    settle: (eventSeq) => store.settle(unsettled, eventSeq),
-  });
+      metadata: { object_contract: store.contract, ...note },
+      settle: (eventSeq) => store.settle(unsettled, eventSeq),
+    });
+  }
+  return done;
 }
