@@ -193,6 +193,8 @@ describe("the ledger page at /ledger/ in headless Chromium", () => {
     await shot("09-live-duplicates");
     await card.getByRole("button", { name: "Approve" }).click();
     await card.waitFor({ state: "detached" });
+    // The page says "Approved." once it has declined the twins too (the card leaves as soon as the lead is approved).
+    await page.getByRole("status").filter({ hasText: "Approved." }).waitFor();
     const pending = (await gw.gql(alice, PENDING, {})).data!.pendingProposals.proposals;
     expect(pending.filter((p: { proposedText: string }) => p.proposedText === text)).toEqual([]);
     const items = (await gw.gql(alice, LEDGER, {})).data!.ledger.items.filter((i: { text: string }) => i.text === text);
