@@ -1,6 +1,7 @@
 import { BSON, type Collection } from "mongodb";
 import type { FinishedAttempt, IdempotencyRecord, IdempotencyStore, Reservation, ReservedObject } from "../kernel/idempotency";
 import type { Outcome } from "../kernel/outcome";
+import { bulkWriteChunked } from "./bulk";
 import { claimByNumber } from "./claims";
 import { COLLECTIONS, type Database, isDuplicateKey } from "./database";
 
@@ -70,7 +71,8 @@ export class MongoIdempotencyStore implements IdempotencyStore {
 
   async finish(changes: readonly FinishedAttempt[]): Promise<void> {
     if (changes.length === 0) return;
-    await this.records.bulkWrite(
+    await bulkWriteChunked(
+      this.records,
       changes.map((c) =>
         c.state === "free"
           ? { deleteOne: { filter: { _id: c.id, attempt: c.attempt } } }

@@ -3,6 +3,7 @@ import { MongoBulkWriteError, type Collection } from "mongodb";
 import type { Logger } from "../../logger";
 import type { Database } from "../../store/database";
 import { GOVERNED_COLLECTIONS } from "./records";
+import { commandChunks } from "../../store/bulk";
 import { clientClosed, GroupCommit } from "../../store/group-commit";
 import { LookupQueue } from "../../store/lookup-queue";
 
@@ -210,11 +211,13 @@ export class CounterStore {
         },
       };
     });
-    try {
-      await this.counters.bulkWrite(ops, { ordered: false });
-    } catch (error) {
-      // Duplicate keys are increments found applied already; anything else is retried.
-      if (!(error instanceof MongoBulkWriteError) || !error.writeErrors || !asArray(error.writeErrors).every((e) => e.code === 11000)) throw error;
+    for (const chunk of commandChunks(ops)) {
+      try {
+        await this.counters.bulkWrite(chunk, { ordered: false });
+      } catch (error) {
+        // Duplicate keys are increments found applied already; anything else is retried.
+        if (!(error instanceof MongoBulkWriteError) || !error.writeErrors || !asArray(error.writeErrors).every((e) => e.code === 11000)) throw error;
+      }
     }
   }
 }
