@@ -34,10 +34,11 @@ export interface ContractStore {
    */
   erase(tenantId: string, subjectId: string, objectId: string, mark: ErasureMark): Promise<boolean>;
   /**
-   * How many of one subject's objects `erase` may work on at once (absent: 1). More than one only
-   * where erasing an object writes that object's documents alone (no document two objects share).
+   * Optional: `erase` for a page of one subject's objects in a few batched commands (absent: the
+   * objects are erased one by one). Only where erasing an object writes that object's documents
+   * alone (no document two objects share). One answer per id, in order.
    */
-  readonly erasureConcurrency?: number;
+  eraseMany?(tenantId: string, subjectId: string, objectIds: readonly string[], mark: ErasureMark): Promise<boolean[]>;
 
   /**
    * Optional: resolves once the background work of answered requests (settle marks, counters

@@ -9,7 +9,7 @@ import { ManualClock } from "../../src/clock";
 import { eventHash } from "../../src/store/event-log";
 import { dumpDatabase } from "../support/database";
 import { startTestGateway, type TestGateway } from "../support/gateway";
-import { CHECKPOINTS, ERASE_MEMORY, ERASE_SUBJECT, eventsOf, preference, READ, STORE, storeMany, VERIFY } from "./support";
+import { CHECKPOINTS, ERASE_MEMORY, ERASE_SUBJECT, eventsOf, preference, READ, STORE, storeMany, UPDATE, VERIFY } from "./support";
 
 const run = promisify(execFile);
 const VERIFIER = path.resolve(__dirname, "..", "..", "scripts", "verify-ndjson.mjs");
@@ -219,6 +219,32 @@ describe("checkpoints, export and erasure", () => {
     expect(await gw.gateway.db.collection("memories").countDocuments({ subject_id: "alice", status: "active" })).toBeGreaterThan(0);
     expect((await gw.gql(auditor, VERIFY, {})).data!.verifyAuditChain.ok).toBe(true);
   });
+
+  it("SPEC D1 MP-FORGET: a subject with more items than one erasure page (205, some updated) is erased whole, one erase event each, in id order", async () => {
+    const admin = await gw.token({ tenant: "exp", subjects: [], roles: ["admin"], sub: "root" });
+    const carolAgent = await gw.token({ tenant: "exp", subjects: ["carol"], roles: ["agent"] });
+    const ids: string[] = [];
+    for (let i = 0; i < 205; i++) {
+      if (i % 90 === 0) clock.advance(3_600_000); // a new write window: the subject's rate allows 100 an hour
+      const stored = (await gw.gql(carolAgent, STORE, { input: preference({ subjectId: "carol", key: `page-${i}`, value: `PAGESECRET ${i}` }) })).data!.storeMemory;
+      expect(stored.stopReason).toBe("SUCCESS_STORED");
+      ids.push(stored.memory.memoryId);
+    }
+    clock.advance(3_600_000);
+    for (const id of ids.slice(0, 20)) {
+      const updated = (await gw.gql(carolAgent, UPDATE, { input: { ...preference({ subjectId: "carol", key: "page", value: "PAGESECRET updated" }), memoryId: id } })).data!.updateMemory;
+      expect(updated.stopReason).toBe("SUCCESS_UPDATED");
+    }
+    const res = (await gw.gql(admin, ERASE_SUBJECT, { subject: "carol", reason: "account closed" })).data!.eraseSubject;
+    expect(res.stopReason).toBe("SUCCESS_DELETED");
+    expect(res.erasedMemoryIds).toEqual([...ids].sort());
+    await gw.gateway.idle();
+    expect(await dumpDatabase(gw.gateway.db)).not.toContain("PAGESECRET");
+    const erases = (await eventsOf(gw.gateway.db, "exp")).filter((e) => e.event_type === "erase" && e.subject_id === "carol");
+    expect(erases.map((e) => e.memory_id)).toEqual([...ids].sort());
+    expect(await gw.gateway.db.collection("memory_versions").countDocuments({ subject_id: "carol", status: { $ne: "erased" } })).toBe(0);
+    expect((await gw.gql(auditor, VERIFY, {})).data!.verifyAuditChain.ok).toBe(true);
+  }, 120_000);
 
   it("SPEC D1 D3a: bad erasure requests get a typed stop reason and change nothing but the refusal's own event", async () => {
     const user = await gw.token({ tenant: "exp", subjects: ["alice"], roles: ["user"], sub: "alice" });

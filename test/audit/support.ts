@@ -9,6 +9,7 @@ export const STORE = `mutation Store($input: StoreMemoryInput!) {
   storeMemory(input: $input) { stopReason explanations memory { memoryId version key value provenance {
     statementType verdictType sourceRefs timestamp validFrom validTo temporalScope applicabilityScope jurisdiction version integrityHash } } }
 }`;
+export const UPDATE = `mutation Update($input: UpdateMemoryInput!) { updateMemory(input: $input) { stopReason explanations memory { memoryId version } } }`;
 export const READ = `query Read($id: ID!, $subject: ID) { memory(memoryId: $id, subjectId: $subject) { stopReason explanations memory { memoryId value } } }`;
 export const LIST = `query List($subject: ID) { memories(subjectId: $subject) { stopReason explanations memories { memoryId } } }`;
 export const VERIFY = `query Verify($from: Int, $to: Int) { verifyAuditChain(fromSeq: $from, toSeq: $to) {

@@ -3,6 +3,7 @@ import type { ContractStore, ErasureMark, ObjectRepair, UnsettledObject } from "
 import { erasedFields, withoutFields } from "../../kernel/declaration";
 import { systemClock, type Clock } from "../../clock";
 import type { Logger } from "../../logger";
+import { bulkWriteChunked } from "../../store/bulk";
 import { saltedDigest } from "../../store/canonical";
 import { ensureIndexes, type Database, isDuplicateKey } from "../../store/database";
 import { memoryDocId, memoryVersionDocId } from "../../store/ids";
@@ -110,8 +111,6 @@ const INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
  */
 export class GovernedStore implements ContractStore {
   readonly contract = "governed";
-  /** An item's erasure writes its own documents alone (item, versions, due mark by `_id`): a subject's items may go 8 at a time. */
-  readonly erasureConcurrency = 8;
   readonly settings: SettingsStore;
   readonly counters: CounterStore;
   /** Numbered quota slots: caps that hold under concurrency (issue 15 §2). */
@@ -438,53 +437,90 @@ export class GovernedStore implements ContractStore {
    * over what stays). Claims and counters hold no content.
    */
   async erase(tenantId: string, subjectId: string, objectId: string, mark: ErasureMark): Promise<boolean> {
-    const _id = memoryDocId(tenantId, subjectId, objectId);
-    const item = await this.memories.findOne({ _id });
-    if (!item) return false;
-    // Versions first: if the process stops here, the item still shows what is left to erase.
-    // Every version by `_id` (memory_versions ids are derived from the version number).
-    // Up to and including the live version's number: a copy under it is not expected, but content anywhere must go (SPEC D1).
-    const versionIds = Array.from({ length: Math.max(1, item.version) }, (_, v) => memoryVersionDocId(tenantId, subjectId, objectId, v + 1));
-    const versions = await this.versions.find({ _id: { $in: versionIds } }).toArray();
-    for (const version of versions) {
-      await this.versions.replaceOne({ _id: version._id }, {
-        tenant_id: tenantId,
-        subject_id: subjectId,
-        memory_id: objectId,
-        version: version.version ?? null,
-        status: "erased",
-        erasure: mark,
-      } as unknown as MemoryVersionRecord);
-    }
-    // Identity and lifecycle stay; every field the operations declare stored goes (ERASED_FIELDS).
-    const tombstone: MemoryRecord = withoutFields(
-      {
-        _id,
-        tenant_id: tenantId,
-        subject_id: subjectId,
-        memory_id: objectId,
-        version: item.version,
-        category: item.category,
-        source_kind: item.source_kind,
-        ttl_class: item.ttl_class,
-        origin: item.origin,
-        consent: { explicit: item.consent?.explicit ?? false },
-        status: "erased",
-        created_at: item.created_at,
-        updated_at: new Date(mark.at),
-        expires_at: item.expires_at,
-        created_by: item.created_by,
-        content_salt: "",
-        ...(item.logged ? { logged: item.logged } : {}),
-        erasure: item.erasure?.logged_seq !== undefined ? item.erasure : mark,
-      } as MemoryRecord,
-      ERASED_FIELDS,
-    );
-    Object.assign(tombstone, governedProvenance(tombstone)); // the integrity hash covers what is stored now
-    if (item.erasure?.logged_seq === undefined) await this.due.add(erasureDue(tombstone, mark));
-    await this.memories.replaceOne({ _id }, tombstone);
-    return true;
+    return (await this.eraseMany(tenantId, subjectId, [objectId], mark))[0];
   }
+
+  /**
+   * `erase` for a page of the subject's items in a few commands: the
+   * items and their versions read by `_id` (`$in`), the versions' tombstones in bulk writes,
+   * the due marks, the items' tombstones in bulk writes (src/store/bulk.ts). Versions first: if the process stops
+   * in between, an item still shows what is left to erase. Nothing here needs the bulk writes to
+   * be atomic (a retry erases what is left; each tombstone is whole).
+   */
+  async eraseMany(tenantId: string, subjectId: string, objectIds: readonly string[], mark: ErasureMark): Promise<boolean[]> {
+    const ids = objectIds.map((objectId) => memoryDocId(tenantId, subjectId, objectId));
+    const items = await this.memories.find(ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } }).toArray();
+    if (items.length === 0) return ids.map(() => false);
+    // Every version by `_id` (memory_versions ids are derived from the version number), up to and
+    // including the live version's: a copy under it is not expected, but content anywhere must go (SPEC D1).
+    const versionOf = new Map(
+      items.flatMap((item) =>
+        Array.from({ length: Math.max(1, item.version) }, (_, v) => [memoryVersionDocId(tenantId, subjectId, item.memory_id, v + 1), item] as const),
+      ),
+    );
+    const versions = await this.versions.find({ _id: { $in: [...versionOf.keys()] } }).toArray();
+    if (versions.length > 0) {
+      await bulkWriteChunked(
+        this.versions,
+        versions.map((version) => ({
+          replaceOne: { filter: { _id: version._id }, replacement: versionTombstone(versionOf.get(version._id)!, version, mark) },
+        })),
+      );
+    }
+    const tombstones = items.map((item) => itemTombstone(item, mark));
+    await Promise.all(tombstones.filter((_, i) => items[i].erasure?.logged_seq === undefined).map((tombstone) => this.due.add(erasureDue(tombstone, mark))));
+    await bulkWriteChunked(
+      this.memories,
+      tombstones.map((tombstone) => ({ replaceOne: { filter: { _id: tombstone._id }, replacement: tombstone } })),
+    );
+    const erased = new Set(items.map((item) => item._id));
+    return ids.map((id) => erased.has(id));
+  }
+}
+
+/** A version's tombstone: identity and status only. */
+function versionTombstone(item: MemoryRecord, version: MemoryVersionRecord, mark: ErasureMark): MemoryVersionRecord {
+  return {
+    tenant_id: item.tenant_id,
+    subject_id: item.subject_id,
+    memory_id: item.memory_id,
+    version: version.version ?? null,
+    status: "erased",
+    erasure: mark,
+  } as unknown as MemoryVersionRecord;
+}
+
+/**
+ * SPEC D1: an item's tombstone keeps its identity and lifecycle only: the declared stored fields
+ * (key, value, source ref, consent evidence, delete reason) and the salt go (ERASED_FIELDS); the
+ * integrity hash is recomputed over what stays. Claims and counters hold no content.
+ */
+function itemTombstone(item: MemoryRecord, mark: ErasureMark): MemoryRecord {
+  const tombstone: MemoryRecord = withoutFields(
+    {
+      _id: item._id,
+      tenant_id: item.tenant_id,
+      subject_id: item.subject_id,
+      memory_id: item.memory_id,
+      version: item.version,
+      category: item.category,
+      source_kind: item.source_kind,
+      ttl_class: item.ttl_class,
+      origin: item.origin,
+      consent: { explicit: item.consent?.explicit ?? false },
+      status: "erased",
+      created_at: item.created_at,
+      updated_at: new Date(mark.at),
+      expires_at: item.expires_at,
+      created_by: item.created_by,
+      content_salt: "",
+      ...(item.logged ? { logged: item.logged } : {}),
+      erasure: item.erasure?.logged_seq !== undefined ? item.erasure : mark,
+    } as MemoryRecord,
+    ERASED_FIELDS,
+  );
+  Object.assign(tombstone, governedProvenance(tombstone)); // the integrity hash covers what is stored now
+  return tombstone;
 }
 
 /** What an erasure removes from an item (SPEC D1): the fields its operations declare stored (fields.ts), nested ones by path. */
