@@ -13,7 +13,7 @@ OPA_VERSION="v1.10.1"
 REGAL_VERSION="v0.39.0"
 FERRETDB_VERSION="v1.24.2"
 # The local patches below change what is built: the recorded version says which are in.
-FERRETDB_BUILD="$FERRETDB_VERSION+memgate.10"
+FERRETDB_BUILD="$FERRETDB_VERSION+memgate.11"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
