@@ -1,4 +1,4 @@
-import { clausesOf, type Clause } from "./clauses";
+import { aliasesIn, clausesOf, type Clause } from "./clauses";
 import { FORMER, IRREALIS, NEGATIONS } from "./lexical-scorer";
 import type { GroundingScore, GroundingScorer } from "./scorer";
 
@@ -49,8 +49,9 @@ export class ClauseGroundingScorer implements GroundingScorer {
   }
 
   private scoreClauses(summary: string, candidate: string): GroundingScore {
-    const sources = clausesOf(summary);
-    const claims = clausesOf(candidate);
+    const aliases = aliasesIn(summary);
+    const sources = clausesOf(summary, aliases);
+    const claims = clausesOf(candidate, aliases);
     if (claims.length === 0 || sources.length === 0) return { score: 0, unsupported: 0, scorer: this.name };
     let score = 1;
     let unsupported = 0;

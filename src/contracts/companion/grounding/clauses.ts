@@ -1,5 +1,6 @@
 import winkNLP, { type ItemSentence, type WinkMethods } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
+import { aliasesOf, expandSentence, type Word } from "./entities";
 import { baseForms } from "./morphy";
 import { sharedWordNet } from "./wordnet";
 
@@ -19,12 +20,6 @@ export interface Clause {
   aboutUser: boolean;
 }
 
-interface Word {
-  text: string;
-  lower: string;
-  pos: string;
-}
-
 /** Words that open a condition: the fact holds only under it. */
 const CONDITIONS = new Set(["when", "whenever", "if", "unless", "once"]);
 /** Words that can join two clauses. */
@@ -42,26 +37,56 @@ function nlp(): WinkMethods {
   return shared;
 }
 
-/** The clauses of a text, in order. */
-export function clausesOf(text: string): Clause[] {
+/** The words of each sentence of a text, tagged. */
+function sentencesOf(text: string): Word[][] {
   const engine = nlp();
   const its = engine.its;
-  const clauses: Clause[] = [];
+  const out: Word[][] = [];
   const doc = engine.readDoc(text.replace(/[\u2018\u2019]/g, "'"));
   doc.sentences().each((sentence: ItemSentence) => {
     const texts = sentence.tokens().out(its.value) as string[];
     const tags = sentence.tokens().out(its.pos) as string[];
-    const words: Word[] = texts.map((t, i) => ({ text: t, lower: t.toLowerCase(), pos: tags[i] }));
+    out.push(texts.map((t, i) => ({ text: t, lower: t.toLowerCase(), pos: tags[i] })));
+  });
+  return out;
+}
+
+/** Names of the people in a text with the relation each is ("Marco" → "husband"), for `clausesOf`. */
+export function aliasesIn(text: string): Map<string, string> {
+  return aliasesOf(sentencesOf(text).flat());
+}
+
+/**
+ * The clauses of a text, in order; then the clauses the text states implicitly (entities.ts:
+ * appositions, relative clauses, names of relations). With `aliases`, a clause whose subject is
+ * a bare name of a known relation is written with it ("Elena coaches ..." → "User's wife Elena
+ * coaches ..."), so a fact attaches to the same person in summary and candidate.
+ */
+export function clausesOf(text: string, aliases: Map<string, string> = new Map()): Clause[] {
+  const clauses: Clause[] = [];
+  const implicit: Clause[] = [];
+  for (const words of sentencesOf(text)) {
     // a semicolon ends a sentence as far as clauses go
     let start = 0;
     words.forEach((w, i) => {
       if (w.text === ";" || i === words.length - 1) {
-        clauses.push(...clausesOfSentence(words.slice(start, w.text === ";" ? i : i + 1)));
+        const { sentences, whole } = expandSentence(words.slice(start, w.text === ";" ? i : i + 1));
+        clauses.push(...clausesOfSentence(sentences[0]));
+        for (const s of sentences.slice(1)) implicit.push(...clausesOfSentence(s));
+        for (const c of whole) implicit.push({ text: join(c), main: join(c), condition: null, aboutUser: c[0].lower === "user" && c[1]?.text !== "'s" });
         start = i + 1;
       }
     });
-  });
-  return clauses;
+  }
+  return [...clauses, ...implicit].map((c) => withAlias(c, aliases));
+}
+
+function withAlias(clause: Clause, aliases: Map<string, string>): Clause {
+  const name = /^(\p{Lu}[\p{L}'-]+)\s/u.exec(clause.text)?.[1];
+  const relation = name === undefined ? undefined : aliases.get(name);
+  if (relation === undefined) return clause;
+  const prefix = `User's ${relation} `;
+  return { ...clause, text: prefix + clause.text, main: prefix + clause.main, aboutUser: false };
 }
 
 function clausesOfSentence(words: Word[]): Clause[] {

@@ -1,0 +1,243 @@
+import { sharedWordNet } from "./wordnet";
+
+/** A token of a sentence with its part of speech (wink-nlp's tag). */
+export interface Word {
+  text: string;
+  lower: string;
+  pos: string;
+}
+
+/**
+ * What a sentence says, written out so that each fact sits in one clause with its own entity
+ * (SG-GROUND's clause aligner, before the clauses are cut):
+ * - `sentences` are cut into clauses as usual: the sentence itself, a subject of two people
+ *   written out for each ("User and his wife Elena volunteer" → "User volunteer", "his wife
+ *   Elena volunteer"), a relative clause with its antecedent in place of the pronoun ("curries,
+ *   which they cook at home" → "they cook curries at home"; "Marco, who handles the finances"
+ *   → "User's husband Marco handles the finances");
+ * - `whole` are single clauses, never cut: an apposition stated ("User's father, a retired
+ *   pilot, taught ..." → "User's father is a retired pilot") and the names of a relation or a
+ *   pet ("two daughters, Mia and Zoe" → "User has two daughters named Mia and Zoe").
+ * "there" is the place named before it in the sentence. An apposition is taken out of the
+ * sentence, so it is never a clause of its own about the user ("a retired pilot").
+ * Each fact keeps the entity it is said of: nothing here moves a word from one entity to another.
+ */
+export function expandSentence(input: Word[]): { sentences: Word[][]; whole: Word[][] } {
+  const words = resolveThere(input);
+  const whole: Word[][] = [];
+  const main = takeAppositions(words, whole);
+  const sentences = splitSubjects(main);
+  for (const s of [...sentences]) sentences.push(...relativeClauses(s));
+  whole.push(...namedRelations(main), ...livesWith(main));
+  return { sentences, whole };
+}
+
+const POSSESSIVE_PRONOUNS = new Set(["their", "his", "her", "my"]);
+const NP_POS = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
+const USER: Word = { text: "User", lower: "user", pos: "PROPN" };
+const GENITIVE: Word = { text: "'s", lower: "'s", pos: "PART" };
+const word = (text: string, pos: string): Word => ({ text, lower: text.toLowerCase(), pos });
+
+/** "moved to Toronto ... and now designs video games there": "there" is Toronto. */
+function resolveThere(words: Word[]): Word[] {
+  let place: Word[] = [];
+  const out: Word[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (["in", "to", "at"].includes(w.lower) && words[i + 1]?.pos === "PROPN") {
+      let end = i + 1;
+      while (words[end + 1]?.pos === "PROPN") end++;
+      place = words.slice(i + 1, end + 1);
+    }
+    const existential = ["is", "are", "was", "were"].includes(words[i + 1]?.lower ?? "");
+    if (w.lower === "there" && place.length > 0 && i > 0 && !existential) {
+      out.push(word("in", "ADP"), ...place);
+      continue;
+    }
+    out.push(w);
+  }
+  return out;
+}
+
+/** The end of the noun phrase that ends right before `end` (exclusive), walking back: its first index. */
+function phraseStart(words: Word[], end: number): number {
+  let i = end - 1;
+  while (i >= 0) {
+    const w = words[i];
+    const named = (w.lower === "named" || w.lower === "called") && i > 0 && words[i - 1].pos === "NOUN";
+    if (NP_POS.has(w.pos) || w.text === "'s" || named || POSSESSIVE_PRONOUNS.has(w.lower)) {
+      if (w.pos === "DET" || POSSESSIVE_PRONOUNS.has(w.lower)) return i;
+      i--;
+      continue;
+    }
+    break;
+  }
+  return i + 1;
+}
+
+/** "her husband Marco" as a subject of its own: "User 's husband Marco". */
+function asSubject(phrase: Word[]): Word[] {
+  if (phrase.length > 1 && POSSESSIVE_PRONOUNS.has(phrase[0].lower)) return [USER, GENITIVE, ...phrase.slice(1)];
+  return phrase;
+}
+
+function isNameList(run: Word[]): boolean {
+  return run.length > 0 && run.every((w) => w.pos === "PROPN" || w.lower === "and") && run[0].pos === "PROPN" && run[run.length - 1].pos === "PROPN";
+}
+
+/**
+ * ", a retired pilot," / ", Priya," / ", Mochi and Tofu," after a noun: taken out of the sentence.
+ * A description becomes "X is a retired pilot"; names become "X named Priya" in the sentence
+ * when the phrase is its subject, else a clause "User has two cats named Mochi and Tofu".
+ */
+function takeAppositions(words: Word[], whole: Word[][]): Word[] {
+  let out = words;
+  for (let guard = 0; guard < 4; guard++) {
+    const open = out.findIndex((w, i) => w.text === "," && i > 0 && (out[i - 1].pos === "NOUN" || out[i - 1].pos === "PROPN") && closeOf(out, i) > 0);
+    if (open < 0) return out;
+    const close = closeOf(out, open);
+    const run = out.slice(open + 1, close);
+    const start = phraseStart(out, open);
+    const head = out.slice(start, open);
+    if (isNameList(run)) {
+      if (start === 0) out = [...out.slice(0, open), ...run, ...out.slice(close + 1)];
+      else {
+        whole.push([...clausePrefix(out, start), ...head, word("named", "VERB"), ...run]);
+        out = [...out.slice(0, open), ...out.slice(close)];
+      }
+    } else {
+      whole.push([...asSubject(head), word("is", "AUX"), ...run]);
+      out = [...out.slice(0, open), ...out.slice(close + 1)];
+    }
+  }
+  return out;
+}
+
+/** The comma closing an apposition opened at `open`: a short run without a verb, followed by a verb or ", and". */
+function closeOf(words: Word[], open: number): number {
+  for (let j = open + 1; j < words.length && j <= open + 6; j++) {
+    const w = words[j];
+    if (w.text === ",") {
+      if (j === open + 1) return -1;
+      const run = words.slice(open + 1, j);
+      if (!(run[0].pos === "DET" || isNameList(run))) return -1;
+      const after = words[j + 1];
+      const afterVerb = after !== undefined && (after.pos === "VERB" || after.pos === "AUX");
+      const afterAnd = after !== undefined && after.lower === "and";
+      return afterVerb || (afterAnd && isNameList(run)) ? j : -1;
+    }
+    if (w.pos === "VERB" || w.pos === "AUX" || w.pos === "PUNCT" || ["who", "which", "that"].includes(w.lower)) return -1;
+  }
+  return -1;
+}
+
+/** The clause before a noun phrase at `start`: from the last coordinator or comma (or the sentence's start). */
+function clausePrefix(words: Word[], start: number): Word[] {
+  let from = 0;
+  for (let i = start - 1; i >= 0; i--) {
+    if (words[i].text === "," || ["and", "but", "while"].includes(words[i].lower)) {
+      from = i + 1;
+      break;
+    }
+  }
+  const prefix = words.slice(from, start);
+  return prefix.length > 0 && prefix.some((w) => w.pos === "VERB" || w.pos === "AUX" || w.pos === "NOUN") ? prefix : [];
+}
+
+/** "User and his wife Elena volunteer at ...": one sentence per subject. */
+function splitSubjects(words: Word[]): Word[][] {
+  const and = words.findIndex((w) => w.lower === "and");
+  if (and < 1 || and > 2) return [words];
+  const first = words.slice(0, and);
+  if (!first.every((w) => w.pos === "PROPN" || w.pos === "NOUN" || w.pos === "DET") || first[first.length - 1].lower !== "user") return [words];
+  let verb = and + 1;
+  while (verb < words.length && verb <= and + 4 && (NP_POS.has(words[verb].pos) || POSSESSIVE_PRONOUNS.has(words[verb].lower))) {
+    if (words[verb].pos === "NOUN" && verb > and + 1 && words[verb - 1].pos === "PROPN") break; // "Elena volunteer": a verb the tagger called a noun
+    verb++;
+  }
+  const second = words.slice(and + 1, verb);
+  const v = words[verb];
+  if (second.length === 0 || v === undefined) return [words];
+  const verbLike = v.pos === "VERB" || v.pos === "AUX" || sharedWordNet().has(v.lower, "v");
+  if (!verbLike || !second.some((w) => w.pos === "PROPN" || w.pos === "NOUN")) return [words];
+  const rest = [{ ...v, pos: "VERB" }, ...words.slice(verb + 1)];
+  return [
+    [...first, ...rest],
+    [...asSubject(second), ...rest],
+  ];
+}
+
+/** "X, which they cook at home" → "they cook X at home"; "Marco, who handles the finances" → "Marco handles the finances". */
+function relativeClauses(words: Word[]): Word[][] {
+  const out: Word[][] = [];
+  words.forEach((w, r) => {
+    if (!["who", "which"].includes(w.lower) || r === 0) return;
+    const end = r - (words[r - 1].text === "," ? 1 : 0);
+    const start = phraseStart(words, end);
+    const antecedent = words.slice(start, end);
+    if (antecedent.length === 0 || !["NOUN", "PROPN"].includes(antecedent[antecedent.length - 1].pos)) return;
+    let stop = r + 1;
+    while (stop < words.length && words[stop].text !== "," && !["while", "whereas", "but", ";"].includes(words[stop].lower)) stop++;
+    const body = words.slice(r + 1, stop);
+    if (body.length === 0) return;
+    const first = body[0];
+    if (
+      first.pos === "VERB" ||
+      first.pos === "AUX" ||
+      (first.pos === "NOUN" && /s$/.test(first.lower) && sharedWordNet().has(first.lower.replace(/e?s$/, ""), "v"))
+    ) {
+      out.push([...asSubject(antecedent), { ...first, pos: "VERB" }, ...body.slice(1)]);
+      return;
+    }
+    const verb = body.findIndex((x) => x.pos === "VERB" || x.pos === "AUX");
+    if (verb < 1 || verb > 2 || !body.slice(0, verb).every((x) => x.pos === "PRON" || x.pos === "PROPN")) return;
+    let after = verb;
+    while (body[after + 1] && (body[after + 1].pos === "VERB" || body[after + 1].pos === "AUX" || body[after + 1].pos === "PART")) after++;
+    out.push([...body.slice(0, after + 1), ...antecedent, ...body.slice(after + 1)]);
+  });
+  return out;
+}
+
+const RELATION_NOUNS = new Set(
+  `sister brother mother father mom dad mum son daughter child kid wife husband spouse partner boyfriend girlfriend fiance fiancee friend
+   roommate neighbor neighbour boss manager colleague coworker cousin aunt uncle grandmother grandfather grandma grandpa niece nephew
+   dog cat puppy kitten pet parrot hamster rabbit horse`.split(/\s+/),
+);
+const PETS = new Set(["dog", "cat", "puppy", "kitten", "pet", "parrot", "hamster", "rabbit", "horse"]);
+
+/** "User lives in Lisbon with two cats": the user has two cats (a person or an animal they live with). */
+function livesWith(words: Word[]): Word[][] {
+  const live = words.findIndex((w) => /^liv(e|es|ed|ing)$/.test(w.lower));
+  if (live < 0 || !["user", "they", "she", "he"].includes(words[0]?.lower ?? "")) return [];
+  for (let i = live + 1; i < words.length && words[i].text !== "," && words[i].lower !== "and"; i++) {
+    if (words[i].lower !== "with") continue;
+    let end = i + 1;
+    while (end < words.length && (NP_POS.has(words[end].pos) || POSSESSIVE_PRONOUNS.has(words[end].lower))) end++;
+    const phrase = words.slice(i + 1, end);
+    if (phrase.some((w) => w.pos === "NOUN")) return [[USER, word("has", "VERB"), ...phrase]];
+  }
+  return [];
+}
+
+/** "User's daughter Lily", "their son Noah", "a cat named Miso": "User has a daughter named Lily". */
+function namedRelations(words: Word[]): Word[][] {
+  const out: Word[][] = [];
+  words.forEach((w, i) => {
+    if (!RELATION_NOUNS.has(w.lower) || i === 0) return;
+    const owner = words[i - 1];
+    const byUser = POSSESSIVE_PRONOUNS.has(owner.lower) || (owner.text === "'s" && words[i - 2]?.lower === "user");
+    let at = i + 1;
+    if (words[at]?.lower === "named" || words[at]?.lower === "called") at++;
+    const name = words[at];
+    if (!byUser || name === undefined || name.pos !== "PROPN" || name.lower === "user") return;
+    out.push([USER, word("has", "VERB"), word("a", "DET"), w, word("named", "VERB"), name]);
+  });
+  return out;
+}
+
+/** Names of people and pets in a text, each with the relation it is said to be ("Marco" → "husband"). */
+export function aliasesOf(words: Word[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const clause of namedRelations(words)) if (!PETS.has(clause[3].lower)) out.set(clause[5].text, clause[3].lower);
+  return out;
+}
