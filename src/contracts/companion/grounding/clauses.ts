@@ -97,12 +97,17 @@ function clausesOfSentence(words: Word[]): Clause[] {
   let verbHead: Word[] = [];
   let subject: Word[] = [];
   let pendingCondition: Word[] | null = null;
+  let purpose: Word[] = [];
   /** what the clause before was about after its verb ("a bike last month"), for "it" in the next one */
   let object: Word[] = [];
   for (const raw of chunks) {
     let chunk = raw.filter((w) => w.text !== ",");
     if (chunk.length > 1 && chunk[0].lower === "that") chunk = chunk.slice(1); // "... and that their partner ...": a second reported clause
     if (chunk.length === 0) continue;
+    if (out.length > 0 && chunk.length <= 3 && chunk[0].lower === "to" && chunk[1]?.pos === "VERB") {
+      purpose = chunk; // "..., and, to unwind, knits scarves": the purpose of the clause that follows
+      continue;
+    }
     if (CONDITIONS.has(chunk[0].lower) && out.length === 0 && pendingCondition === null) {
       pendingCondition = chunk; // "When it rains, ...": the condition of the clause that follows
       continue;
@@ -119,12 +124,13 @@ function clausesOfSentence(words: Word[]): Clause[] {
     if (verbAt >= 0) {
       const groupEnd = verbGroupEnd(chunk, verbAt);
       const rest = chunk.slice(groupEnd + 1).filter((w) => !CONDITIONS.has(w.lower));
-      if (rest.length > 0 && !rest.every((w) => w.pos === "PRON")) object = rest;
+      if (rest.length > 0 && !rest.every((w) => w.pos === "PRON")) object = nounPhrase(rest);
       subject = chunk.slice(0, verbAt).filter((w) => !["now", "also", "then", "often", "still"].includes(w.lower));
       head = chunk.slice(0, predicateEnd(chunk, groupEnd) + 1);
       verbHead = chunk.slice(0, groupEnd + 1);
     }
-    const conditionAt = chunk.findIndex((w, i) => i > 0 && CONDITIONS.has(w.lower));
+    if (purpose.length > 0) [chunk, purpose] = [[...chunk, ...purpose], []];
+    const conditionAt = chunk.findIndex((w, i) => i > 0 && CONDITIONS.has(w.lower) && !pastTime(chunk, i));
     const main = conditionAt > 0 ? chunk.slice(0, conditionAt) : chunk;
     let condition = conditionAt > 0 ? chunk.slice(conditionAt) : null;
     if (pendingCondition) {
@@ -181,6 +187,19 @@ function misTaggedVerb(chunk: Word[], head: Word[]): boolean {
   );
 }
 
+/** "a beagle named Pepper last year": the object without what follows its noun phrase (a time, a place). */
+function nounPhrase(rest: Word[]): Word[] {
+  let end = 0;
+  while (end < rest.length) {
+    const w = rest[end];
+    const named = (w.lower === "named" || w.lower === "called") && rest[end + 1]?.pos === "PROPN";
+    if (TIME_WORDS.has(w.lower) || !(["DET", "ADJ", "NOUN", "PROPN", "NUM", "PART", "PRON"].includes(w.pos) || named)) break;
+    end += named ? 2 : 1;
+  }
+  return end === 0 ? rest : rest.slice(0, end);
+}
+const TIME_WORDS = new Set(["last", "next", "every", "each", "this", "yesterday", "today", "tomorrow", "tonight"]);
+
 /** "... and rides it to work": "it" (him, her as an object) is what the clause before was about. */
 function resolveObjectPronoun(chunk: Word[], object: Word[]): Word[] {
   if (object.length === 0) return chunk;
@@ -226,8 +245,9 @@ function shapeOf(chunk: Word[]): "verb-first" | "own-subject" | "gapped" {
   while (i < chunk.length && chunk[i].pos === "ADV") i++;
   if (i < chunk.length && isVerb(chunk, i) && !chunk[i].lower.endsWith("ing")) return "verb-first";
   for (let j = i; j < chunk.length; j++) {
-    if (isVerb(chunk, j)) return j > i && chunk.slice(i, j).every((w) => SUBJECT_POS.has(w.pos) || w.text === "'s") ? "own-subject" : "gapped";
-    if (!SUBJECT_POS.has(chunk[j].pos) && chunk[j].text !== "'s") break;
+    if (isVerb(chunk, j))
+      return j > i && chunk.slice(i, j).every((w, k) => SUBJECT_POS.has(w.pos) || w.text === "'s" || (k > 0 && w.pos === "ADV")) ? "own-subject" : "gapped";
+    if (!SUBJECT_POS.has(chunk[j].pos) && chunk[j].text !== "'s" && !(j > i && chunk[j].pos === "ADV")) break;
   }
   return "gapped";
 }
@@ -298,6 +318,11 @@ function predicateEnd(chunk: Word[], groupEnd: number): number {
 /** "fond of snakes": an adjective with its preposition is a predicate of its own, not an argument. */
 function opensPredicate(chunk: Word[]): boolean {
   return chunk[0]?.pos === "ADJ" && chunk[1]?.pos === "ADP";
+}
+
+/** "when they were a teenager": a time in the past, not a condition the fact holds under. */
+function pastTime(chunk: Word[], at: number): boolean {
+  return chunk[at].lower === "when" && chunk.slice(at + 1, at + 4).some((w) => w.lower === "was" || w.lower === "were");
 }
 
 function subjectOf(chunk: Word[]): Word[] {
