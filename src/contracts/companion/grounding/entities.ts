@@ -28,7 +28,7 @@ export function expandSentence(input: Word[]): { sentences: Word[][]; whole: Wor
   const main = takeAppositions(words, whole);
   const sentences = splitSubjects(main);
   for (const s of [...sentences]) sentences.push(...relativeClauses(s));
-  whole.push(...namedRelations(main), ...livesWith(main));
+  whole.push(...namedRelations(main), ...[main, ...whole].flatMap(livesWith), ...learnedFrom(main));
   return { sentences, whole };
 }
 
@@ -65,6 +65,8 @@ function phraseStart(words: Word[], end: number): number {
   while (i >= 0) {
     const w = words[i];
     const named = (w.lower === "named" || w.lower === "called") && i > 0 && words[i - 1].pos === "NOUN";
+    const misTagged = w.pos === "NOUN" && ["ADJ", "DET"].includes(words[i + 1]?.pos ?? "");
+    if (misTagged) break; // "... but love spicy Thai curries": a verb the tagger called a noun
     if (NP_POS.has(w.pos) || w.text === "'s" || named || POSSESSIVE_PRONOUNS.has(w.lower)) {
       if (w.pos === "DET" || POSSESSIVE_PRONOUNS.has(w.lower)) return i;
       i--;
@@ -174,7 +176,9 @@ function relativeClauses(words: Word[]): Word[][] {
     if (!["who", "which"].includes(w.lower) || r === 0) return;
     const end = r - (words[r - 1].text === "," ? 1 : 0);
     const start = phraseStart(words, end);
-    const antecedent = words.slice(start, end);
+    // "has a sibling who is a firefighter": the user's sibling
+    const had = /^(has|have|had)$/.test(words[start - 1]?.lower ?? "") && ["a", "an"].includes(words[start]?.lower);
+    const antecedent = had ? [USER, GENITIVE, ...words.slice(start + 1, end)] : words.slice(start, end);
     if (antecedent.length === 0 || !["NOUN", "PROPN"].includes(antecedent[antecedent.length - 1].pos)) return;
     let stop = r + 1;
     while (stop < words.length && words[stop].text !== "," && !["while", "whereas", "but", ";"].includes(words[stop].lower)) stop++;
@@ -212,7 +216,9 @@ function livesWith(words: Word[]): Word[][] {
   for (let i = live + 1; i < words.length && words[i].text !== "," && words[i].lower !== "and"; i++) {
     if (words[i].lower !== "with") continue;
     let end = i + 1;
-    while (end < words.length && (NP_POS.has(words[end].pos) || POSSESSIVE_PRONOUNS.has(words[end].lower))) end++;
+    const inPhrase = (w: Word) =>
+      NP_POS.has(w.pos) || POSSESSIVE_PRONOUNS.has(w.lower) || w.lower === "named" || (w.lower === "and" && words[end + 1]?.pos === "PROPN");
+    while (end < words.length && inPhrase(words[end])) end++;
     const phrase = words.slice(i + 1, end);
     if (phrase.some((w) => w.pos === "NOUN")) return [[USER, word("has", "VERB"), ...phrase]];
   }
@@ -233,6 +239,18 @@ function namedRelations(words: Word[]): Word[][] {
     out.push([USER, word("has", "VERB"), word("a", "DET"), w, word("named", "VERB"), name]);
   });
   return out;
+}
+
+/** "User's grandmother taught her to bake bread": the user learned to bake bread from their grandmother. */
+function learnedFrom(words: Word[]): Word[][] {
+  const at = words.findIndex((w) => /^(taught|teaches|teach)$/.test(w.lower));
+  if (at < 1 || !["them", "her", "him", "me", "user"].includes(words[at + 1]?.lower ?? "")) return [];
+  const teacher = words.slice(0, at);
+  if (teacher[0].lower !== "user" || teacher[1]?.text !== "'s" || !teacher.slice(2).every((w) => w.pos === "NOUN" || w.pos === "PROPN")) return [];
+  let end = at + 2;
+  while (end < words.length && words[end].text !== "," && !["and", "but", "while", "when"].includes(words[end].lower)) end++;
+  const learned = words[at].lower === "taught" ? "learned" : "learns";
+  return [[USER, word(learned, "VERB"), ...words.slice(at + 2, end), word("from", "ADP"), word("their", "PRON"), ...teacher.slice(2)]];
 }
 
 /** Names of people and pets in a text, each with the relation it is said to be ("Marco" → "husband"). */
