@@ -54,7 +54,7 @@ export class ClauseGroundingScorer implements GroundingScorer {
   private scoreClauses(summary: string, candidate: string): GroundingScore {
     const aliases = aliasesIn(summary);
     const sources = clausesOf(summary, aliases);
-    const claims = clausesOf(candidate, aliases);
+    const claims = clausesOf(candidate, aliases, false);
     if (claims.length === 0 || sources.length === 0) return { score: 0, unsupported: 0, scorer: this.name };
     let score = 1;
     let unsupported = 0;

@@ -58,11 +58,12 @@ export function aliasesIn(text: string): Map<string, string> {
 
 /**
  * The clauses of a text, in order; then the clauses the text states implicitly (entities.ts:
- * appositions, relative clauses, names of relations). With `aliases`, a clause whose subject is
+ * appositions, relative clauses, names of relations; for a summary also rewordings, which a
+ * candidate, `summary` false, does not have to prove). With `aliases`, a clause whose subject is
  * a bare name of a known relation is written with it ("Elena coaches ..." → "User's wife Elena
  * coaches ..."), so a fact attaches to the same person in summary and candidate.
  */
-export function clausesOf(text: string, aliases: Map<string, string> = new Map()): Clause[] {
+export function clausesOf(text: string, aliases: Map<string, string> = new Map(), summary = true): Clause[] {
   const clauses: Clause[] = [];
   const implicit: Clause[] = [];
   for (const words of sentencesOf(text)) {
@@ -70,7 +71,7 @@ export function clausesOf(text: string, aliases: Map<string, string> = new Map()
     let start = 0;
     words.forEach((w, i) => {
       if (w.text === ";" || i === words.length - 1) {
-        const { sentences, whole } = expandSentence(words.slice(start, w.text === ";" ? i : i + 1));
+        const { sentences, whole } = expandSentence(words.slice(start, w.text === ";" ? i : i + 1), summary);
         clauses.push(...clausesOfSentence(sentences[0]));
         for (const s of sentences.slice(1)) implicit.push(...clausesOfSentence(s));
         for (const c of whole) implicit.push({ text: join(c), main: join(c), condition: null, aboutUser: c[0].lower === "user" && c[1]?.text !== "'s" });
@@ -193,7 +194,8 @@ function nounPhrase(rest: Word[]): Word[] {
   while (end < rest.length) {
     const w = rest[end];
     const named = (w.lower === "named" || w.lower === "called") && rest[end + 1]?.pos === "PROPN";
-    if (TIME_WORDS.has(w.lower) || !(["DET", "ADJ", "NOUN", "PROPN", "NUM", "PART", "PRON"].includes(w.pos) || named)) break;
+    const attributive = w.pos === "VERB" && rest[end - 1]?.pos === "DET"; // "a used car"
+    if (TIME_WORDS.has(w.lower) || !(["DET", "ADJ", "NOUN", "PROPN", "NUM", "PART", "PRON"].includes(w.pos) || named || attributive)) break;
     end += named ? 2 : 1;
   }
   return end === 0 ? rest : rest.slice(0, end);
@@ -259,7 +261,8 @@ function shapeOf(chunk: Word[]): "verb-first" | "own-subject" | "gapped" {
  */
 function isVerb(chunk: Word[], i: number): boolean {
   const w = chunk[i];
-  if (w.pos === "VERB" || w.pos === "AUX") return !isParticiple(chunk, i);
+  // "a used Subaru": a participle after an article describes the noun
+  if (w.pos === "VERB" || w.pos === "AUX") return !isParticiple(chunk, i) && chunk[i - 1]?.pos !== "DET";
   if (w.pos !== "NOUN" || !/[a-z]s$/.test(w.lower) || i + 1 >= chunk.length) return false;
   const before = chunk.slice(0, i).filter((x) => x.pos !== "ADV");
   const last = before[before.length - 1];

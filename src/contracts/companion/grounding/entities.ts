@@ -22,14 +22,68 @@ export interface Word {
  * sentence, so it is never a clause of its own about the user ("a retired pilot").
  * Each fact keeps the entity it is said of: nothing here moves a word from one entity to another.
  */
-export function expandSentence(input: Word[]): { sentences: Word[][]; whole: Word[][] } {
-  const words = resolveThere(input);
+export function expandSentence(input: Word[], summary = true): { sentences: Word[][]; whole: Word[][] } {
   const whole: Word[][] = [];
+  const [words, ...listed] = colonList(resolveThere(input));
   const main = takeAppositions(words, whole);
-  const sentences = splitSubjects(main);
-  for (const s of [...sentences]) sentences.push(...relativeClauses(s));
+  const sentences: Word[][] = [];
+  for (const s of [...splitSubjects(main), ...listed]) {
+    // a relative clause is a clause of its own, not part of its antecedent's
+    const { stripped, clauses } = relativeClauses(s);
+    sentences.push(stripped, ...clauses, ...sharedModifier(stripped));
+    // the same fact in other words: more ways for a summary to support, never more for a candidate to prove
+    if (summary) sentences.push(...occupation(stripped));
+  }
   whole.push(...namedRelations(main), ...[main, ...whole].flatMap(livesWith), ...learnedFrom(main));
   return { sentences, whole };
+}
+
+/** "works as a nurse" and "is a nurse" say the same of a person's occupation: each sentence also in the other wording. */
+function occupation(words: Word[]): Word[][] {
+  const at = words.findIndex((w, i) => i > 0 && ["a", "an"].includes(words[i + 1]?.lower ?? "") && /^(works|work|is|are)$/.test(w.lower));
+  if (at < 0) return [];
+  const as = words[at + 1]?.lower === "as";
+  if (/^work/.test(words[at].lower) && words[at + 1]?.lower !== "as") return [];
+  let head = at + (as ? 2 : 1) + 1;
+  while (head + 1 < words.length && (words[head + 1].pos === "NOUN" || words[head + 1].pos === "ADJ" || words[head].pos === "ADJ")) head++;
+  if (!isPersonNoun(words[head]?.lower ?? "")) return [];
+  const verb = as ? [word("is", "AUX")] : [word("works", "VERB"), word("as", "ADP")];
+  return [[...words.slice(0, at), ...verb, ...words.slice(at + (as ? 2 : 1))]];
+}
+
+/** The noun's commonest sense is a kind of person ("nurse", "pharmacist"; not "vegetarian diet"). */
+function isPersonNoun(noun: string): boolean {
+  const wn = sharedWordNet();
+  let frontier = wn.lookup(noun.replace(/s$/, ""), "n").slice(0, 1).concat(wn.lookup(noun, "n").slice(0, 1));
+  for (let depth = 0; depth < 10 && frontier.length > 0; depth++) {
+    if (frontier.includes(PERSON)) return true;
+    frontier = frontier.flatMap((k) => wn.synset(k).hypernyms);
+  }
+  return false;
+}
+const PERSON = "n:00007846";
+
+/** "User has three children: two sons ... and a daughter ...": what follows the colon is had too. */
+function colonList(words: Word[]): Word[][] {
+  const colon = words.findIndex((w) => w.text === ":");
+  const verb = words.findIndex((w) => /^(has|have|had)$/.test(w.lower));
+  if (colon < 0 || verb < 0 || verb > colon || colon === words.length - 1) return [words];
+  return [words.slice(0, colon), [...words.slice(0, verb + 1), ...words.slice(colon + 1)]];
+}
+
+/** "grows tomatoes and basil on their balcony": the place is where both grow ("grows tomatoes on their balcony"). */
+function sharedModifier(words: Word[]): Word[][] {
+  const and = words.findIndex((w, i) => w.lower === "and" && i > 1);
+  if (and < 0) return [];
+  let verb = and - 1;
+  while (verb >= 0 && NP_POS.has(words[verb].pos)) verb--;
+  if (verb < 0 || verb === and - 1 || !(words[verb].pos === "VERB" || words[verb].pos === "AUX")) return [];
+  let at = and + 1;
+  while (at < words.length && NP_POS.has(words[at].pos)) at++;
+  if (at === and + 1 || words[at]?.pos !== "ADP") return [];
+  let end = at + 1;
+  while (end < words.length && words[end].text !== "," && !["and", "but", "while", "or"].includes(words[end].lower) && words[end].pos !== "PUNCT") end++;
+  return [[...words.slice(0, and), ...words.slice(at, end)]];
 }
 
 const POSSESSIVE_PRONOUNS = new Set(["their", "his", "her", "my"]);
@@ -170,20 +224,26 @@ function splitSubjects(words: Word[]): Word[][] {
 }
 
 /** "X, which they cook at home" → "they cook X at home"; "Marco, who handles the finances" → "Marco handles the finances". */
-function relativeClauses(words: Word[]): Word[][] {
+function relativeClauses(words: Word[]): { stripped: Word[]; clauses: Word[][] } {
   const out: Word[][] = [];
+  const taken = new Set<number>();
   words.forEach((w, r) => {
     if (!["who", "which"].includes(w.lower) || r === 0) return;
     const end = r - (words[r - 1].text === "," ? 1 : 0);
     const start = phraseStart(words, end);
-    // "has a sibling who is a firefighter": the user's sibling
-    const had = /^(has|have|had)$/.test(words[start - 1]?.lower ?? "") && ["a", "an"].includes(words[start]?.lower);
+    // "has a sibling who is a firefighter", "has three children: two sons who ...": the user's sibling, sons
+    const lastVerb = words.slice(0, start).findLast((x) => x.pos === "VERB" || x.pos === "AUX");
+    const had = /^(has|have|had)$/.test(lastVerb?.lower ?? "") && (["a", "an"].includes(words[start]?.lower) || words[start]?.pos === "NUM");
     const antecedent = had ? [USER, GENITIVE, ...words.slice(start + 1, end)] : words.slice(start, end);
     if (antecedent.length === 0 || !["NOUN", "PROPN"].includes(antecedent[antecedent.length - 1].pos)) return;
     let stop = r + 1;
-    while (stop < words.length && words[stop].text !== "," && !["while", "whereas", "but", ";"].includes(words[stop].lower)) stop++;
+    const newPhrase = (i: number) => words[i].lower === "and" && ["DET", "NUM"].includes(words[i + 1]?.pos ?? "");
+    while (stop < words.length && words[stop].text !== "," && !["while", "whereas", "but", ";"].includes(words[stop].lower) && !newPhrase(stop)) stop++;
     const body = words.slice(r + 1, stop);
     if (body.length === 0) return;
+    // ", who is 5," goes with both its commas
+    const commas = words[r - 1].text === "," && words[stop]?.text === ",";
+    for (let i = words[r - 1].text === "," ? r - 1 : r; i < stop + (commas ? 1 : 0); i++) taken.add(i);
     const first = body[0];
     if (
       first.pos === "VERB" ||
@@ -199,7 +259,7 @@ function relativeClauses(words: Word[]): Word[][] {
     while (body[after + 1] && (body[after + 1].pos === "VERB" || body[after + 1].pos === "AUX" || body[after + 1].pos === "PART")) after++;
     out.push([...body.slice(0, after + 1), ...antecedent, ...body.slice(after + 1)]);
   });
-  return out;
+  return { stripped: words.filter((_, i) => !taken.has(i)), clauses: out };
 }
 
 const RELATION_NOUNS = new Set(

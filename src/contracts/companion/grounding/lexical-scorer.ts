@@ -557,7 +557,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
     // "their sister", "User's friend": a relation of the subject, not a modifier ("children's hospital")
     if (POSSESSIVES.has(previous) && next !== "'s" && (RELATIONS.has(word) || RELATIONS.has(word.replace(/s$/, "")) || this.isPersonNoun(word))) return true;
     // a name acting as the subject of an inflected verb: "Sarah loves hiking", "Tom said"
-    const capitalised = /^[A-Z][a-z]+$/.test(raw);
+    const capitalised = /^[A-Z][a-z]+$/.test(raw) && previous !== "named" && previous !== "called"; // "a cat named Olive sleeps": the cat
     if (capitalised && next !== undefined && /^[a-z]+$/.test(next)) {
       const inflectedVerb =
         (/(s|ed)$/.test(next) && baseForms(next).some((f) => f.lemma !== next && !f.adjectiveOnly && this.wordnet.has(f.lemma, "v"))) ||
