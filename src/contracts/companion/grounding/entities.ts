@@ -77,7 +77,10 @@ function sharedModifier(words: Word[]): Word[][] {
   if (and < 0) return [];
   let verb = and - 1;
   while (verb >= 0 && NP_POS.has(words[verb].pos)) verb--;
-  if (verb < 0 || verb === and - 1 || !(words[verb].pos === "VERB" || words[verb].pos === "AUX")) return [];
+  if (verb < 0 || verb === and - 1 || words[verb].pos !== "VERB") return [];
+  // "... and coaches the team": a verb the tagger called a noun opens a clause of its own
+  const second = words[and + 1];
+  if (second === undefined || (second.pos === "NOUN" && /s$/.test(second.lower) && sharedWordNet().has(second.lower.replace(/e?s$/, ""), "v"))) return [];
   let at = and + 1;
   while (at < words.length && NP_POS.has(words[at].pos)) at++;
   if (at === and + 1 || words[at]?.pos !== "ADP") return [];
@@ -232,7 +235,7 @@ function relativeClauses(words: Word[]): { stripped: Word[]; clauses: Word[][] }
     const end = r - (words[r - 1].text === "," ? 1 : 0);
     const start = phraseStart(words, end);
     // "has a sibling who is a firefighter", "has three children: two sons who ...": the user's sibling, sons
-    const lastVerb = words.slice(0, start).findLast((x) => x.pos === "VERB" || x.pos === "AUX");
+    const lastVerb = words.slice(0, start).findLast((x, i) => !taken.has(i) && (x.pos === "VERB" || x.pos === "AUX"));
     const had = /^(has|have|had)$/.test(lastVerb?.lower ?? "") && (["a", "an"].includes(words[start]?.lower) || words[start]?.pos === "NUM");
     const antecedent = had ? [USER, GENITIVE, ...words.slice(start + 1, end)] : words.slice(start, end);
     if (antecedent.length === 0 || !["NOUN", "PROPN"].includes(antecedent[antecedent.length - 1].pos)) return;

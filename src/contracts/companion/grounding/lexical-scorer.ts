@@ -402,7 +402,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
         content.push({ word: IRREALIS_TOKEN, raw, sentence: segment, negated, irrealis, former, foreign });
         continue;
       }
-      if (FORMER.has(word)) {
+      // "used to play" is past; "a used car" is not
+      if (FORMER.has(word) && !(word === "used" && next?.toLowerCase() !== "to")) {
         former = true;
         cues.former = true;
         continue;
