@@ -24,6 +24,8 @@ export interface Clause {
 const CONDITIONS = new Set(["when", "whenever", "if", "unless", "once"]);
 /** Words that can join two clauses. */
 const COORDINATORS = new Set(["and", "but", "or", "while", "whereas", "yet"]);
+/** Words that join a clause of cause or consequence. */
+const CAUSALS = new Set(["because", "so"]);
 /** Words that open a relative clause: it belongs to the noun before it, not a new clause. */
 const RELATIVES = new Set(["which", "who", "whom", "whose", "that", "where"]);
 const USER_WORDS = new Set(["user", "users", "they", "she", "he", "i", "the"]);
@@ -53,7 +55,7 @@ function sentencesOf(text: string): Word[][] {
 
 /** Names of the people in a text with the relation each is ("Marco" → "husband"), for `clausesOf`. */
 export function aliasesIn(text: string): Map<string, string> {
-  return aliasesOf(sentencesOf(text).flat());
+  return aliasesOf(sentencesOf(text).flatMap((words) => expandSentence(words).whole));
 }
 
 /**
@@ -104,6 +106,7 @@ function clausesOfSentence(words: Word[]): Clause[] {
   for (const raw of chunks) {
     let chunk = raw.filter((w) => w.text !== ",");
     if (chunk.length > 1 && chunk[0].lower === "that") chunk = chunk.slice(1); // "... and that their partner ...": a second reported clause
+    if (chunk.length > 1 && CAUSALS.has(chunk[0].lower)) chunk = chunk.slice(1); // "Because the gym is quiet, ...": the clause itself
     if (chunk.length === 0) continue;
     if (out.length > 0 && chunk.length <= 3 && chunk[0].lower === "to" && chunk[1]?.pos === "VERB") {
       purpose = chunk; // "..., and, to unwind, knits scarves": the purpose of the clause that follows
@@ -208,6 +211,8 @@ function resolveObjectPronoun(chunk: Word[], object: Word[]): Word[] {
   const at = chunk.findIndex((w, i) => {
     if (i === 0 || !isVerb(chunk, i - 1)) return false;
     if (w.lower === "it" || w.lower === "him") return true;
+    // "paints watercolours and sells them": a plural object
+    if (w.lower === "them" && /s$/.test(object[object.length - 1].lower) && object[object.length - 1].pos === "NOUN") return true;
     const next = chunk[i + 1];
     return w.lower === "her" && (next === undefined || !["NOUN", "ADJ", "PROPN"].includes(next.pos));
   });
@@ -225,6 +230,8 @@ function splitChunks(words: Word[]): Word[][] {
       current.length > 0 &&
       next !== undefined &&
       ((COORDINATORS.has(w.lower) && (w.lower !== "while" || opensClause(words, i + 1))) ||
+        // "... because coffee gave them headaches", "..., so the user walks": a clause of its own, with its own subject
+        (CAUSALS.has(w.lower) && opensClause(words, i + 1)) ||
         (w.text === "," && !RELATIVES.has(next.lower) && !COORDINATORS.has(next.lower)));
     if (boundary) {
       chunks.push([]);

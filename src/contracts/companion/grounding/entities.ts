@@ -24,15 +24,15 @@ export interface Word {
  */
 export function expandSentence(input: Word[], summary = true): { sentences: Word[][]; whole: Word[][] } {
   const whole: Word[][] = [];
-  const [words, ...listed] = colonList(resolveThere(input));
+  const [words, ...listed] = colonList(resolveSame(resolveThere(input)), whole);
   const main = takeAppositions(words, whole);
   const sentences: Word[][] = [];
   for (const s of [...splitSubjects(main), ...listed]) {
     // a relative clause is a clause of its own, not part of its antecedent's
     const { stripped, clauses } = relativeClauses(s);
     sentences.push(stripped, ...clauses, ...sharedModifier(stripped));
-    // the same fact in other words: more ways for a summary to support, never more for a candidate to prove
-    if (summary) sentences.push(...occupation(stripped));
+    // the same fact in other words, or less of it: more ways for a summary to support, never more for a candidate to prove
+    if (summary) sentences.push(...occupation(stripped), ...withoutCompanion(stripped));
   }
   whole.push(...namedRelations(main), ...[main, ...whole].flatMap(livesWith), ...learnedFrom(main));
   return { sentences, whole };
@@ -63,11 +63,46 @@ function isPersonNoun(noun: string): boolean {
 }
 const PERSON = "n:00007846";
 
+/** "goes kayaking with his cousin Piotr in Krakow": the user also goes kayaking in Krakow (a companion dropped, nothing else). */
+function withoutCompanion(words: Word[]): Word[][] {
+  const at = words.findIndex(
+    (w, i) => w.lower === "with" && POSSESSIVE_PRONOUNS.has(words[i + 1]?.lower ?? "") && RELATION_NOUNS.has(words[i + 2]?.lower ?? ""),
+  );
+  if (at < 0 || !["user", "they", "she", "he"].includes(words[0]?.lower ?? "")) return [];
+  const end = at + 3 + (words[at + 3]?.pos === "PROPN" ? 1 : 0);
+  return [[...words.slice(0, at), ...words.slice(end)]];
+}
+
+/** "... in a jazz band, and their partner sings in the same band": the same band is the jazz band. */
+function resolveSame(words: Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const head = words[i + 2];
+    if (words[i].lower === "the" && words[i + 1]?.lower === "same" && head?.pos === "NOUN") {
+      const earlier = out.findLastIndex((w) => w.lower === head.lower);
+      if (earlier >= 0) {
+        const start = phraseStart(out, earlier + 1);
+        out.push(...out.slice(start, earlier + 1));
+        i += 2;
+        continue;
+      }
+    }
+    out.push(words[i]);
+  }
+  return out;
+}
+
 /** "User has three children: two sons ... and a daughter ...": what follows the colon is had too. */
-function colonList(words: Word[]): Word[][] {
+function colonList(words: Word[], whole: Word[][]): Word[][] {
   const colon = words.findIndex((w) => w.text === ":");
   const verb = words.findIndex((w) => /^(has|have|had)$/.test(w.lower));
   if (colon < 0 || verb < 0 || verb > colon || colon === words.length - 1) return [words];
+  // "two brothers: Ethan, who ..., and Liam, who ...": a brother named Ethan, a brother named Liam
+  const kind = words[colon - 1].lower.replace(/ren$/, "").replace(/s$/, "");
+  if (RELATION_NOUNS.has(kind)) {
+    const names = words.slice(colon + 1).filter((w, i, list) => w.pos === "PROPN" && [",", "and", undefined].includes(list[i - 1]?.lower));
+    for (const name of names) whole.push([USER, word("has", "VERB"), word("a", "DET"), word(kind, "NOUN"), word("named", "VERB"), name]);
+  }
   return [words.slice(0, colon), [...words.slice(0, verb + 1), ...words.slice(colon + 1)]];
 }
 
@@ -89,18 +124,28 @@ function sharedModifier(words: Word[]): Word[][] {
   return [[...words.slice(0, and), ...words.slice(at, end)]];
 }
 
+const DAY = /^(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|weekday|morning|evening|night)s?$/;
 const POSSESSIVE_PRONOUNS = new Set(["their", "his", "her", "my"]);
 const NP_POS = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
 const USER: Word = { text: "User", lower: "user", pos: "PROPN" };
 const GENITIVE: Word = { text: "'s", lower: "'s", pos: "PART" };
 const word = (text: string, pos: string): Word => ({ text, lower: text.toLowerCase(), pos });
 
-/** "moved to Toronto ... and now designs video games there": "there" is Toronto. */
+/**
+ * "moved to Toronto ... and now designs video games there": "there" is Toronto; "goes climbing on
+ * Saturdays because the gym is quiet then": "then" is on Saturdays.
+ */
 function resolveThere(words: Word[]): Word[] {
   let place: Word[] = [];
+  let time: Word[] = [];
   const out: Word[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
+    if (["on", "every"].includes(w.lower) && DAY.test(words[i + 1]?.lower ?? "")) time = words.slice(i, i + 2);
+    if (w.lower === "then" && time.length > 0 && i > 0 && words[i - 1].pos !== "CCONJ") {
+      out.push(...time);
+      continue;
+    }
     if (["in", "to", "at"].includes(w.lower) && words[i + 1]?.pos === "PROPN") {
       let end = i + 1;
       while (words[end + 1]?.pos === "PROPN") end++;
@@ -158,8 +203,14 @@ function takeAppositions(words: Word[], whole: Word[][]): Word[] {
     const run = out.slice(open + 1, close);
     const start = phraseStart(out, open);
     const head = out.slice(start, open);
-    if (isNameList(run)) {
-      if (start === 0) out = [...out.slice(0, open), ...run, ...out.slice(close + 1)];
+    const namedAt = run.findIndex((w) => w.lower === "named" || w.lower === "called");
+    if (namedAt > 0) {
+      // "User's roommate, a nurse named Keiko, works nights": "User's roommate Keiko works nights", "User's roommate is a nurse"
+      whole.push([...asSubject(head), ...run.slice(namedAt + 1), word("is", "AUX"), ...run.slice(0, namedAt)]);
+      out = [...out.slice(0, open), ...run.slice(namedAt + 1), ...out.slice(close + 1)];
+    } else if (isNameList(run)) {
+      // one name goes where it stands ("their dog, Bruno, every evening"); a list is a clause of its own
+      if (start === 0 || run.length === 1) out = [...out.slice(0, open), ...run, ...out.slice(close + 1)];
       else {
         whole.push([...clausePrefix(out, start), ...head, word("named", "VERB"), ...run]);
         out = [...out.slice(0, open), ...out.slice(close)];
@@ -183,9 +234,10 @@ function closeOf(words: Word[], open: number): number {
       const after = words[j + 1];
       const afterVerb = after !== undefined && (after.pos === "VERB" || after.pos === "AUX");
       const afterAnd = after !== undefined && after.lower === "and";
-      return afterVerb || (afterAnd && isNameList(run)) ? j : -1;
+      return afterVerb || (afterAnd && isNameList(run)) || (run.length === 1 && after !== undefined && after.lower !== "and") ? j : -1;
     }
-    if (w.pos === "VERB" || w.pos === "AUX" || w.pos === "PUNCT" || ["who", "which", "that"].includes(w.lower)) return -1;
+    const named = (w.lower === "named" || w.lower === "called") && words[j + 1]?.pos === "PROPN" && j > open + 1;
+    if ((w.pos === "VERB" && !named) || w.pos === "AUX" || w.pos === "PUNCT" || ["who", "which", "that"].includes(w.lower)) return -1;
   }
   return -1;
 }
@@ -316,9 +368,12 @@ function learnedFrom(words: Word[]): Word[][] {
   return [[USER, word(learned, "VERB"), ...words.slice(at + 2, end), word("from", "ADP"), word("their", "PRON"), ...teacher.slice(2)]];
 }
 
-/** Names of people and pets in a text, each with the relation it is said to be ("Marco" → "husband"). */
-export function aliasesOf(words: Word[]): Map<string, string> {
+/** Names of people in a text's implicit clauses ("User has a husband named Marco"), each with its relation ("Marco" → "husband"). */
+export function aliasesOf(whole: Word[][]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const clause of namedRelations(words)) if (!PETS.has(clause[3].lower)) out.set(clause[5].text, clause[3].lower);
+  for (const c of whole) {
+    const named = c.length === 6 && c[0] === USER && c[4].lower === "named" && c[5].pos === "PROPN";
+    if (named && RELATION_NOUNS.has(c[3].lower) && !PETS.has(c[3].lower)) out.set(c[5].text, c[3].lower);
+  }
   return out;
 }
