@@ -402,8 +402,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
         content.push({ word: IRREALIS_TOKEN, raw, sentence: segment, negated, irrealis, former, foreign });
         continue;
       }
-      // "used to play" is past; "a used car" is not
-      if (FORMER.has(word) && !(word === "used" && next?.toLowerCase() !== "to")) {
+      if (FORMER.has(word) && !(word === "used" && next?.toLowerCase() !== "to") /* "a used car" */) {
         former = true;
         cues.former = true;
         continue;
@@ -462,9 +461,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
       }
       // "has a son named Ben who is 10": what follows is about the son, as in "User's son Ben is 10"
       const hadRelation = DETERMINERS.has(previous) && HAVE.has((raws[i - 2] ?? "").toLowerCase()) && RELATIONS.has(word);
-      // "Elena also coaches": an adverb between a name and its verb
-      const verbAfter = next !== undefined && SUBJECT_ADVERBS.has(next.toLowerCase()) ? raws[i + 2] : next;
-      if (hadRelation || this.isOtherPerson(raw, word, previous, verbAfter, i)) {
+      if (hadRelation || this.isOtherPerson(raw, word, previous, next, i, raws[i + 2])) {
         markers.add(word);
         foreign ??= word;
         // the marker is itself content only where the text is about that person
@@ -553,8 +550,10 @@ export class LexicalGroundingScorer implements GroundingScorer {
   }
 
   /** A person other than the subject: a relation ("their sister") or a name acting as subject. */
-  private isOtherPerson(raw: string, word: string, previous: string, next: string | undefined, index: number): boolean {
+  private isOtherPerson(raw: string, word: string, previous: string, following: string | undefined, index: number, after?: string): boolean {
     if (SUBJECT_WORDS.has(word)) return false;
+    // "Elena also coaches": an adverb between a name and its verb
+    const next = following !== undefined && SUBJECT_ADVERBS.has(following.toLowerCase()) ? after : following;
     // "their sister", "User's friend": a relation of the subject, not a modifier ("children's hospital")
     if (POSSESSIVES.has(previous) && next !== "'s" && (RELATIONS.has(word) || RELATIONS.has(word.replace(/s$/, "")) || this.isPersonNoun(word))) return true;
     // a name acting as the subject of an inflected verb: "Sarah loves hiking", "Tom said"
