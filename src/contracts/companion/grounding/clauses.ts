@@ -276,6 +276,7 @@ function isVerb(chunk: Word[], i: number): boolean {
   const afterSubject =
     before.length === 0 ||
     (before.length === 1 && (last.pos === "PROPN" || SUBJECT_PRONOUNS.has(last.lower))) ||
+    (before.length === 2 && before[0].lower === "the" && /^users?$/.test(last.lower)) ||
     // "their wife drives", "her brother Tom runs"
     (before.length >= 2 &&
       before.length <= 3 &&

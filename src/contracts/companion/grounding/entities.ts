@@ -24,7 +24,7 @@ export interface Word {
  */
 export function expandSentence(input: Word[], summary = true): { sentences: Word[][]; whole: Word[][] } {
   const whole: Word[][] = [];
-  const [words, ...listed] = colonList(resolveSame(resolveThere(input)), whole);
+  const [words, ...listed] = colonList(resolvePerson(resolveSame(resolveThere(input))), whole);
   const main = takeAppositions(words, whole);
   const sentences: Word[][] = [];
   for (const s of [...splitSubjects(main), ...listed]) {
@@ -32,7 +32,7 @@ export function expandSentence(input: Word[], summary = true): { sentences: Word
     const { stripped, clauses } = relativeClauses(s);
     sentences.push(stripped, ...clauses, ...sharedModifier(stripped));
     // the same fact in other words, or less of it: more ways for a summary to support, never more for a candidate to prove
-    if (summary) sentences.push(...occupation(stripped), ...withoutCompanion(stripped));
+    if (summary) sentences.push(...occupation(stripped), ...withoutCompanion(stripped), ...bought(stripped));
   }
   whole.push(...namedRelations(main), ...[main, ...whole].flatMap(livesWith), ...learnedFrom(main));
   return { sentences, whole };
@@ -62,6 +62,42 @@ function isPersonNoun(noun: string): boolean {
   return false;
 }
 const PERSON = "n:00007846";
+
+/** "User bought a secondhand piano": the user has a secondhand piano. */
+function bought(words: Word[]): Word[][] {
+  const at = words.findIndex((w) => /^(bought|purchased|adopted)$/.test(w.lower));
+  if (at !== 1 || !["user", "they", "she", "he"].includes(words[0].lower)) return [];
+  let end = at + 1;
+  while (end < words.length && NP_POS.has(words[end].pos) && !TIME_WORDS.has(words[end].lower)) end++;
+  return end > at + 1 ? [[USER, word("has", "VERB"), ...words.slice(at + 1, end)]] : [];
+}
+const TIME_WORDS = new Set(["last", "next", "this", "every", "each"]);
+
+/** "User's father has diabetes, so the user cooks for him": "him" after a verb or preposition is the last man named ("their father"). */
+function resolvePerson(words: Word[]): Word[] {
+  const named: Record<string, Word | undefined> = {};
+  return words
+    .map((w, i) => {
+      if (RELATION_NOUNS.has(w.lower) && GENDER[w.lower]) named[GENDER[w.lower]] = w;
+      const object = ["VERB", "ADP"].includes(words[i - 1]?.pos ?? "") && !["NOUN", "ADJ", "PROPN"].includes(words[i + 1]?.pos ?? "") && userActs(words, i);
+      const relation = w.lower === "him" ? named.m : w.lower === "her" ? named.f : undefined;
+      return object && relation !== undefined ? [word("their", "PRON"), relation] : [w];
+    })
+    .flat();
+}
+/** The verb before `at` has the user as its subject ("the user cooks ... for him"; not "their grandmother taught her"). */
+function userActs(words: Word[], at: number): boolean {
+  const subject = words.slice(0, at).findLastIndex((w) => ["user", "they", "she", "he"].includes(w.lower));
+  if (subject < 0) return false;
+  let verb = subject + 1;
+  while (words[verb]?.pos === "ADV") verb++;
+  const v = words[verb];
+  return verb < at && v !== undefined && (v.pos === "VERB" || v.pos === "AUX" || /^[a-z]+s$/.test(v.lower));
+}
+const GENDER: Record<string, string> = Object.fromEntries([
+  ..."father dad brother son husband boyfriend nephew uncle grandfather grandpa".split(" ").map((r) => [r, "m"]),
+  ..."mother mom mum sister daughter wife girlfriend niece aunt grandmother grandma".split(" ").map((r) => [r, "f"]),
+]);
 
 /** "goes kayaking with his cousin Piotr in Krakow": the user also goes kayaking in Krakow (a companion dropped, nothing else). */
 function withoutCompanion(words: Word[]): Word[][] {

@@ -469,9 +469,10 @@ export class LexicalGroundingScorer implements GroundingScorer {
         continue;
       }
       const predicative = COPULAS.has(previous) || (DETERMINERS.has(previous) && COPULAS.has((raws[i - 2] ?? "").toLowerCase()));
-      const noun = DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous);
       const nextWord = next?.toLowerCase();
       const nounFollows = nextWord !== undefined && /^[a-z]+$/.test(nextWord) && !STOPWORDS.has(nextWord) && this.wordnet.has(nextWord, "n");
+      // after a determiner, a noun ("a pilot" is not "to fly"), unless an adjective before one ("a used piano")
+      const noun = (DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous)) && !(nounFollows && this.wordnet.has(word, "a"));
       const predicateHead = role === "claim" && !nounFollows && this.afterCopula(raws, i);
       const modifier = role === "summary" && nounFollows && !COMPARATIVES.has(nextWord);
       const before = content[content.length - 1];
