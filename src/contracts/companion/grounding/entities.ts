@@ -66,7 +66,8 @@ const PERSON = "n:00007846";
 /** "User bought a secondhand piano": the user has a secondhand piano. */
 function bought(words: Word[]): Word[][] {
   const at = words.findIndex((w) => /^(bought|purchased|adopted)$/.test(w.lower));
-  if (at !== 1 || !["user", "they", "she", "he"].includes(words[0].lower)) return [];
+  const subject = words.slice(0, at).map((w) => w.lower);
+  if (!["user", "they", "she", "he", "the user"].includes(subject.join(" "))) return [];
   let end = at + 1;
   while (end < words.length && NP_POS.has(words[end].pos) && !TIME_WORDS.has(words[end].lower)) end++;
   return end > at + 1 ? [[USER, word("has", "VERB"), ...words.slice(at + 1, end)]] : [];
