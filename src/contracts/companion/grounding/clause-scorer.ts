@@ -127,7 +127,8 @@ function normal(text: string): string[] {
 
 const SUBJECT_START = /^(?:the user|user|they|she|he)\b/i;
 /** Openers of a fronted adverbial of time or place ("Every December, ..."). */
-const FRONTED = /^((?:in|on|at|every|each|since|before|after|during|last|this|next|for|from|until)\b[^,;]{0,40}?),?\s+(?=(?:the user|user|they|she|he)\b)/i;
+const FRONTED =
+  /^((?:in|on|at|every|each|since|before|after|during|last|this|next|for|from|until|once|twice|two|three|four|five|six|most)\b[^,;]{0,40}?),?\s+(?=(?:the user|user|they|she|he)\b)/i;
 /** "Fettuccini is loved by the user": the passive of a fact about the user. */
 const PASSIVE = /^([^,]+?) (?:is|are|was|were|has been|have been) ([a-z]+(?:ed|en|wn|ght|lt|nt|id|de|ne))(?: by (?:the user|user))\b(.*)$/i;
 /** "Priya is the user's manager", "Mia and Zoe are their daughters": who a named person or pet is. */
