@@ -1,3 +1,4 @@
+import { baseForms } from "./morphy";
 import { sharedWordNet } from "./wordnet";
 
 /** A token of a sentence with its part of speech (wink-nlp's tag). */
@@ -24,7 +25,7 @@ export interface Word {
  */
 export function expandSentence(input: Word[], summary = true): { sentences: Word[][]; whole: Word[][] } {
   const whole: Word[][] = [];
-  const [words, ...listed] = colonList(resolvePerson(resolveSame(resolveThere(input))), whole);
+  const [words, ...listed] = colonList(resolvePerson(resolveSame(resolveThere(userAsObject(input)))), whole);
   const main = takeAppositions(words, whole);
   const sentences: Word[][] = [];
   for (const s of [...splitSubjects(main), ...listed]) {
@@ -62,6 +63,15 @@ function isPersonNoun(noun: string): boolean {
   return false;
 }
 const PERSON = "n:00007846";
+
+/** "User's mother calls the user every Sunday": the user as an object is "them", as in "... calls them every Sunday". */
+function userAsObject(words: Word[]): Word[] {
+  return words.flatMap((w, i) => {
+    const object = w.lower === "the" && words[i + 1]?.lower === "user" && words[i - 1]?.pos === "VERB" && words[i + 2]?.text !== "'s";
+    if (object) return [word("them", "PRON")];
+    return i > 0 && words[i - 1].lower === "the" && w.lower === "user" && words[i - 2]?.pos === "VERB" && words[i + 1]?.text !== "'s" ? [] : [w];
+  });
+}
 
 /** "User bought a secondhand piano": the user has a secondhand piano. */
 function bought(words: Word[]): Word[][] {
@@ -340,7 +350,7 @@ function relativeClauses(words: Word[]): { stripped: Word[]; clauses: Word[][] }
     if (
       first.pos === "VERB" ||
       first.pos === "AUX" ||
-      (first.pos === "NOUN" && /s$/.test(first.lower) && sharedWordNet().has(first.lower.replace(/e?s$/, ""), "v"))
+      (first.pos === "NOUN" && /s$/.test(first.lower) && baseForms(first.lower).some((f) => f.lemma !== first.lower && sharedWordNet().has(f.lemma, "v")))
     ) {
       out.push([...asSubject(antecedent), { ...first, pos: "VERB" }, ...body.slice(1)]);
       return;
