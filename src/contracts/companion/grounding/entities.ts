@@ -196,11 +196,16 @@ function resolveThere(words: Word[]): Word[] {
     if (["in", "to", "at"].includes(w.lower) && words[i + 1]?.pos === "PROPN") {
       let end = i + 1;
       while (words[end + 1]?.pos === "PROPN") end++;
-      place = words.slice(i + 1, end + 1);
+      place = [word("in", "ADP"), ...words.slice(i + 1, end + 1)];
+    } else if (["to", "at"].includes(w.lower) && ["a", "an", "the"].includes(words[i + 1]?.lower ?? "")) {
+      // "volunteers at an animal shelter ... adopted a dog from there"
+      let end = i + 2;
+      while (["NOUN", "ADJ"].includes(words[end + 1]?.pos ?? "")) end++;
+      if (words[end]?.pos === "NOUN") place = [w, ...words.slice(i + 1, end + 1)];
     }
     const existential = ["is", "are", "was", "were"].includes(words[i + 1]?.lower ?? "");
     if (w.lower === "there" && place.length > 0 && i > 0 && !existential) {
-      out.push(word("in", "ADP"), ...place);
+      out.push(...(words[i - 1].pos === "ADP" ? place.slice(1) : place)); // "from there": from the place
       continue;
     }
     out.push(w);
