@@ -79,6 +79,8 @@ describe("grounding corpus (SG-GROUND)", () => {
     ["On their balcony, the user grows tomatoes and basil.", "User grows tomatoes and basil on their balcony.", true],
     ["Green tea gave the user headaches.", "User switched from coffee to green tea because coffee gave them headaches.", false],
     ["User is a nurse.", "User's roommate, a nurse named Keiko, works nights, so the user walks their dog every evening.", false],
+    ["User bakes bread for the neighbours every Sunday.", "User bakes a loaf for her neighbours every Sunday.", true],
+    ["User's neighbours bake bread every Sunday.", "User bakes a loaf for her neighbours every Sunday.", false],
     ["User adopted Pepper on a Sunday morning.", "User adopted a beagle named Pepper last year and takes her to the dog park on Sunday mornings.", false],
   ])("SG-GROUND: clause-level: %s <= %s grounded=%s", async (candidate, summary, grounded) => {
     expect((await scorer.score(summary, candidate)).score >= threshold).toBe(grounded);

@@ -455,7 +455,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
         [last.word, "named", "called"].includes(raws[i - 1]?.toLowerCase() ?? "")
       ) {
         // "their daughter Lily", "a daughter named Lily": the relative's name, said of that relative
-        foreign ??= last.word;
+        if (!companion(raws, i - 1)) foreign ??= last.word;
         content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: last.word });
         continue;
       }
@@ -463,7 +463,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const hadRelation = DETERMINERS.has(previous) && HAVE.has((raws[i - 2] ?? "").toLowerCase()) && RELATIONS.has(word);
       if (hadRelation || this.isOtherPerson(raw, word, previous, next, i, raws[i + 2])) {
         markers.add(word);
-        foreign ??= word;
+        if (!companion(raws, i)) foreign ??= word;
         // the marker is itself content only where the text is about that person
         content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
         continue;
@@ -471,8 +471,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const predicative = COPULAS.has(previous) || (DETERMINERS.has(previous) && COPULAS.has((raws[i - 2] ?? "").toLowerCase()));
       const nextWord = next?.toLowerCase();
       const nounFollows = nextWord !== undefined && /^[a-z]+$/.test(nextWord) && !STOPWORDS.has(nextWord) && this.wordnet.has(nextWord, "n");
-      // after a determiner, a noun ("a pilot" is not "to fly"), unless an adjective before one ("a used piano")
-      const noun = (DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous)) && !(nounFollows && this.wordnet.has(word, "a"));
+      const noun = (DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous)) && !(nounFollows && this.wordnet.has(word, "a")); // "a pilot", not "a used piano"
       const predicateHead = role === "claim" && !nounFollows && this.afterCopula(raws, i);
       const modifier = role === "summary" && nounFollows && !COMPARATIVES.has(nextWord);
       const before = content[content.length - 1];
@@ -600,6 +599,16 @@ const IRREGULAR_PAST = new Set(
     /\s+/,
   ),
 );
+
+/**
+ * "goes kayaking with his cousin Piotr in Krakow", "bakes for her neighbours every Sunday": a
+ * person after a preposition is who the subject acts with or for; what follows is still said of
+ * the subject (the person's own words stay theirs: "with his cousin" is no fact of the cousin's).
+ */
+function companion(raws: string[], at: number): boolean {
+  return COMPANION_PREPOSITIONS.has((raws[at - 2] ?? "").toLowerCase()) && SUBJECT_POSSESSIVES.has((raws[at - 1] ?? "").toLowerCase());
+}
+const COMPANION_PREPOSITIONS = new Set(["with", "for", "to", "from"]);
 
 function rawTokens(sentence: string): string[] {
   const spaced = sentence
