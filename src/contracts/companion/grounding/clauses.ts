@@ -39,8 +39,18 @@ function nlp(): WinkMethods {
   return shared;
 }
 
-/** The words of each sentence of a text, tagged. */
+const tagged = new Map<string, Word[][]>();
+/** The words of each sentence of a text, tagged (the last few texts kept: a summary is read for each of its candidates). */
 function sentencesOf(text: string): Word[][] {
+  const known = tagged.get(text);
+  if (known) return known;
+  if (tagged.size >= 64) tagged.delete(tagged.keys().next().value as string);
+  const out = tagSentences(text);
+  tagged.set(text, out);
+  return out;
+}
+
+function tagSentences(text: string): Word[][] {
   const engine = nlp();
   const its = engine.its;
   const out: Word[][] = [];
