@@ -24,11 +24,11 @@ describe("grounding corpus (SG-GROUND)", () => {
     );
   });
 
-  it("SG-GROUND: dev split: no hallucinated candidate is accepted and >= 85% of grounded paraphrases are", async () => {
+  it("SG-GROUND: dev split: no hallucinated candidate is accepted and >= 88% of grounded paraphrases are", async () => {
     const report = await evaluate(scorer, dev, threshold);
     const accepted = report.rows.filter((r) => !r.grounded && r.accepted).map((r) => `${r.kind}: ${r.candidate} <= ${r.summary}`);
     expect(accepted).toEqual([]);
-    expect(report.groundedRecall).toBeGreaterThanOrEqual(0.85);
+    expect(report.groundedRecall).toBeGreaterThanOrEqual(0.88);
   });
 
   // Guards the numbers reached on the held-out split (docs/RETRIEVAL.md, "Grounding"): 0 of 45
@@ -65,6 +65,23 @@ describe("grounding corpus (SG-GROUND)", () => {
     ["User prefers coffee to green tea.", "User prefers green tea to coffee.", false],
     ["Die Nutzerin trinkt Kaffee.", "Die Nutzerin spielt Tennis und trinkt keinen Kaffee.", false],
     ["L'utilisateur a des chats.", "L'utilisateur n'a pas de chats.", false],
+    // the clause aligner (entities.ts): what a summary states implicitly, each fact with its own entity
+    ["Marco handles the finances.", "The user runs a bakery with her husband Marco, who handles the finances while she bakes the bread.", true],
+    ["User handles the finances.", "The user runs a bakery with her husband Marco, who handles the finances while she bakes the bread.", false],
+    ["User's spouse coaches a soccer team.", "User and his wife Elena volunteer at a food bank; Elena also coaches their son's soccer team.", true],
+    ["User coaches their son's soccer team.", "User and his wife Elena volunteer at a food bank; Elena also coaches their son's soccer team.", false],
+    ["Mochi and Tofu are the user's cats.", "User lives in Lisbon with two cats, Mochi and Tofu, and works from home as a translator.", true],
+    ["User has two pets.", "User lives in Lisbon with two cats, Mochi and Tofu, and works from home as a translator.", true],
+    ["User's dad is a retired pilot.", "User's father, a retired pilot, taught them to sail on Lake Michigan.", true],
+    ["User is a retired pilot.", "User's father, a retired pilot, taught them to sail on Lake Michigan.", false],
+    ["User designs video games in Toronto.", "User grew up in Osaka, moved to Toronto for university, and now designs video games there.", true],
+    ["User designs video games in Osaka.", "User grew up in Osaka, moved to Toronto for university, and now designs video games there.", false],
+    ["On their balcony, the user grows tomatoes and basil.", "User grows tomatoes and basil on their balcony.", true],
+    ["Green tea gave the user headaches.", "User switched from coffee to green tea because coffee gave them headaches.", false],
+    ["User is a nurse.", "User's roommate, a nurse named Keiko, works nights, so the user walks their dog every evening.", false],
+    ["User bakes bread for the neighbours every Sunday.", "User bakes a loaf for her neighbours every Sunday.", true],
+    ["User's neighbours bake bread every Sunday.", "User bakes a loaf for her neighbours every Sunday.", false],
+    ["User adopted Pepper on a Sunday morning.", "User adopted a beagle named Pepper last year and takes her to the dog park on Sunday mornings.", false],
   ])("SG-GROUND: clause-level: %s <= %s grounded=%s", async (candidate, summary, grounded) => {
     expect((await scorer.score(summary, candidate)).score >= threshold).toBe(grounded);
   });

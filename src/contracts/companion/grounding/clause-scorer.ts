@@ -1,5 +1,6 @@
-import { clausesOf, type Clause } from "./clauses";
+import { aliasesIn, clausesOf, type Clause } from "./clauses";
 import { FORMER, IRREALIS, NEGATIONS } from "./lexical-scorer";
+import paraphrases from "./paraphrases.json";
 import type { GroundingScore, GroundingScorer } from "./scorer";
 
 /** What the clause-level scorer needs of a word-level one: a synchronous score of one text against another. */
@@ -35,7 +36,9 @@ export class ClauseGroundingScorer implements GroundingScorer {
     return this.scoreSync(summary, candidate);
   }
 
-  scoreSync(summary: string, candidate: string): GroundingScore {
+  scoreSync(source: string, claim: string): GroundingScore {
+    const summary = samePhrasing(source);
+    const candidate = samePhrasing(claim);
     // the same fact with its parts in the summary's order: a fronted time or place, an apposition,
     // a passive. Only the rewrite is scored: cut into clauses, "In 2019, the user renovated the
     // kitchen" would leave "In 2019" a clause of its own, free to match another fact's year.
@@ -49,8 +52,9 @@ export class ClauseGroundingScorer implements GroundingScorer {
   }
 
   private scoreClauses(summary: string, candidate: string): GroundingScore {
-    const sources = clausesOf(summary);
-    const claims = clausesOf(candidate);
+    const aliases = aliasesIn(summary);
+    const sources = clausesOf(summary, aliases);
+    const claims = clausesOf(candidate, aliases, false);
     if (claims.length === 0 || sources.length === 0) return { score: 0, unsupported: 0, scorer: this.name };
     let score = 1;
     let unsupported = 0;
@@ -75,6 +79,13 @@ export class ClauseGroundingScorer implements GroundingScorer {
     const alone = Math.max(this.words.scoreSync(source.main, claim.text).score, this.words.scoreSync(source.condition, claim.text).score);
     return alone >= whole.score ? { ...whole, score: Math.min(whole.score, 0.5) } : whole;
   }
+}
+
+const PHRASES = paraphrases.phrases.map((p) => ({ from: new RegExp(p.from, "gi"), to: p.to }));
+
+/** Multi-word paraphrases written one way ("grew up" and "was raised", "from home" and "remotely"): paraphrases.json. */
+export function samePhrasing(text: string): string {
+  return PHRASES.reduce((t, p) => t.replace(p.from, p.to), text);
 }
 
 /**
@@ -116,9 +127,12 @@ function normal(text: string): string[] {
 
 const SUBJECT_START = /^(?:the user|user|they|she|he)\b/i;
 /** Openers of a fronted adverbial of time or place ("Every December, ..."). */
-const FRONTED = /^((?:in|on|at|every|each|since|before|after|during|last|this|next|for|from|until)\b[^,;]{0,40}?),?\s+(?=(?:the user|user|they|she|he)\b)/i;
+const FRONTED =
+  /^((?:in|on|at|every|each|since|before|after|during|last|this|next|for|from|until|once|twice|two|three|four|five|six|most)\b[^,;]{0,40}?),?\s+(?=(?:the user|user|they|she|he)\b)/i;
 /** "Fettuccini is loved by the user": the passive of a fact about the user. */
 const PASSIVE = /^([^,]+?) (?:is|are|was|were|has been|have been) ([a-z]+(?:ed|en|wn|ght|lt|nt|id|de|ne))(?: by (?:the user|user))\b(.*)$/i;
+/** "Priya is the user's manager", "Mia and Zoe are their daughters": who a named person or pet is. */
+const IDENTITY = /^(\p{Lu}\p{Ll}+(?: and \p{Lu}\p{Ll}+)?) (is|are) (?:the user's|user's|their|his|her) ([a-z]+)$/u;
 /** "Tom, the user's brother, lives ..." / "Luna, their cat, is ...": a name in apposition to a relation. */
 const APPOSITION = /^([A-Z][\p{L}'-]+), (?:the user's|user's|their|his|her) ([a-z]+(?: [a-z]+)?), (.+)$/u;
 
@@ -147,6 +161,9 @@ export function canonicalOrder(candidate: string, keepNameCase = false): string 
   if (relative) text = `${relative[1]} ${relative[2]} ${relative[3]} and ${relative[4]}`;
   const passive = PASSIVE.exec(text);
   if (passive) text = `User ${passive[2]} ${passive[1].charAt(0).toLowerCase()}${passive[1].slice(1)}${passive[3]}`;
+  // "Mia and Zoe are the user's daughters": the user has daughters named Mia and Zoe
+  const identity = IDENTITY.exec(text);
+  if (identity) text = `User has ${identity[3]} named ${identity[1]}`;
   const apposition = APPOSITION.exec(text);
   // the name in lower case: the relation before it ("brother") marks whom the rest is about, and
   // "User's cat Luna is ..." must not read "Luna" as another person

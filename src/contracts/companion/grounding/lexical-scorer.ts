@@ -67,6 +67,8 @@ const POSSESSIVES = new Set(["his", "her", "their", "my", "our", "your", "'s"]);
 const SUBJECT_WORDS = new Set(["user", "users", "they", "he", "she", "i", "the", "person"]);
 
 const HYPERNYM_DEPTH = 7;
+/** A verb with this many senses or more ("take", "make", "get", "go", "run", "play") is too vague to support another. */
+const VAGUE_VERB_SENSES = 30;
 const SENSES = 5;
 
 interface Token {
@@ -154,15 +156,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
           let pertainymMatch = false;
           let at = -1;
           for (const [si, s] of source.content.entries()) {
-            if (s.negated !== negatedRegion || s.sentence !== segment) continue; // one predicate supports one claim
-            // SG-GROUND wrong person: what the summary says of another person supports only what the
-            // claim says of that same person, in the same role ("User's dad taught them" is not "User taught their dad")
-            if (s.foreign !== token.foreign && !this.coversRelation(token.foreign, s.foreign)) continue;
-            if (s.irrealis && !claim.cues.irrealis) continue; // extrapolation from a hypothetical
-            if (s.former && !claim.cues.former) continue; // "used to" is not "does"
-            if (s.averted && !claimAverse) continue; // "hates running" is not "runs"
-            if (s.marker && token.predicative) continue; // "their manager" does not make the user a manager
-            if (s.modifier && token.predicateHead) continue; // "studying for the Architect exam" does not make the user an architect
+            if (!this.eligible(s, token, claim, segment, negatedRegion, claimAverse)) continue;
             const match = this.similarity(token.word, s.word, token.noun === true, s.noun === true);
             if (match.antonym) bestOpposite = Math.max(bestOpposite, match.score);
             else if (match.score > bestPlain) {
@@ -171,6 +165,12 @@ export class LexicalGroundingScorer implements GroundingScorer {
               at = si;
             }
             if (bestPlain === 1) break;
+          }
+          // "dance lessons" (a compound WordNet knows) <- "ballet lessons": each of its words supported
+          if (bestPlain < 0.8 && token.word.includes("_")) {
+            const eligible = source.content.filter((s) => this.eligible(s, token, claim, segment, negatedRegion, claimAverse));
+            const parts = token.word.split("_").map((part) => Math.max(0, ...eligible.map((s) => this.similarity(part, s.word).score)));
+            bestPlain = Math.max(bestPlain, Math.min(...parts));
           }
           plain.push(bestPlain);
           opposite.push(bestOpposite);
@@ -213,6 +213,19 @@ export class LexicalGroundingScorer implements GroundingScorer {
     return { score: bestScore, unsupported: bestUnsupported };
   }
 
+  /** Whether summary token `s` may support claim token `token` at all: same predicate, polarity, person, mood and tense. */
+  private eligible(s: Token, token: Token, claim: Parsed, segment: number, negatedRegion: boolean, claimAverse: boolean): boolean {
+    if (s.negated !== negatedRegion || s.sentence !== segment) return false; // one predicate supports one claim
+    // SG-GROUND wrong person: what the summary says of another person supports only what the
+    // claim says of that same person, in the same role ("User's dad taught them" is not "User taught their dad")
+    if (s.foreign !== token.foreign && !this.coversRelation(token.foreign, s.foreign)) return false;
+    if (s.irrealis && !claim.cues.irrealis) return false; // extrapolation from a hypothetical
+    if (s.former && !claim.cues.former) return false; // "used to" is not "does"
+    if (s.averted && !claimAverse) return false; // "hates running" is not "runs"
+    if (s.marker && token.predicative) return false; // "their manager" does not make the user a manager
+    return !(s.modifier && token.predicateHead); // "studying for the Architect exam" does not make the user an architect
+  }
+
   /** How well summary word `s` supports candidate word `c`. */
   similarity(c: string, s: string, cNoun = false, sNoun = false): { score: number; antonym: boolean; pertainym?: boolean } {
     if (c === s || stem(c) === stem(s)) return { score: 1, antonym: false };
@@ -224,6 +237,8 @@ export class LexicalGroundingScorer implements GroundingScorer {
     const supported = (sLemmas.length > 0 ? sLemmas : [s.toLowerCase()]).flatMap((l) => (paraphrases.supports as Record<string, string[]>)[l] ?? []);
     if ((cLemmas.length > 0 ? cLemmas : [c.toLowerCase()]).some((l) => supported.includes(l))) return { score: 0.9, antonym: false };
     const cSenses = this.senses(cLemmas, cNoun);
+    // a vague verb ("take", "make", "get") supports no more specific one: "takes Pepper to the park" is not "adopted Pepper"
+    if (sLemmas.some((l) => this.wordnet.lookup(l, "v").length >= VAGUE_VERB_SENSES) && !sNoun) return { score: 0, antonym: false };
     const sSenses = this.senses(sLemmas, sNoun);
     if (cSenses.length === 0 || sSenses.length === 0) return { score: 0, antonym: false };
     const cSet = new Set(cSenses);
@@ -273,6 +288,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
       const first = sourceLemmas.flatMap((l) => this.wordnet.lookup(l, "n").slice(0, 1));
       const above = new Set(first.flatMap((k) => [...this.closure(k).keys()].filter((a) => (this.closure(k).get(a) ?? 9) <= 3)));
       known =
+        claimLemmas.some((c) => this.wordnet.lookup(c, "n").some((k) => first.includes(k))) ||
         claimLemmas.some((c) => sourceLemmas.some((l) => supports[l]?.includes(c))) ||
         claimLemmas.some((c) => this.wordnet.lookup(c, "n").some((k) => above.has(k)));
       this.relationCache.set(key, known);
@@ -281,6 +297,15 @@ export class LexicalGroundingScorer implements GroundingScorer {
   }
 
   private lemmas(word: string): string[] {
+    // "coworker" is WordNet's "co-worker"
+    const own = this.lemmasOf(word);
+    if (own.length > 0 || !/^co[a-z]{4,}$/.test(word)) return own;
+    return baseForms(word)
+      .map((f) => `co-${f.lemma.slice(2)}`)
+      .filter((l) => this.wordnet.has(l));
+  }
+
+  private lemmasOf(word: string): string[] {
     return baseForms(word)
       .filter((f) => (f.adjectiveOnly ? this.wordnet.has(f.lemma, "a") : this.wordnet.has(f.lemma)))
       .map((f) => f.lemma);
@@ -377,7 +402,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
         content.push({ word: IRREALIS_TOKEN, raw, sentence: segment, negated, irrealis, former, foreign });
         continue;
       }
-      if (FORMER.has(word)) {
+      if (FORMER.has(word) && !(word === "used" && next?.toLowerCase() !== "to") /* "a used car" */) {
         former = true;
         cues.former = true;
         continue;
@@ -430,23 +455,23 @@ export class LexicalGroundingScorer implements GroundingScorer {
         [last.word, "named", "called"].includes(raws[i - 1]?.toLowerCase() ?? "")
       ) {
         // "their daughter Lily", "a daughter named Lily": the relative's name, said of that relative
-        foreign ??= last.word;
+        if (!companion(raws, i - 1)) foreign ??= last.word;
         content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: last.word });
         continue;
       }
       // "has a son named Ben who is 10": what follows is about the son, as in "User's son Ben is 10"
       const hadRelation = DETERMINERS.has(previous) && HAVE.has((raws[i - 2] ?? "").toLowerCase()) && RELATIONS.has(word);
-      if (hadRelation || this.isOtherPerson(raw, word, previous, next, i)) {
+      if (hadRelation || this.isOtherPerson(raw, word, previous, next, i, raws[i + 2])) {
         markers.add(word);
-        foreign ??= word;
+        if (!companion(raws, i)) foreign ??= word;
         // the marker is itself content only where the text is about that person
         content.push({ word, raw, sentence: segment, negated, irrealis, former, foreign: null, marker: true });
         continue;
       }
       const predicative = COPULAS.has(previous) || (DETERMINERS.has(previous) && COPULAS.has((raws[i - 2] ?? "").toLowerCase()));
-      const noun = DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous);
       const nextWord = next?.toLowerCase();
       const nounFollows = nextWord !== undefined && /^[a-z]+$/.test(nextWord) && !STOPWORDS.has(nextWord) && this.wordnet.has(nextWord, "n");
+      const noun = (DETERMINERS.has(previous) || NOUN_DETERMINERS.has(previous)) && !(nounFollows && this.wordnet.has(word, "a")); // "a pilot", not "a used piano"
       const predicateHead = role === "claim" && !nounFollows && this.afterCopula(raws, i);
       const modifier = role === "summary" && nounFollows && !COMPARATIVES.has(nextWord);
       const before = content[content.length - 1];
@@ -525,18 +550,23 @@ export class LexicalGroundingScorer implements GroundingScorer {
   }
 
   /** A person other than the subject: a relation ("their sister") or a name acting as subject. */
-  private isOtherPerson(raw: string, word: string, previous: string, next: string | undefined, index: number): boolean {
+  private isOtherPerson(raw: string, word: string, previous: string, following: string | undefined, index: number, after?: string): boolean {
     if (SUBJECT_WORDS.has(word)) return false;
+    // "Elena also coaches": an adverb between a name and its verb
+    const next = following !== undefined && SUBJECT_ADVERBS.has(following.toLowerCase()) ? after : following;
     // "their sister", "User's friend": a relation of the subject, not a modifier ("children's hospital")
     if (POSSESSIVES.has(previous) && next !== "'s" && (RELATIONS.has(word) || RELATIONS.has(word.replace(/s$/, "")) || this.isPersonNoun(word))) return true;
     // a name acting as the subject of an inflected verb: "Sarah loves hiking", "Tom said"
-    const capitalised = /^[A-Z][a-z]+$/.test(raw);
+    const capitalised = /^[A-Z][a-z]+$/.test(raw) && previous !== "named" && previous !== "called"; // "a cat named Olive sleeps": the cat
     if (capitalised && next !== undefined && /^[a-z]+$/.test(next)) {
       const inflectedVerb =
         (/(s|ed)$/.test(next) && baseForms(next).some((f) => f.lemma !== next && !f.adjectiveOnly && this.wordnet.has(f.lemma, "v"))) ||
         IRREGULAR_PAST.has(next);
       const isCommon = index === 0 && (this.wordnet.has(word.toLowerCase(), "v") || this.wordnet.has(word.toLowerCase(), "a"));
-      return inflectedVerb && !isCommon;
+      // "spicy Thai curries": a nationality after an adjective, before a noun, names no one
+      const modifier = this.wordnet.has(previous, "a") && !this.wordnet.has(previous, "v") && !this.wordnet.has(previous, "n");
+      const nationality = this.wordnet.lookup(word.toLowerCase(), "a").some((k) => this.wordnet.synset(k).pertainyms.length > 0);
+      return inflectedVerb && !isCommon && !modifier && !nationality;
     }
     return false;
   }
@@ -550,6 +580,7 @@ export class LexicalGroundingScorer implements GroundingScorer {
 }
 
 const PERSON = "n:00007846";
+const SUBJECT_ADVERBS = new Set(["also", "now", "often", "still", "always", "usually", "sometimes", "regularly", "already"]);
 const AVERSIONS = new Set(
   "hate hates hated dislike dislikes disliked detest detests detested loathe loathes loathed avoid avoids avoided fear fears feared dread dreads".split(" "),
 );
@@ -568,6 +599,16 @@ const IRREGULAR_PAST = new Set(
     /\s+/,
   ),
 );
+
+/**
+ * "goes kayaking with his cousin Piotr in Krakow", "bakes for her neighbours every Sunday": a
+ * person after a preposition is who the subject acts with or for; what follows is still said of
+ * the subject (the person's own words stay theirs: "with his cousin" is no fact of the cousin's).
+ */
+function companion(raws: string[], at: number): boolean {
+  return COMPANION_PREPOSITIONS.has((raws[at - 2] ?? "").toLowerCase()) && SUBJECT_POSSESSIVES.has((raws[at - 1] ?? "").toLowerCase());
+}
+const COMPANION_PREPOSITIONS = new Set(["with", "for", "to", "from"]);
 
 function rawTokens(sentence: string): string[] {
   const spaced = sentence
