@@ -8,7 +8,8 @@
  *   BENCH_TENANTS (1000) x BENCH_ITEMS (1000) governed items and agent memories each, plus one
  *   tenant of BENCH_LARGE (100000) of each, BENCH_EVENTS (1000000) log events, an erasure of a
  *   subject with BENCH_ERASE (10000) items, BENCH_SAMPLES (200) timed requests per operation.
- *   MEMGATE_FERRETDB_POSTGRESQL_URL set: the same on PostgreSQL after SQLite.
+ *   MEMGATE_FERRETDB_POSTGRESQL_URL set: the same on PostgreSQL after SQLite; BENCH_BACKENDS=postgresql
+ *   runs PostgreSQL only (default sqlite,postgresql).
  *
  * Run with `node --expose-gc` (compiled: type-graphql needs decorator metadata). The loader runs in
  * this process; each measured gateway runs in a process of its own, whose RSS is read after a GC.
@@ -506,8 +507,10 @@ async function serveGateway(uri: string, dbName: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv[2] === "--gateway") return serveGateway(process.argv[3], process.argv[4]);
-  await benchBackend("FerretDB 1.24 / SQLite", undefined);
-  if (process.env.MEMGATE_FERRETDB_POSTGRESQL_URL) await benchBackend("FerretDB 1.24 / PostgreSQL", process.env.MEMGATE_FERRETDB_POSTGRESQL_URL);
+  const backends = (process.env.BENCH_BACKENDS ?? "sqlite,postgresql").split(",");
+  if (backends.includes("sqlite")) await benchBackend("FerretDB 1.24 / SQLite", undefined);
+  if (backends.includes("postgresql") && process.env.MEMGATE_FERRETDB_POSTGRESQL_URL)
+    await benchBackend("FerretDB 1.24 / PostgreSQL", process.env.MEMGATE_FERRETDB_POSTGRESQL_URL);
 }
 
 main().then(
