@@ -441,11 +441,11 @@ export class GovernedStore implements ContractStore {
   }
 
   /**
-   * `erase` for a page of the subject's items in a few commands: the
-   * items and their versions read by `_id` (`$in`), the versions' tombstones in bulk writes,
-   * the due marks, the items' tombstones in bulk writes (src/store/bulk.ts). Versions first: if the process stops
-   * in between, an item still shows what is left to erase. Nothing here needs the bulk writes to
-   * be atomic (a retry erases what is left; each tombstone is whole).
+   * `erase` for a page of the subject's items in a few commands: the items and their versions
+   * read by `_id` (`$in`), the versions' tombstones in bulk writes, the due marks, the items'
+   * tombstones in bulk writes (src/store/bulk.ts). Versions first: if the process stops in
+   * between, an item still shows what is left to erase. Nothing here needs the bulk writes to be
+   * atomic (a retry erases what is left; each tombstone is whole).
    */
   async eraseMany(tenantId: string, subjectId: string, objectIds: readonly string[], mark: ErasureMark): Promise<boolean[]> {
     const ids = objectIds.map((objectId) => memoryDocId(tenantId, subjectId, objectId));
