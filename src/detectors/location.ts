@@ -76,9 +76,16 @@ const streetWords = (words: string): string =>
     .join("|");
 // de, nl: the street word is the end of the name ("Hauptstraße 5", "Keizersgracht 123", "Lindenallee 7a").
 const COMPOUND_STREET = new RegExp(
-  `(?<![\\p{L}])\\p{Lu}[\\p{L}-]*(?:straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|straat|laan|gracht|plein|kade|dijk|singel|steeg)\\s+\\d{1,4}(?:\\s?[a-zA-Z])?(?![\\p{L}\\d])`,
+  `(?<![\\p{L}])\\p{Lu}[\\p{L}-]*(?:straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|straat|laan|gracht|plein|kade|dijk|singel|steeg|gatan|vägen|gränd|torget|stigen|backen|allén|gade|vej)\\s+\\d{1,4}(?:\\s?[a-zA-Z])?(?![\\p{L}\\d])`,
   "u",
 );
+// de: a street of two words ("Schönhauser Allee 112", "Frankfurter Straße 5", "Alter Markt 3").
+const TWO_WORD_STREET =
+  /(?<![\p{L}])\p{Lu}[\p{L}-]+\s+(?:Allee|Straße|Strasse|Str\.|Weg|Platz|Ring|Damm|Ufer|Chaussee|Gasse|Markt|Steig|Landstraße|Promenade|Tor)\s+\d{1,4}(?:\s?[a-zA-Z])?(?![\p{L}\d])/u;
+// A house number, then within the line a comma and a postcode with its town: "8 impasse des Lilas, 31400 Toulouse",
+// "Storgatan 12, 114 55 Stockholm" (de, fr, es, it, fi, tr five digits; sv 3 2).
+const POSTCODE_TOWN =
+  /(?:(?<![\d.,:])\d{1,4}[a-zA-Z]?(?!\d|[.,:]\d)[^\n\d]{0,40}\p{Lu}\p{L}+[^\n\d]{0,20}|\p{Lu}\p{L}+\s+\d{1,4}(?:\s?[a-zA-Z])?(?!\d|[.,:]\d)[^\n\d]{0,30}),\s*(?:(?!\d\d000)\d{5}|\d{3} \d{2})\s+\p{Lu}\p{Ll}{2,}(?:[ -](?:am|an der|sur|de|del|di|im|an|la|le)[ -]\p{Lu}\p{L}+)?(?=\s*(?:$|[,.;:)(\n/]|[-–—]\s|\s\p{Lu}|\s\d))/u;
 // fr, es, it, pt, pl, de (two words): a street word before the name, the number after ("Calle Mayor 10",
 // "Via Roma, 12", "ul. Marszałkowska 10/4", "Rua Augusta, n.º 100", "Avenida da Liberdade 45").
 const STREET_WORD_FIRST = new RegExp(
@@ -115,6 +122,8 @@ export const locationDetector: Detector = {
       STREET_FIRST.test(text) ||
       NUMBER_FIRST.test(text) ||
       COMPOUND_STREET.test(text) ||
+      TWO_WORD_STREET.test(text) ||
+      POSTCODE_TOWN.test(text) ||
       STREET_WORD_FIRST.test(text) ||
       NUMBER_WORD_FIRST.test(text) ||
       JA_ADDRESS.test(text) ||
