@@ -114,6 +114,11 @@ const DIGIT_IDS: DigitId[] = [
   },
 ];
 
+/** How many digits the id `label` has (its DIGIT_IDS entries), for a number named by its word whose checksum fails. */
+export function idLengths(label: string): number[] {
+  return DIGIT_IDS.filter((id) => id.label === label).map((id) => id.length);
+}
+
 /** Shapes with letters in fixed places: distinctive without a keyword; stdnum checks the rest. */
 const SHAPED_IDS: { label: string; digits: number; shape: RegExp; validate: Validate }[] = [
   // Written whole or grouped as people write them: "65.068.735-X", "Y-641 7283-K", "BNC MRC 77T12 L219S".

@@ -1,5 +1,5 @@
 import type { Detector, Finding } from "./detector";
-import { digitCount, nationalIdsIn } from "./government-id";
+import { digitCount, idLengths, nationalIdsIn } from "./government-id";
 import type { LexiconSource } from "./lexicon";
 import { matchesOf } from "./matches";
 
@@ -79,11 +79,12 @@ function compile(data: IdentifierData | undefined): Compiled {
       // word, a phrase of up to six words opened by an of-word ("for the wifi", "del bancomat di mia madre"), a link, then the value;
       // never a noun right after the word ("password hashing: argon2id" is about hashing).
       const of = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,6}?)?` : "";
-      const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)([^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1)`;
+      const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)(\\d(?:[ \\u2010\\u2011-]\\d){3,7}(?![ \\u2010\\u2011-]?\\d)|[^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1)`;
       statements.push({ lang, kind, pattern: new RegExp(source, "giu"), notValues });
       // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
       if (kind === "pin") {
-        const direct = `${wordsPattern(words)}[ \\t:#-]*(?:no\\.?|nr\\.?|n°|number|nummer|número|numero|numer)?[ \\t:#]*()(\\d{4,8})()(?![\\d.,]\\d)`;
+        // The digits may be spaced or dashed one by one ("Karten-PIN: 7 3 0 5", "pincode pas: 3‑0‑9‑1").
+        const direct = `${wordsPattern(words)}[ \\t:#-]*(?:no\\.?|nr\\.?|n°|number|nummer|número|numero|numer)?[ \\t:#]*()(\\d{4,8}|\\d(?:[ \\u2010\\u2011-]\\d){3,7})()(?![\\d.,]\\d|[ \\u2010\\u2011-]\\d)`;
         statements.push({ lang, kind, pattern: new RegExp(direct, "giu"), notValues });
       }
     }
@@ -121,6 +122,8 @@ export function passwordLike(token: string): boolean {
   if (t.length < 7 || t.length > 64) return false;
   if (/^(?:https?:|www\.)|[/\\=<>]|@.*\./.test(t)) return false;
   if (!/\d/.test(t) || !/\p{Ll}/u.test(t)) return false;
+  // A key or token: 20+ characters of letters and digits (a UUID, hex, base64) after a password or key word.
+  if (t.length >= 20 && /^[\p{L}\d_-]+$/u.test(t) && t.replace(/\D/g, "").length >= 4) return true;
   const digits = t.replace(/\D/g, "").length;
   return /[!@#$%^&*?+~€£§]/.test(t) || (digits >= 2 && /\p{Lu}/u.test(t));
 }
@@ -138,7 +141,7 @@ function looseSecret(words: RegExp, text: string): boolean {
 function secretValue(statement: Statement, value: string, quoted: boolean, after: string): boolean {
   const bare = value.replace(/[.,;:!?)\]]+$/, "");
   if (bare.length < 3 || statement.notValues.has(bare.toLowerCase())) return false;
-  if (statement.kind === "pin") return /\d{3,}|\d[\d -]*\d/.test(bare) && /^[\d -]+$/.test(bare.replace(/[#*]/g, ""));
+  if (statement.kind === "pin") return /\d{3,}|\d[\d \u2010\u2011-]*\d/.test(bare) && /^[\d \u2010\u2011-]+$/.test(bare.replace(/[#*]/g, ""));
   if (quoted || /\d|[^\p{L}'-]/u.test(bare) || /\p{Ll}\p{Lu}/u.test(bare)) return true;
   // A plain word counts when it ends its clause ("the wifi password is sunflower."), not when the sentence goes on.
   return bare.length >= 4 && (bare !== value || /^\s*(?:$|[\n.,;!?)])/.test(after));
@@ -187,6 +190,18 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
         const otherIdNamed = (_: string, at: number, id: string) => near(at).some((w) => w.ids !== undefined && !w.ids.has(id));
         for (const label of nationalIdsIn(text, { keywordNear, otherIdNamed }))
           findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
+        // A number of an id's length right after the word that names it, checksum failing ("Meine Steuer-ID ist 47159263744"):
+        // a topic, so it counts about a person ("meine") and not in test data ("hat absichtlich eine falsche Prüfziffer").
+        if (!findings.length) {
+          for (const w of words) {
+            const run = /^[^\n\d]{0,20}?(\d[\d .-]{7,18}\d)(?![\d.,]\d)/.exec(text.slice(w.end, w.end + 48));
+            const length = run?.[1].replace(/\D/g, "").length ?? 0;
+            if (length && [...(w.ids ?? [])].some((id) => idLengths(id).includes(length))) {
+              findings.push({ field, class: "topic:biometrics_ids", label: "named_id_unchecked" });
+              break;
+            }
+          }
+        }
         const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
         // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
         if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 48)))) {
