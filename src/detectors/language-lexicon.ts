@@ -65,6 +65,8 @@ interface CompiledLanguage {
   /** Single words by folded stem (or exact folded word for `=word`). */
   stems: Map<string, Hit[]>;
   exact: Map<string, Hit[]>;
+  /** `==word`: the word as written, accents kept (Spanish "él" is not the article "el"). */
+  asWritten: Map<string, Hit[]>;
   phrases: Phrase[];
   /**
    * `context.opening`: verb forms that make a statement about a person when they open a sentence with
@@ -106,7 +108,7 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
 function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLanguage {
   const stem = stemmerFor(lang);
   const stemOf = (word: string): string => fold(stem(word.toLowerCase()));
-  const out: CompiledLanguage = { lang, stem: stemOf, stems: new Map(), exact: new Map(), phrases: [], opening: new Set() };
+  const out: CompiledLanguage = { lang, stem: stemOf, stems: new Map(), exact: new Map(), phrases: [], opening: new Set(), asWritten: new Map() };
   for (const word of lexicon.context?.opening ?? []) out.opening.add(fold(word.trim().toLowerCase()));
   const wordGroups: { hit: Hit; source: string }[] = [];
   const textGroups: { hit: Hit; source: string }[] = [];
@@ -129,7 +131,8 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
         const word = lexicon.unspaced ? `*${written.replace(/^[=*]+|\*+$/g, "")}*` : written;
         // Context words are function words and short nouns: matched as written, never by stem
         // (German "seite" and "seit" share a stem).
-        if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
+        if (word.startsWith("==")) push(out.asWritten, word.slice(2), hit);
+        else if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
         else if (word.startsWith("=")) push(out.exact, fold(word.slice(1)), hit);
         else if (word.includes("*")) {
           const inner = word.replace(/^\*|\*$/g, "");
@@ -200,6 +203,7 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
   const stems = words.map(language.stem);
   for (let i = 0; i < words.length; i++) {
     for (const hit of language.exact.get(fold(words[i])) ?? []) add(hit);
+    if (language.asWritten.size > 0) for (const hit of language.asWritten.get(words[i]) ?? []) add(hit);
     for (const hit of language.stems.get(stems[i]) ?? []) add(hit);
   }
   for (const phrase of language.phrases) {
