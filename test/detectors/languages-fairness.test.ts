@@ -154,6 +154,7 @@ describe("C19-FORBID: statements with no subject, and a person's job (issue 21 i
     const jobs = [
       "Es enfermera en urgencias, turnos rotativos, mejor mandarle las cosas por escrito.",
       "Fa il farmacista ospedaliero e vuole le tabelle ordinate.",
+      "She's a police officer in the cyber unit, skip the basics on phishing.",
     ];
     expect(await all(jobs)).toEqual(jobs.map(() => "SUCCESS_STORED"));
     expect(await judge("La policía detuvo a mi vecino ayer.")).toBe("FORBIDDEN_CATEGORY");
