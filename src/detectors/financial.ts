@@ -46,7 +46,7 @@ const SEPARATOR = /[ .\-\u00A0\u202F]/;
  * word is near. A grouped run ("4111 1111 1111 1111") is written as a card and always counts.
  */
 const TECHNICAL_LABEL =
-  /\b(?:id|uuid|guid|trace|span|request|req|order|invoice|ticket|issue|pr|build|run|job|commit|version|seed|nonce|epoch|timestamp|ts|port|pid|tracking|shipment|sku|isbn|ean|upc|gtin|phone|tel|fax|snowflake|offset|checksum|hash)\b[\s:=#._-]*(?:no\.?|number|nr\.?)?[\s:=#]*$/i;
+  /\b(?:id|uuid|guid|trace|span|request|req|order|po|purchase order|invoice|ticket|issue|pr|build|run|job|commit|version|seed|nonce|epoch|timestamp|ts|port|pid|tracking|shipment|sku|isbn|ean|upc|gtin|phone|tel|fax|snowflake|offset|checksum|hash)\b[\s:=#._-]*(?:no\.?|number|nr\.?)?[\s:=#]*$/i;
 const CARD_WORD =
   /\b(?:card|cards|visa|mastercard|master card|amex|american express|discover|maestro|jcb|diners|unionpay|cc|pan|karte|kreditkarte|bankkarte|tarjeta|carta|carte|cartão|cartao|kaart|creditcard|karta|kartę|kartu)\b/i;
 
@@ -62,7 +62,8 @@ function cardIn(text: string): boolean {
       for (let to = from; to < groups.length && digits.length < 19; to++) {
         digits += groups[to];
         if (digits.length < 13 || digits.length > 19 || !isCardNumber(digits)) continue;
-        if (from === to && technicalLabel(text, match.index)) continue;
+        // Right after a technical label ("PO number 6011 4420 7315 2289") a run is that system's number, grouped or not.
+        if ((from === to || from === 0) && technicalLabel(text, match.index)) continue;
         return true;
       }
     }
@@ -97,6 +98,29 @@ function ibanIn(text: string): boolean {
   return false;
 }
 
+/** ABA routing number check (weights 3, 7, 1). */
+function abaValid(d: string): boolean {
+  if (!/^\d{9}$/.test(d) || /^0{9}$/.test(d)) return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += Number(d[i]) * [3, 7, 1][i % 3];
+  return sum % 10 === 0;
+}
+
+// Bank accounts written in a country's own shape, without an IBAN: a UK sort code beside an 8-digit
+// account; a US routing number (ABA check) named as such; a Japanese account type and its 7 digits
+// ("普通 7283015"); a Polish NRB (26 digits, the IBAN's mod-97 with "PL").
+const SORT_CODE_ACCOUNT =
+  /(?<![\d-])\d{2}-\d{2}-\d{2}(?![\d-])[^\n\d]{0,30}(?<!\d)\d{8}(?!\d)|(?<!\d)\d{8}(?!\d)[^\n\d]{0,30}(?<![\d-])\d{2}-\d{2}-\d{2}(?![\d-])/;
+const ROUTING = /\b(?:routing|aba|rtn|ach)\b[^\n\d]{0,25}(\d{9})(?!\d)/gi;
+const JP_ACCOUNT = /(?:普通|当座|貯蓄|総合)(?:預金)?(?:口座)?\s*[:：]?\s*\d{7}(?!\d)|口座番号\s*[:：]?\s*\d{7,8}(?!\d)/u;
+const NRB = /(?<![\p{L}\p{N}])\d{2}(?:[ -]?\d{4}){6}(?![\p{N}])/gu;
+
+function bankAccountIn(text: string): boolean {
+  if (SORT_CODE_ACCOUNT.test(text) || JP_ACCOUNT.test(text)) return true;
+  if (matchesOf(ROUTING, text).some((m) => abaValid(m[1]))) return true;
+  return matchesOf(NRB, text).some((m) => isValidIBAN(`PL${m[0].replace(/\D/g, "")}`));
+}
+
 /**
  * seed 000 §4.7 financial account numbers, by what they are rather than by a keyword:
  * payment card numbers (issuer range, network length and Luhn, in any grouping) and IBANs
@@ -110,6 +134,7 @@ export const financialDetector: Detector = {
     const digits = digitCount(text);
     if (digits >= 13 && cardIn(text)) findings.push({ field, class: "biometrics_ids", label: "card_number_luhn" });
     if (digits >= 2 && ibanIn(text)) findings.push({ field, class: "biometrics_ids", label: "iban_checksum" });
+    if (digits >= 7 && bankAccountIn(text)) findings.push({ field, class: "biometrics_ids", label: "bank_account" });
     return findings;
   },
 };

@@ -19,8 +19,8 @@ import { matchesOf } from "./matches";
  * labelled technical ("order", "build", "port", "id:") is not an id unless an id word is near.
  */
 export interface IdOptions {
-  /** Whether an id word (any language) that may name the id `id` stands near offset `at`. */
-  keywordNear?: (text: string, at: number, id: string) => boolean;
+  /** Whether an id word (any language) that may name the id `id` stands near the number at `at` (before it, or right after its `end`). */
+  keywordNear?: (text: string, at: number, id: string, end?: number) => boolean;
   /** Whether an id word near offset `at` names other ids only ("NIF" before a number grouped like a TFN). */
   otherIdNamed?: (text: string, at: number, id: string) => boolean;
 }
@@ -53,6 +53,9 @@ function myNumberValid(digits: string): boolean {
   return Number(digits[11]) === (remainder <= 1 ? 0 : 11 - remainder);
 }
 
+/** A Swedish personnummer of 12 digits whose century is 19 or 20 (a date and Luhn): strong enough to count bare. */
+const sePersonnummer12: Validate = (d) => ({ isValid: /^(?:19|20)/.test(d) && stdnum.SE.personnummer.validate(`${d.slice(0, 8)}-${d.slice(8)}`).isValid });
+
 // The first id a number validates as names it; a nine-digit number may be several (SSN has no checksum: last).
 const DIGIT_IDS: DigitId[] = [
   { label: "nl_bsn", length: 9, validate: v(stdnum.NL.bsn), strong: false, groupings: [[4, 2, 3]] },
@@ -61,9 +64,31 @@ const DIGIT_IDS: DigitId[] = [
   { label: "au_tfn", length: 9, validate: v(stdnum.AU.tfn), strong: false, groupings: [[3, 3, 3]] },
   { label: "us_ssn", length: 9, validate: v(stdnum.US.ssn), strong: false, groupings: [[3, 2, 4]] },
   { label: "gb_utr", length: 10, validate: v(stdnum.GB.utr), strong: false, groupings: [] },
+  // Polish NIP: one check digit (mod 11); written in its own groupings (123-456-32-18, 123-45-67-819) it counts bare.
+  {
+    label: "pl_nip",
+    length: 10,
+    validate: v(stdnum.PL.nip),
+    strong: false,
+    groupings: [
+      [3, 3, 2, 2],
+      [3, 2, 2, 3],
+    ],
+  },
   { label: "de_idnr", length: 11, validate: v(stdnum.DE.idnr), strong: true, groupings: [[2, 3, 3, 3]] },
   { label: "pl_pesel", length: 11, validate: v(stdnum.PL.pesel), strong: true, groupings: [] },
   { label: "br_cpf", length: 11, validate: v(stdnum.BR.cpf), strong: true, groupings: [[3, 3, 3, 2]] },
+  // Belgian national number (rijksregisternummer): a birth date and mod-97 check digits.
+  {
+    label: "be_nn",
+    length: 11,
+    validate: v(stdnum.BE.nn),
+    strong: true,
+    groupings: [
+      [2, 2, 2, 3, 2],
+      [6, 3, 2],
+    ],
+  },
   { label: "tr_tckimlik", length: 11, validate: v(stdnum.TR.tckimlik), strong: false, groupings: [] },
   // stdnum reads a personnummer with its separator only
   {
@@ -73,13 +98,7 @@ const DIGIT_IDS: DigitId[] = [
     strong: false,
     groupings: [[6, 4]],
   },
-  {
-    label: "se_personnummer",
-    length: 12,
-    validate: (d) => stdnum.SE.personnummer.validate(`${d.slice(0, 8)}-${d.slice(8)}`),
-    strong: false,
-    groupings: [[8, 4]],
-  },
+  { label: "se_personnummer", length: 12, validate: sePersonnummer12, strong: true, groupings: [[8, 4]] },
   { label: "in_aadhaar", length: 12, validate: v(stdnum.IN.aadhaar), strong: false, groupings: [[4, 4, 4]] },
   { label: "jp_my_number", length: 12, validate: (d) => ({ isValid: myNumberValid(d) }), strong: false, groupings: [] },
   { label: "fr_nif", length: 13, validate: v(stdnum.FR.nif), strong: false, groupings: [[2, 2, 3, 3, 3]] },
@@ -95,14 +114,20 @@ const DIGIT_IDS: DigitId[] = [
   },
 ];
 
+/** How many digits the id `label` has (its DIGIT_IDS entries), for a number named by its word whose checksum fails. */
+export function idLengths(label: string): number[] {
+  return DIGIT_IDS.filter((id) => id.label === label).map((id) => id.length);
+}
+
 /** Shapes with letters in fixed places: distinctive without a keyword; stdnum checks the rest. */
 const SHAPED_IDS: { label: string; digits: number; shape: RegExp; validate: Validate }[] = [
-  { label: "es_dni", digits: 8, shape: /(?<![\p{L}\p{N}])\d{8}[ -]?[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.ES.dni) },
-  { label: "es_nie", digits: 7, shape: /(?<![\p{L}\p{N}])[XYZ][ -]?\d{7}[ -]?[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.ES.nie) },
+  // Written whole or grouped as people write them: "65.068.735-X", "Y-641 7283-K", "BNC MRC 77T12 L219S".
+  { label: "es_dni", digits: 8, shape: /(?<![\p{L}\p{N}]|\d[.,])\d{2}[ .]?\d{3}[ .]?\d{3}[ .-]?[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.ES.dni) },
+  { label: "es_nie", digits: 7, shape: /(?<![\p{L}\p{N}])[XYZ][ .-]?\d(?:[ .-]?\d){6}[ .-]?[A-Z](?![\p{L}\p{N}])/gu, validate: v(stdnum.ES.nie) },
   {
     label: "it_codice_fiscale",
     digits: 7,
-    shape: /(?<![\p{L}\p{N}])[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPR-T][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z](?![\p{L}\p{N}])/giu,
+    shape: /(?<![\p{L}\p{N}])[A-Z]{3} ?[A-Z]{3} ?[0-9LMNPQRSTUV]{2}[A-EHLMPR-T][0-9LMNPQRSTUV]{2} ?[A-Z][0-9LMNPQRSTUV]{3} ?[A-Z](?![\p{L}\p{N}])/giu,
     validate: (s) => stdnum.IT.codicefiscale.validate(s.toUpperCase()),
   },
   {
@@ -119,11 +144,33 @@ const SHAPED_IDS: { label: string; digits: number; shape: RegExp; validate: Vali
 // Groups of digits separated by one space, dot, dash or slash; not inside a word or a decimal number.
 const DIGIT_RUN = /(?<![\p{L}\p{N}_]|\d[.,])\d+(?:[ .\-/\u00A0\u202F]\d+)*(?![\p{L}_]|[.,]\d)/gu;
 const SEPARATOR = /[ .\-/\u00A0\u202F]/;
+// Also the words of the covered languages for an order, invoice, parcel or phone ("encomenda n.º 250 148 376").
 const TECHNICAL_LABEL =
-  /\b(?:id|uuid|trace|span|request|order|invoice|ticket|issue|pr|build|run|job|commit|version|seed|nonce|epoch|timestamp|ts|port|pid|tracking|shipment|sku|isbn|ean|upc|phone|tel|fax|mobile|offset|checksum|hash|count|total|size|bytes|ms)\b[\s:=#._-]*(?:no\.?|number|nr\.?)?[\s:=#]*$/i;
+  /(?<![\p{L}\p{N}])(?:id|uuid|trace|span|request|order|invoice|ticket|issue|pr|build|run|job|commit|version|seed|nonce|epoch|timestamp|ts|port|pid|tracking|shipment|sku|isbn|ean|upc|phone|tel|fax|mobile|offset|checksum|hash|count|total|size|bytes|ms|po|bestellung|bestellnummer|auftrag|auftragsnummer|rechnung|rechnungsnummer|sendung|sendungsnummer|commande|facture|colis|pedido|factura|encomenda|fatura|ordine|fattura|spedizione|bestelling|factuur|zending|zamówienie|zamówienia|faktura|przesyłka|beställning|faktura|sipariş|fatura|kargo|telefon|telefone|teléfono|telefono|telefoonnummer|handy|móvil|celular|cellulare)(?![\p{L}\p{N}])[\s:=#._-]*(?:no\.?|n\.?\s?[ºo°]\.?|number|nummer|número|numero|numer|nr\.?)?[\s:=#]*$/iu;
 
 /** A quantity with thousands separators ("1.000.000.000", "12,345,678"), not an identifier. */
 export const QUANTITY = /^\d{1,3}([.,])\d{3}(?:\1\d{3})+$/;
+
+/** ICAO 9303 check digit: weights 7, 3, 1 over digits, letters (A=10 … Z=35) and fillers (<=0). */
+function mrzCheck(field: string, digit: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < field.length; i++) {
+    const c = field.charCodeAt(i);
+    const value = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 90 ? c - 55 : 0;
+    sum += value * [7, 3, 1][i % 3];
+  }
+  return String(sum % 10) === digit;
+}
+
+// A passport's machine-readable zone: the name line ("P<UTOERIKSSON<<ANNA<MARIA<<<…") by its shape, the
+// number line by its check digits (document number, birth date).
+const MRZ_NAME = /(?<![A-Z0-9<])[PIAVC][A-Z<][A-Z]{3}[A-Z]+(?:<[A-Z]+)*<<[A-Z]+(?:<[A-Z]+)*<{3,}/;
+const MRZ_NUMBER = /(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)[A-Z<]{3}(\d{6})(\d)[MFX<](\d{6})(\d)/g;
+function mrzIn(text: string): boolean {
+  if (!text.includes("<<")) return false;
+  if (MRZ_NAME.test(text)) return true;
+  return matchesOf(MRZ_NUMBER, text).some((m) => mrzCheck(m[1], m[2]) && mrzCheck(m[3], m[4]) && mrzCheck(m[5], m[6]));
+}
 
 const sameGrouping = (groups: string[], grouping: number[]) => groups.length === grouping.length && groups.every((g, i) => g.length === grouping[i]);
 
@@ -140,11 +187,14 @@ export function digitCount(text: string): number {
 
 export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
   const found = new Set<string>();
+  if (mrzIn(text)) found.add("mrz");
   const digits = digitCount(text);
-  if (digits < 4) return [];
+  if (digits < 4) return [...found];
   if (digits >= 9) {
     for (const match of matchesOf(DIGIT_RUN, text)) {
-      if (QUANTITY.test(match[0])) continue;
+      const end = match.index + match[0].length;
+      // "346.136.504" is written like a quantity; after "contribuinte" it is a NIF.
+      const quantity = QUANTITY.test(match[0]);
       const groups = match[0].split(SEPARATOR);
       const total = groups.reduce((n, g) => n + g.length, 0);
       if (total < 9) continue;
@@ -160,9 +210,13 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
             if (found.has(id.label) || !id.validate(digits).isValid) continue;
             // A keyword names the number as written, not a part of it ("Steuer-ID 49 960 571 231" holds no BSN).
             const whole = from === 0 && to === groups.length - 1;
-            const keyword = whole && (options.keywordNear?.(text, match.index, id.label) ?? false);
-            const grouped = id.groupings.some((g) => sameGrouping(span, g)) && !(options.otherIdNamed?.(text, match.index, id.label) ?? false);
-            const technical = bare && TECHNICAL_LABEL.test(text.slice(Math.max(0, match.index - 40), match.index));
+            const keyword = whole && (options.keywordNear?.(text, match.index, id.label, end) ?? false);
+            if (quantity && !keyword) continue;
+            // An id's own grouping counts for the number as written: "9817 4234 7636" inside a card's 4-4-4-4 is no Aadhaar.
+            const labelled = TECHNICAL_LABEL.test(text.slice(Math.max(0, match.index - 40), match.index));
+            const grouped =
+              whole && !labelled && id.groupings.some((g) => sameGrouping(span, g)) && !(options.otherIdNamed?.(text, match.index, id.label) ?? false);
+            const technical = bare && labelled;
             if (keyword || grouped || (id.strong && bare && !technical)) {
               found.add(id.label);
               break; // one label per number: the first id (in DIGIT_IDS order) it is
@@ -175,7 +229,7 @@ export function nationalIdsIn(text: string, options: IdOptions = {}): string[] {
   for (const id of SHAPED_IDS) {
     if (digits < id.digits) continue;
     for (const match of matchesOf(id.shape, text)) {
-      if (id.validate(match[0].replace(/[ -]/g, "")).isValid) {
+      if (id.validate(match[0].replace(/[ .-]/g, "")).isValid) {
         found.add(id.label);
         break;
       }

@@ -65,7 +65,14 @@ interface CompiledLanguage {
   /** Single words by folded stem (or exact folded word for `=word`). */
   stems: Map<string, Hit[]>;
   exact: Map<string, Hit[]>;
+  /** `==word`: the word as written, accents kept (Spanish "él" is not the article "el"). */
+  asWritten: Map<string, Hit[]>;
   phrases: Phrase[];
+  /**
+   * `context.opening`: verb forms that make a statement about a person when they open a sentence with
+   * no subject, as pro-drop languages and terse notes write ("È evangelico", "Toma litio", "Nimmt Ritalin").
+   */
+  opening: Set<string>;
   /** Prefix, suffix and infix words: one regex tried on each folded word, one capturing group per kind and class. */
   wordAffixes?: { hits: Hit[]; pattern: RegExp };
   /** Affix words of several words ("stwardnieni* rozsiane*"): one regex over the folded text. */
@@ -101,13 +108,14 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
 function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLanguage {
   const stem = stemmerFor(lang);
   const stemOf = (word: string): string => fold(stem(word.toLowerCase()));
-  const out: CompiledLanguage = { lang, stem: stemOf, stems: new Map(), exact: new Map(), phrases: [] };
+  const out: CompiledLanguage = { lang, stem: stemOf, stems: new Map(), exact: new Map(), phrases: [], opening: new Set(), asWritten: new Map() };
+  for (const word of lexicon.context?.opening ?? []) out.opening.add(fold(word.trim().toLowerCase()));
   const wordGroups: { hit: Hit; source: string }[] = [];
   const textGroups: { hit: Hit; source: string }[] = [];
   const groups: [Kind, Record<string, string[]> | undefined][] = [
     ["term", lexicon.terms],
     ["topic", lexicon.topics],
-    ["context", lexicon.context],
+    ["context", lexicon.context ? Object.fromEntries(Object.entries(lexicon.context).filter(([name]) => name !== "opening")) : undefined],
   ];
   for (const [kind, byClass] of groups) {
     for (const [cls, words] of Object.entries(byClass ?? {})) {
@@ -123,7 +131,8 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
         const word = lexicon.unspaced ? `*${written.replace(/^[=*]+|\*+$/g, "")}*` : written;
         // Context words are function words and short nouns: matched as written, never by stem
         // (German "seite" and "seit" share a stem).
-        if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
+        if (word.startsWith("==")) push(out.asWritten, word.slice(2), hit);
+        else if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
         else if (word.startsWith("=")) push(out.exact, fold(word.slice(1)), hit);
         else if (word.includes("*")) {
           const inner = word.replace(/^\*|\*$/g, "");
@@ -174,14 +183,27 @@ function findingOf(field: string, lang: string, hit: Hit): Finding {
   return { field, class: `context:${hit.cls}`, label: `context:${lang}:${hit.cls}` };
 }
 
+// The first word of the text and of each sentence or clause after a colon or dash.
+const OPENING_WORD = /(?:^|[.!?;:\n–—]\s*|\s-\s+)([\p{L}\p{M}]+)/gu;
+const PERSONAL: Hit = { kind: "context", cls: "personal" };
+
 function matchLanguage(field: string, language: CompiledLanguage, words: string[], folded: string, foldedWords: string[], out: Map<string, Finding>): void {
   const add = (hit: Hit): void => {
     const f = findingOf(field, language.lang, hit);
     out.set(`${f.class} ${f.label}`, f);
   };
+  if (language.opening.size > 0) {
+    for (const m of matchesOf(OPENING_WORD, folded)) {
+      if (language.opening.has(m[1])) {
+        add(PERSONAL);
+        break;
+      }
+    }
+  }
   const stems = words.map(language.stem);
   for (let i = 0; i < words.length; i++) {
     for (const hit of language.exact.get(fold(words[i])) ?? []) add(hit);
+    if (language.asWritten.size > 0) for (const hit of language.asWritten.get(words[i]) ?? []) add(hit);
     for (const hit of language.stems.get(stems[i]) ?? []) add(hit);
   }
   for (const phrase of language.phrases) {

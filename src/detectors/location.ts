@@ -30,13 +30,14 @@ const DMS = /\d{1,3}\s*°\s*\d{1,2}\s*['′]\s*(?:\d{1,2}(?:[.,]\d+)?\s*(?:["″
 const DAILY =
   /\b(?:every (?:day|morning|evening|weekday|night)|each (?:day|morning|weekday)|daily|weekdays|jeden (?:tag|morgen|abend)|täglich|werktags|chaque (?:jour|matin|soir)|tous les (?:jours|matins|soirs)|cada (?:día|dia|mañana|manhã)|todos los días|todas las mañanas|todos os dias|todas as manhãs|ogni (?:giorno|mattina|sera)|elke (?:dag|ochtend|avond|werkdag)|iedere (?:dag|ochtend)|codziennie|każdego (?:dnia|ranka|rana)|varje (?:dag|morgon|kväll)|her (?:gün|sabah|akşam))\b|毎朝|毎日|平日/iu;
 const CLOCK =
-  /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\b(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\b|(?:acht|negen|zeven) uur\b/iu;
+  /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\d{1,2}時|\bkwart (?:over|voor) \p{L}+|\b(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\b|(?:acht|negen|zeven) uur\b/iu;
 const TRAVEL =
-  /\b(?:train|bus|tram|metro|subway|tube|ferry|boat|bike|cycles?|drives?|commutes?|walks? to|rer|s-?bahn|u-?bahn|s\d{1,2}|u\d{1,2}|zug|bahn|radelt|fährt|pendelt|prend le|cercanías|frecciarossa|treno|trem|comboio|barco|barca|trein|fietst|rijdt|pociąg|skm|tramwaj|jedzie|pendeltåg\w*|tåg\w*|tvärbanan|tunnelbana\w*|cyklar|vapur|otobüs|metrobüs|電車|バス)\b|電車|通勤/iu;
+  /\b(?:train|bus|tram|metro|subway|tube|ferry|boat|bike|cycles?|drives?|commutes?|walks? to|rer|s-?bahn|u-?bahn|s\d{1,2}|u\d{1,2}|zug|bahn|radelt|fährt|pendelt|prend le|cercanías|frecciarossa|treno|regionale|trem|comboio|barco|barca|trein|fiets|fietst|rijdt|pociąg|skm|tramwaj|jedzie|pendeltåg\w*|tåg\w*|tvärbanan|tunnelbana\w*|cyklar|vapur|otobüs|metrobüs|電車|バス)\b|電車|通勤/iu;
 const commute = (text: string): boolean =>
   text.split(/(?<=[.!?。])\s+/).some((sentence) => DAILY.test(sentence) && CLOCK.test(sentence) && TRAVEL.test(sentence));
 // Japanese addresses: prefecture or ward, then chōme and block numbers ("北沢2丁目14-7").
-const JA_ADDRESS = /\d+\s*丁目\s*\d+\s*[-－‐ー番]\s*\d+|[都道府県].{0,12}[市区町村].{0,16}\d+\s*[-－‐]\s*\d+/u;
+const JA_ADDRESS =
+  /[市区町村郡].{0,12}?\d+\s*[-－‐ー]\s*\d+\s*[-－‐ー]\s*\d+|\d+\s*丁目\s*\d+\s*[-－‐ー番]\s*\d+|[都道府県].{0,12}[市区町村].{0,16}\d+\s*[-－‐]\s*\d+/u;
 // Turkish: "Moda Caddesi No: 45", "Atatürk Bulvarı No 12", "Gül Sokak No:3".
 const TR_STREET = /(?:caddesi|cad\.|sokak|sokağı|sk\.|bulvarı|mahallesi|mah\.)\s*,?\s*(?:no|numara)\s*[:.]?\s*\d{1,4}/iu;
 // lat/lng named explicitly.
@@ -76,9 +77,16 @@ const streetWords = (words: string): string =>
     .join("|");
 // de, nl: the street word is the end of the name ("Hauptstraße 5", "Keizersgracht 123", "Lindenallee 7a").
 const COMPOUND_STREET = new RegExp(
-  `(?<![\\p{L}])\\p{Lu}[\\p{L}-]*(?:straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|straat|laan|gracht|plein|kade|dijk|singel|steeg)\\s+\\d{1,4}(?:\\s?[a-zA-Z])?(?![\\p{L}\\d])`,
+  `(?<![\\p{L}])\\p{Lu}[\\p{L}-]*(?:straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|straat|laan|gracht|plein|kade|dijk|singel|steeg|gatan|vägen|gränd|torget|stigen|backen|allén|gade|vej)\\s+\\d{1,4}(?:\\s?[a-zA-Z])?(?![\\p{L}\\d])`,
   "u",
 );
+// de: a street of two words ("Schönhauser Allee 112", "Frankfurter Straße 5", "Alter Markt 3").
+const TWO_WORD_STREET =
+  /(?<![\p{L}])\p{Lu}[\p{L}-]+\s+(?:Allee|Straße|Strasse|Str\.|Weg|Platz|Ring|Damm|Ufer|Chaussee|Gasse|Markt|Steig|Landstraße|Promenade|Tor)\s+\d{1,4}(?:\s?[a-zA-Z])?(?![\p{L}\d])/u;
+// A house number, then within the line a comma and a postcode with its town: "8 impasse des Lilas, 31400 Toulouse",
+// "Storgatan 12, 114 55 Stockholm" (de, fr, es, it, fi, tr five digits; sv 3 2).
+const POSTCODE_TOWN =
+  /(?:(?<![\d.,:])\d{1,4}[a-zA-Z]?(?!\d|[.,:]\d)[^\n\d]{0,40}\p{Lu}\p{L}+[^\n\d]{0,20}|\p{Lu}\p{L}+\s+\d{1,4}(?:\s?[a-zA-Z])?(?!\d|[.,:]\d)[^\n\d]{0,30}),\s*(?:(?!\d\d000)\d{5}|\d{3} \d{2})\s+\p{Lu}\p{Ll}{2,}(?:[ -](?:am|an der|sur|de|del|di|im|an|la|le)[ -]\p{Lu}\p{L}+)?(?=\s*(?:$|[,.;:)(\n/]|[-–—]\s|\s\p{Lu}|\s\d))/u;
 // fr, es, it, pt, pl, de (two words): a street word before the name, the number after ("Calle Mayor 10",
 // "Via Roma, 12", "ul. Marszałkowska 10/4", "Rua Augusta, n.º 100", "Avenida da Liberdade 45").
 const STREET_WORD_FIRST = new RegExp(
@@ -90,6 +98,10 @@ const NUMBER_WORD_FIRST = new RegExp(
   `(?<![\\p{L}\\d])\\d{1,4}(?:\\s?(?:bis|ter|[a-zA-Z]))?,?\\s+(?:${streetWords("rue|avenue|av\\.|boulevard|bd|place|allée|chemin|impasse|quai|cours|route|calle|via|avenida|rua|ulica|carrer|piazza|plaza")})\\s+${NAMES}`,
   "u",
 );
+// Written in lower case and abbreviated, as people type their own address: a street word, a house number, a postcode
+// ("lindenstr. 7a · 50674 köln", "c/ mallorca 401 4º 2ª 08013 bcn", "oudegracht 211bis 3511nh utrecht", "vasagatan 12b 411 24 gbg").
+const TYPED_ADDRESS =
+  /(?<![\p{L}])(?:\p{L}*(?:str\.|straße|strasse|weg|gasse|platz|allee|gracht|straat|laan|kade|singel|gatan|vägen)|c\/|v\.le|viale|via|r\.|rua|calle|avda?\.|av\.|blv\.?|bulvarı|cad\.|caddesi|sok\.|sokak|ul\.|rue)\s*[\p{L} .'-]{0,30}?\s?\d{1,4}[a-z]{0,3}(?:\/\d{1,4})?(?![\d])[^\n]{0,25}?(?<![\d-])(?:\d{5}|\d{4}-\d{3}|\d{4}\s?[a-z]{2}|\d{3} \d{2}|\d{2}-\d{3})(?![\d\p{L}])/iu;
 // Postcodes that name a street or a few: NL 1234 AB, PT 1234-567, PL 12-345, BR 12345-678, followed by a place name.
 const STREET_POSTCODE = /(?<![\p{L}\d-])(?:\d{4}\s?[A-Z]{2}|\d{4}-\d{3}|\d{2}-\d{3}|\d{5}-\d{3})\s+\p{Lu}\p{Ll}{2,}/u;
 // A street with its five-digit postcode and town ("…, 28013 Madrid", "…, 10115 Berlin"): with a street word or a number before it.
@@ -115,6 +127,9 @@ export const locationDetector: Detector = {
       STREET_FIRST.test(text) ||
       NUMBER_FIRST.test(text) ||
       COMPOUND_STREET.test(text) ||
+      TWO_WORD_STREET.test(text) ||
+      POSTCODE_TOWN.test(text) ||
+      TYPED_ADDRESS.test(text) ||
       STREET_WORD_FIRST.test(text) ||
       NUMBER_WORD_FIRST.test(text) ||
       JA_ADDRESS.test(text) ||

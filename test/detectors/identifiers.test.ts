@@ -131,6 +131,56 @@ describe("identifiers by structure and checksum (C19-FORBID §4.7, issue 21 item
     expect(await classes(text)).toEqual([]);
   });
 
+  it.each([
+    ["ES DNI with dots", "Lo de mi padre para la notaría: 65.068.735.X", "national_id:es_dni"],
+    ["ES NIE grouped", "mi nie es Y-641 7283-K", "national_id:es_nie"],
+    ["IT codice fiscale with spaces", "CF → BNC MRC 77T12 L219S", "national_id:it_codice_fiscale"],
+    ["BE national number, no keyword", "Pour le formulaire : 65011676431", "national_id:be_nn"],
+    ["PL NIP after an invoice word", "do faktur męża: 5276141576", "national_id:pl_nip"],
+    ["SE personnummer of 12 digits, bare", "Olles nummer: 198803092470", "national_id:se_personnummer"],
+    ["TR kimlik after TC, grouped", "TC 384 157 290 32 — sigorta formu için", "national_id:tr_tckimlik"],
+    ["PT NIF written like a quantity after its word", "contribuinte da D. Alice: 346.136.504", "national_id:pt_nif"],
+    ["NL BSN with its word after it", "6 4 9 3 6 5 1 1 2 is van Kees, voor de Belastingdienst", "national_id:nl_bsn"],
+    ["passport MRZ", "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "national_id:mrz"],
+    ["Polish NRB without PL", "Konto: 61 1090 1014 0000 0712 1981 2874", "bank_account"],
+    ["UK sort code and account", "sort code 20-00-00, account 55779911", "bank_account"],
+    ["US routing number", "Routing 021000021, account 1234567890", "bank_account"],
+    ["Japanese account type and number", "三井住友 渋谷支店 普通 ７２８３０１５", "bank_account"],
+  ])("C19-FORBID: an identifier in its own shape, %s", async (_how, text, label) => {
+    expect((await findings(text)).map((f) => f.label)).toContain(label);
+  });
+
+  it.each([
+    ["nl, no link", "DigiD van oma: gebruikersnaam jbakker1946, ww Tulpen!2020"],
+    ["fr, words between", "Mot de passe admin de la box SFR : Lavande-1987!"],
+    ["en, no link", "cabin wifi: network Lakeside_5G, password loon-Harbor-1987!"],
+    ["card PIN after a card word", "Sparkassenkarte: ４７１９"],
+    ["card PIN, letter-spaced", "Barclays debit: 5 2 0 9"],
+  ])("C19-FORBID: a password or PIN without a link word (%s)", async (_how, text) => {
+    expect(await classes(text)).toContain("credentials");
+  });
+
+  it.each([
+    ["a card's last digits", "The card ending 4242 was declined twice."],
+    ["a card number inside a 4-4-4-4 test run is no Aadhaar", "Test fixture: 4221 9817 4234 7636 is the card number our validator must reject."],
+    ["an order number grouped 3-3-3", "A encomenda n.º 250 148 376 da loja online ainda não chegou."],
+    ["a PO number shaped like a card", "PO number 6011 4420 7315 2289 covers the laptop batch."],
+    ["a disabled password login", "il login con password è disabilitato."],
+    ["a wifi standard", "The wifi uses WPA2-Enterprise, password rotation every 90 days."],
+    ["a count and a capitalised word", "Version 3, 10000 Requests."],
+  ])("C19-FORBID: no identifier or credential in %s", async (_how, text) => {
+    expect((await classes(text)).filter((c) => c === "credentials" || c === "biometrics_ids" || c === "location")).toEqual([]);
+  });
+
+  it.each([
+    ["de, two-word street and postcode", "Wohnt in der Schönhauser Allee 112, Hinterhaus 3. OG, 10439 Berlin."],
+    ["fr, letter-spaced street word and postcode", "Envoie le colis au 8 i m p a s s e des Lilas, 31400 Toulouse."],
+    ["sv", "Bor på Storgatan 12, 114 55 Stockholm"],
+    ["de, Am … and a town of two words", "Lieferadresse: Am Sonnenhang 4, 60311 Frankfurt am Main"],
+  ])("C19-FORBID §4.5: a street address with its postcode and town (%s)", async (_how, text) => {
+    expect(await classes(text)).toContain("location");
+  });
+
   it("C19-FORBID: a finding names the rule, never the matched text", async () => {
     const text = "card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, Passwort: Sommer2024!, Hauptstraße 5";
     const all = await findings(text);

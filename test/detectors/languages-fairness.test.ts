@@ -139,6 +139,28 @@ describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
   });
 });
 
+describe("C19-FORBID: statements with no subject, and a person's job (issue 21 item 3)", () => {
+  it("C19-FORBID: a verb opening a sentence with no subject makes it about a person (pro-drop, terse notes)", async () => {
+    const texts = ["È evangelico pentecostale.", "É militante do PCP.", "Nimmt seit März Lithium.", "Vota Lega da sempre.", "Jest w ciąży, termin w czerwcu."];
+    expect(await all(texts)).toEqual(texts.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
+  it("C19-FORBID: the same opening verb about software is stored", async () => {
+    const texts = ["È un bug noto del modulo di login.", "Es un problema del servidor de pruebas.", "Ist das Feature schon deployed?"];
+    expect(await all(texts)).toEqual(texts.map(() => "SUCCESS_STORED"));
+  });
+
+  it("C19-FORBID: a job word names the job, not the person's health or record; the institution still counts", async () => {
+    const jobs = [
+      "Es enfermera en urgencias, turnos rotativos, mejor mandarle las cosas por escrito.",
+      "Fa il farmacista ospedaliero e vuole le tabelle ordinate.",
+      "She's a police officer in the cyber unit, skip the basics on phishing.",
+    ];
+    expect(await all(jobs)).toEqual(jobs.map(() => "SUCCESS_STORED"));
+    expect(await judge("La policía detuvo a mi vecino ayer.")).toBe("FORBIDDEN_CATEGORY");
+  });
+});
+
 describe("C19-FORBID: the same rule for every group (issue 21 item 5)", () => {
   const observances = [
     "Christmas",

@@ -77,6 +77,16 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [class, f.field
 	not _context(f.field, "context:software")
 	not _innocent_reading(f)
 	not _about_animal(f.field, class)
+	not _about_occupation(f.field, class)
+}
+
+# A topic word beside a word for someone's job ("Es enfermera de quirófano", "Jest adwokatką od
+# prawa karnego", "Fa il farmacista ospedaliero") names the job, not the person's health or record:
+# occupation_contexts names, per context, the topic classes it clears (policy data). Terms still count.
+_about_occupation(field, class) if {
+	some context, classes in forbidden.occupation_contexts
+	class in classes
+	_context(field, concat(":", ["context", context]))
 }
 
 # A condition in a text about a pet or the vet ("Kat Pim krijgt om 18:00 zijn insuline", "le chien

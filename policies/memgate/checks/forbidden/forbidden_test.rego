@@ -55,6 +55,16 @@ test_c19_forbid_a_condition_in_a_text_about_a_pet_is_the_animals[note] if {
 	count(forbidden.violations) == c.n with input as _write(c.findings, {})
 }
 
+test_c19_forbid_a_topic_beside_an_occupation_names_the_job[note] if {
+	some note, c in {
+		"C19-FORBID health topic beside a job word": {"findings": [_f("value", "topic:health"), _f("value", "context:occupation"), _f("value", "context:personal")], "n": 0},
+		"C19-FORBID legal topic beside a job word": {"findings": [_f("value", "topic:criminal_legal"), _f("value", "context:occupation"), _f("value", "context:personal")], "n": 0},
+		"C19-FORBID a health term beside a job word still counts": {"findings": [_f("value", "health"), _f("value", "context:occupation"), _f("value", "context:personal")], "n": 1},
+		"C19-FORBID an identity topic beside a job word still counts": {"findings": [_f("value", "topic:identity"), _f("value", "context:occupation"), _f("value", "context:personal")], "n": 1},
+	}
+	count(forbidden.violations) == c.n with input as _write(c.findings, {})
+}
+
 test_near_miss_never_clears_credentials if {
 	findings := [_f("value", "credentials"), _f("value", "context:software")]
 	count(forbidden.violations) == 1 with input as _write(findings, {})
