@@ -52,6 +52,14 @@ interface LanguageBlock {
   defensive_weak?: string[];
   descriptive?: string[];
   actions?: Record<string, Entry[]>;
+  /**
+   * Word classes of the language (regex alternatives: verbs in their inflections, nouns,
+   * markers), named in `templates` as `{name}`: the structure of an instruction is written once,
+   * its words per language.
+   */
+  words?: Record<string, string[]>;
+  /** Written without spaces between words (Japanese): no \b around its words. */
+  unspaced?: boolean;
 }
 
 /** data.memgate.injection.intent of the bundle. */
@@ -64,8 +72,16 @@ export interface IntentLexicon {
     tool_shape?: string[];
     actions?: Record<string, Entry[]>;
     quotes?: string;
+    /** Language-free members of word classes (addresses, product names), joined to each language's class of that name. */
+    words?: Record<string, string[]>;
   };
   languages: Record<string, LanguageBlock>;
+  /**
+   * Rules written over word classes, per action kind: each `{name}` of an entry is replaced by
+   * the language's class of that name (with `shared.words` of that name, if any), so every part
+   * comes from one language; a language without one of the classes gets no such rule.
+   */
+  templates?: Record<string, Entry[]>;
 }
 
 interface Rule {
@@ -153,6 +169,43 @@ function groupAcrossLanguages(blocks: readonly Entry[][]): RuleGroup[] {
   return groups;
 }
 
+const PLACEHOLDER = /\{([a-z_]+)\}/g;
+
+/**
+ * A language's rules of one kind: its own, and the templates of that kind with its word
+ * classes filled in (`\b` around a class is the template's to write).
+ */
+function rulesOfLanguage(lexicon: IntentLexicon, block: LanguageBlock, kind: string): Entry[] {
+  const own: Entry[] = (kind === "override" ? block.override : block.actions?.[kind]) ?? [];
+  const templates = lexicon.templates?.[kind];
+  if (!templates || !block.words) return own;
+  // a language's words are whole words (\b around them, except in an unspaced script); the shared
+  // members (addresses, paths) carry their own boundaries
+  const edge = block.unspaced ? "" : "\\b";
+  const classOf = (name: string): string | undefined => {
+    const own = block.words?.[name];
+    if (!own || own.length === 0) return undefined;
+    const shared = lexicon.shared.words?.[name] ?? [];
+    return `(?:${[`${edge}(?:${own.join("|")})${edge}`, ...shared].join("|")})`;
+  };
+  const fill = (part: string): string | undefined => {
+    let missing = false;
+    const out = part.replace(PLACEHOLDER, (_, name: string) => classOf(name) ?? ((missing = true), ""));
+    return missing ? undefined : out;
+  };
+  const filled: Entry[] = [];
+  for (const template of templates) {
+    if (typeof template === "string") {
+      const one = fill(template);
+      if (one !== undefined) filled.push(one);
+      continue;
+    }
+    const parts = template.all.map(fill);
+    if (parts.every((x): x is string => x !== undefined)) filled.push({ all: parts });
+  }
+  return [...own, ...filled];
+}
+
 /** The rules of the shared data and of the named languages (every language when `only` is undefined). */
 function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
   const langs = Object.entries(lexicon.languages ?? {})
@@ -167,13 +220,17 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
   const actions = lexicon.action_kinds.map((kind) => ({
     kind,
     negatable: negatable.has(kind),
-    groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => l.actions?.[kind] ?? [])]),
+    groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => rulesOfLanguage(lexicon, l, kind))]),
   }));
   return {
     addressee: union(collect((l) => l.addressee)),
     you: union(collect((l) => l.you)),
     imperative: union(collect((l) => l.imperative)),
-    override: collect((l) => l.override).map((source) => new RegExp(foldSource(source), "g")),
+    // templates of kind "override" are plain regexes: each is tested on its own, as the language's own
+    override: langs
+      .flatMap((l) => rulesOfLanguage(lexicon, l, "override"))
+      .filter((e): e is string => typeof e === "string")
+      .map((source) => new RegExp(foldSource(source), "g")),
     negation: union(
       collect((l) => l.negation),
       "g",
@@ -329,7 +386,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     // the words of the matches themselves ("disable the content filter") do not make a frame
     let rest = sentence;
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
-    const commands = facts.has("intent:imperative") || facts.has("intent:you");
+    // weak frame words ("check", "refuse") also name what an instruction to the agent is about
+    const commands = facts.has("intent:imperative") || facts.has("intent:you") || facts.has("intent:addressee");
     if (c.defensive.test(rest) || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
