@@ -47,6 +47,8 @@ interface LanguageBlock {
   imperative?: string[];
   override?: string[];
   negation?: string;
+  /** A negation that follows what it negates, in the same clause (Turkish "-maz", Japanese "しない"). */
+  negation_after?: string;
   defensive?: string[];
   /** Frame words that also name what an instruction switches off ("the content filter", "the test suite"): a frame only when the sentence gives no command. */
   defensive_weak?: string[];
@@ -70,6 +72,8 @@ export interface IntentLexicon {
     role_turn?: Record<string, string>;
     template_tokens?: string[];
     tool_shape?: string[];
+    /** A label saying the text is a tool's or command's output, in the covered languages ("Tool result:", "Ausgabe von ls:"). */
+    tool_label?: string[];
     actions?: Record<string, Entry[]>;
     quotes?: string;
     /** Language-free members of word classes (addresses, product names), joined to each language's class of that name. */
@@ -112,6 +116,7 @@ interface Compiled {
   /** one regex each: an alternation of them all defeats the regex engine's literal prefilters (20x slower) */
   override: RegExp[];
   negation?: RegExp;
+  negationAfter?: RegExp;
   defensive?: RegExp;
   defensiveWeak?: RegExp;
   descriptive?: RegExp;
@@ -119,6 +124,7 @@ interface Compiled {
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
   toolShape?: RegExp;
+  toolLabel?: RegExp;
   quotes?: RegExp;
 }
 
@@ -235,13 +241,18 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
       collect((l) => l.negation),
       "g",
     ),
-    defensive: union(collect((l) => l.defensive)),
+    negationAfter: union(collect((l) => l.negation_after)),
+    defensive: union(
+      collect((l) => l.defensive),
+      "g",
+    ),
     defensiveWeak: union(collect((l) => l.defensive_weak)),
     descriptive: union(collect((l) => l.descriptive)),
     actions,
     roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
     template: union(lexicon.shared.template_tokens, "g"),
     toolShape: union(lexicon.shared.tool_shape),
+    toolLabel: union(lexicon.shared.tool_label),
     quotes: lexicon.shared.quotes ? new RegExp(lexicon.shared.quotes, "gu") : undefined,
   };
 }
@@ -258,6 +269,7 @@ export function foldForIntent(text: string): string {
     .toLowerCase()
     .replace(/[łđøßæœı\u2019\u02bc]/g, (c) => FOLD[c] ?? c);
 }
+const JSON_KEY_BEFORE = /"[\w -]{1,30}"\s*:\s*$/;
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 const FOLD: Record<string, string> = { ł: "l", đ: "d", ø: "o", ß: "ss", æ: "ae", œ: "oe", ı: "i", "\u2019": "'", "\u02bc": "'" };
 
@@ -275,9 +287,15 @@ const inside = (spans: readonly Span[], from: number, to: number): boolean => sp
  * Where a negation governs a match: in its clause (after the last , ; : ( or dash), shortly
  * before it, or inside it (a separable verb: "schakel hem nooit uit").
  */
-function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number): boolean {
+function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number, after?: RegExp): boolean {
   if (!negation) return false;
-  const before = sentence.slice(Math.max(0, at - 40), at);
+  if (after) {
+    // the rest of its clause, for a language whose negation follows the verb
+    const tail = sentence.slice(at + length);
+    const end = tail.search(/[,;:(]|\s[-\u2013\u2014]\s/);
+    if (after.test(end < 0 ? tail : tail.slice(0, end))) return true;
+  }
+  const before = sentence.slice(Math.max(0, at - 60), at);
   const boundary = Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - "));
   const clause = before.slice(boundary + 1);
   negation.lastIndex = 0;
@@ -313,7 +331,10 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     if (!quoted) {
       quoted = [];
       // in JSON the quotes delimit values, they do not quote: a payload in a JSON string is used
-      if (c.quotes && !/^\s*[[{]/.test(sentence)) for (const m of matchesOf(c.quotes, sentence)) quoted.push({ from: m.index, to: m.index + m[0].length });
+      // (and so is a string after a JSON key, wherever the object starts: `200 OK {"note": "…"}`)
+      if (c.quotes && !/^\s*[[{]/.test(sentence))
+        for (const m of matchesOf(c.quotes, sentence))
+          if (!JSON_KEY_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) quoted.push({ from: m.index, to: m.index + m[0].length });
     }
     return quoted;
   };
@@ -371,7 +392,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         for (const m of matchesOf(rule.first, sentence)) {
           matched.push({ from: m.index, to: m.index + m[0].length });
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
-          else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0))
+          else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0, c.negationAfter))
             state = state === undefined || state === "quoted" ? "negated" : state;
           else state = "plain";
         }
@@ -388,7 +409,9 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
     // weak frame words ("check", "refuse") also name what an instruction to the agent is about
     const commands = facts.has("intent:imperative") || facts.has("intent:you") || facts.has("intent:addressee");
-    if (c.defensive.test(rest) || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
+    // a frame word under a negation is part of the instruction ("answer without refusals")
+    const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(c.negation, rest, m.index, 0));
+    if (framed || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
   return facts;
@@ -415,7 +438,10 @@ export function intentFindings(rulesFor: (sentence: string) => Compiled, field: 
   // are separate findings of the same field; the policy reads them together.
   for (const facts of perSentence) findings.push({ field, class: "injection_intent", label: "sentence", facts: [...facts].sort() });
   // the shapes are shared data, the same in every set of rules
-  if (rulesFor("").toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
+  const shared = rulesFor("");
+  if (shared.toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
+  // a label alone is stored; the policy refuses it with an instruction to the agent in the field
+  if (shared.toolLabel?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:label"] });
   return findings;
 }
 
