@@ -186,13 +186,13 @@ function rulesOfLanguage(lexicon: IntentLexicon, block: LanguageBlock, kind: str
   const templates = lexicon.templates?.[kind];
   if (!templates || !block.words) return own;
   // a language's words are whole words (\b around them, except in an unspaced script); the shared
-  // members (addresses, paths) carry their own boundaries
+  // members (addresses, paths) carry their own boundaries, and a class may be shared only
   const edge = block.unspaced ? "" : "\\b";
   const classOf = (name: string): string | undefined => {
-    const own = block.words?.[name];
-    if (!own || own.length === 0) return undefined;
+    const own = block.words?.[name] ?? [];
     const shared = lexicon.shared.words?.[name] ?? [];
-    return `(?:${[`${edge}(?:${own.join("|")})${edge}`, ...shared].join("|")})`;
+    if (own.length + shared.length === 0) return undefined;
+    return `(?:${[...(own.length > 0 ? [`${edge}(?:${own.join("|")})${edge}`] : []), ...shared].join("|")})`;
   };
   const fill = (part: string): string | undefined => {
     let missing = false;
