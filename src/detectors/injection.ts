@@ -407,8 +407,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     // the words of the matches themselves ("disable the content filter") do not make a frame
     let rest = sentence;
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
-    // weak frame words ("check", "refuse") also name what an instruction to the agent is about
-    const commands = facts.has("intent:imperative") || facts.has("intent:you") || facts.has("intent:addressee");
+    const commands = facts.has("intent:imperative") || facts.has("intent:you");
     // a frame word under a negation is part of the instruction ("answer without refusals")
     const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(c.negation, rest, m.index, 0));
     if (framed || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
