@@ -47,11 +47,21 @@ interface LanguageBlock {
   imperative?: string[];
   override?: string[];
   negation?: string;
+  /** A negation that follows what it negates, in the same clause (Turkish "-maz", Japanese "しない"). */
+  negation_after?: string;
   defensive?: string[];
   /** Frame words that also name what an instruction switches off ("the content filter", "the test suite"): a frame only when the sentence gives no command. */
   defensive_weak?: string[];
   descriptive?: string[];
   actions?: Record<string, Entry[]>;
+  /**
+   * Word classes of the language (regex alternatives: verbs in their inflections, nouns,
+   * markers), named in `templates` as `{name}`: the structure of an instruction is written once,
+   * its words per language.
+   */
+  words?: Record<string, string[]>;
+  /** Written without spaces between words (Japanese): no \b around its words. */
+  unspaced?: boolean;
 }
 
 /** data.memgate.injection.intent of the bundle. */
@@ -62,10 +72,20 @@ export interface IntentLexicon {
     role_turn?: Record<string, string>;
     template_tokens?: string[];
     tool_shape?: string[];
+    /** A label saying the text is a tool's or command's output, in the covered languages ("Tool result:", "Ausgabe von ls:"). */
+    tool_label?: string[];
     actions?: Record<string, Entry[]>;
     quotes?: string;
+    /** Language-free members of word classes (addresses, product names), joined to each language's class of that name. */
+    words?: Record<string, string[]>;
   };
   languages: Record<string, LanguageBlock>;
+  /**
+   * Rules written over word classes, per action kind: each `{name}` of an entry is replaced by
+   * the language's class of that name (with `shared.words` of that name, if any), so every part
+   * comes from one language; a language without one of the classes gets no such rule.
+   */
+  templates?: Record<string, Entry[]>;
 }
 
 interface Rule {
@@ -96,6 +116,7 @@ interface Compiled {
   /** one regex each: an alternation of them all defeats the regex engine's literal prefilters (20x slower) */
   override: RegExp[];
   negation?: RegExp;
+  negationAfter?: RegExp;
   defensive?: RegExp;
   defensiveWeak?: RegExp;
   descriptive?: RegExp;
@@ -103,6 +124,7 @@ interface Compiled {
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
   toolShape?: RegExp;
+  toolLabel?: RegExp;
   quotes?: RegExp;
 }
 
@@ -153,6 +175,43 @@ function groupAcrossLanguages(blocks: readonly Entry[][]): RuleGroup[] {
   return groups;
 }
 
+const PLACEHOLDER = /\{([a-z_]+)\}/g;
+
+/**
+ * A language's rules of one kind: its own, and the templates of that kind with its word
+ * classes filled in (`\b` around a class is the template's to write).
+ */
+function rulesOfLanguage(lexicon: IntentLexicon, block: LanguageBlock, kind: string): Entry[] {
+  const own: Entry[] = (kind === "override" ? block.override : block.actions?.[kind]) ?? [];
+  const templates = lexicon.templates?.[kind];
+  if (!templates || !block.words) return own;
+  // a language's words are whole words (\b around them, except in an unspaced script); the shared
+  // members (addresses, paths) carry their own boundaries, and a class may be shared only
+  const edge = block.unspaced ? "" : "\\b";
+  const classOf = (name: string): string | undefined => {
+    const own = block.words?.[name] ?? [];
+    const shared = lexicon.shared.words?.[name] ?? [];
+    if (own.length + shared.length === 0) return undefined;
+    return `(?:${[...(own.length > 0 ? [`${edge}(?:${own.join("|")})${edge}`] : []), ...shared].join("|")})`;
+  };
+  const fill = (part: string): string | undefined => {
+    let missing = false;
+    const out = part.replace(PLACEHOLDER, (_, name: string) => classOf(name) ?? ((missing = true), ""));
+    return missing ? undefined : out;
+  };
+  const filled: Entry[] = [];
+  for (const template of templates) {
+    if (typeof template === "string") {
+      const one = fill(template);
+      if (one !== undefined) filled.push(one);
+      continue;
+    }
+    const parts = template.all.map(fill);
+    if (parts.every((x): x is string => x !== undefined)) filled.push({ all: parts });
+  }
+  return [...own, ...filled];
+}
+
 /** The rules of the shared data and of the named languages (every language when `only` is undefined). */
 function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
   const langs = Object.entries(lexicon.languages ?? {})
@@ -167,24 +226,33 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
   const actions = lexicon.action_kinds.map((kind) => ({
     kind,
     negatable: negatable.has(kind),
-    groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => l.actions?.[kind] ?? [])]),
+    groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => rulesOfLanguage(lexicon, l, kind))]),
   }));
   return {
     addressee: union(collect((l) => l.addressee)),
     you: union(collect((l) => l.you)),
     imperative: union(collect((l) => l.imperative)),
-    override: collect((l) => l.override).map((source) => new RegExp(foldSource(source), "g")),
+    // templates of kind "override" are plain regexes: each is tested on its own, as the language's own
+    override: langs
+      .flatMap((l) => rulesOfLanguage(lexicon, l, "override"))
+      .filter((e): e is string => typeof e === "string")
+      .map((source) => new RegExp(foldSource(source), "g")),
     negation: union(
       collect((l) => l.negation),
       "g",
     ),
-    defensive: union(collect((l) => l.defensive)),
+    negationAfter: union(collect((l) => l.negation_after)),
+    defensive: union(
+      collect((l) => l.defensive),
+      "g",
+    ),
     defensiveWeak: union(collect((l) => l.defensive_weak)),
     descriptive: union(collect((l) => l.descriptive)),
     actions,
     roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
     template: union(lexicon.shared.template_tokens, "g"),
     toolShape: union(lexicon.shared.tool_shape),
+    toolLabel: union(lexicon.shared.tool_label),
     quotes: lexicon.shared.quotes ? new RegExp(lexicon.shared.quotes, "gu") : undefined,
   };
 }
@@ -201,6 +269,7 @@ export function foldForIntent(text: string): string {
     .toLowerCase()
     .replace(/[łđøßæœı\u2019\u02bc]/g, (c) => FOLD[c] ?? c);
 }
+const JSON_KEY_BEFORE = /"[\w -]{1,30}"\s*:\s*$/;
 const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 const FOLD: Record<string, string> = { ł: "l", đ: "d", ø: "o", ß: "ss", æ: "ae", œ: "oe", ı: "i", "\u2019": "'", "\u02bc": "'" };
 
@@ -218,9 +287,15 @@ const inside = (spans: readonly Span[], from: number, to: number): boolean => sp
  * Where a negation governs a match: in its clause (after the last , ; : ( or dash), shortly
  * before it, or inside it (a separable verb: "schakel hem nooit uit").
  */
-function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number): boolean {
+function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number, after?: RegExp): boolean {
   if (!negation) return false;
-  const before = sentence.slice(Math.max(0, at - 40), at);
+  if (after) {
+    // the rest of its clause, for a language whose negation follows the verb
+    const tail = sentence.slice(at + length);
+    const end = tail.search(/[,;:(]|\s[-\u2013\u2014]\s/);
+    if (after.test(end < 0 ? tail : tail.slice(0, end))) return true;
+  }
+  const before = sentence.slice(Math.max(0, at - 60), at);
   const boundary = Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - "));
   const clause = before.slice(boundary + 1);
   negation.lastIndex = 0;
@@ -256,7 +331,10 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     if (!quoted) {
       quoted = [];
       // in JSON the quotes delimit values, they do not quote: a payload in a JSON string is used
-      if (c.quotes && !/^\s*[[{]/.test(sentence)) for (const m of matchesOf(c.quotes, sentence)) quoted.push({ from: m.index, to: m.index + m[0].length });
+      // (and so is a string after a JSON key, wherever the object starts: `200 OK {"note": "…"}`)
+      if (c.quotes && !/^\s*[[{]/.test(sentence))
+        for (const m of matchesOf(c.quotes, sentence))
+          if (!JSON_KEY_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) quoted.push({ from: m.index, to: m.index + m[0].length });
     }
     return quoted;
   };
@@ -314,7 +392,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         for (const m of matchesOf(rule.first, sentence)) {
           matched.push({ from: m.index, to: m.index + m[0].length });
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
-          else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0))
+          else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0, c.negationAfter))
             state = state === undefined || state === "quoted" ? "negated" : state;
           else state = "plain";
         }
@@ -330,7 +408,9 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     let rest = sentence;
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
     const commands = facts.has("intent:imperative") || facts.has("intent:you");
-    if (c.defensive.test(rest) || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
+    // a frame word under a negation is part of the instruction ("answer without refusals")
+    const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(c.negation, rest, m.index, 0));
+    if (framed || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
   return facts;
@@ -357,7 +437,10 @@ export function intentFindings(rulesFor: (sentence: string) => Compiled, field: 
   // are separate findings of the same field; the policy reads them together.
   for (const facts of perSentence) findings.push({ field, class: "injection_intent", label: "sentence", facts: [...facts].sort() });
   // the shapes are shared data, the same in every set of rules
-  if (rulesFor("").toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
+  const shared = rulesFor("");
+  if (shared.toolShape?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:shape"] });
+  // a label alone is stored; the policy refuses it with an instruction to the agent in the field
+  if (shared.toolLabel?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:label"] });
   return findings;
 }
 

@@ -174,6 +174,17 @@ violations contains _violation(concat("", ["tool_output_shape_in_", f.field])) i
 	"tool:shape" in f.facts
 }
 
+# A field labelled as the output of a tool or command, in any covered language ("Tool result:",
+# "Ausgabe von ls:", "Salida de la herramienta:", "コマンド出力："), that speaks to the agent or
+# gives it a command: an instruction planted in tool output (the label alone is stored).
+violations contains _violation(concat("", ["tool_output_instruction_in_", f.field])) if {
+	some f in content.findings
+	f.class == "injection_intent"
+	f.label == "text"
+	"tool:label" in f.facts
+	_instructing(f.field)
+}
+
 # "instruction_override#3" -> "instruction_override"
 _kind(label) := split(label, "#")[0]
 

@@ -136,3 +136,15 @@ test_c19_tool_sending_out_on_a_command_not_on_a_bare_your if {
 	_details([_sentence(["action:exfiltrate", "intent:imperative"])]) == {"action_exfiltrate_in_value"}
 	count(_details([_sentence(["action:exfiltrate", "intent:you"])])) == 0
 }
+
+_label(field) := {"field": field, "class": "injection_intent", "label": "text", "facts": ["tool:label"]}
+
+test_c19_tool_a_tool_label_with_an_instruction_to_the_agent if {
+	_details([_label("value"), _sentence(["intent:addressee"])]) == {"tool_output_instruction_in_value"}
+	_details([_label("value"), _sentence(["intent:imperative"])]) == {"tool_output_instruction_in_value"}
+}
+
+test_c19_tool_a_tool_label_alone_is_stored if {
+	count(_details([_label("value")])) == 0
+	count(_details([_label("value"), _sentence(["frame:defensive", "intent:addressee"])])) == 0
+}
