@@ -119,11 +119,15 @@ describe("the database killed between the statements of a batched update (issue 
       const asked = (subjectId: string, request: Promise<{ data?: Record<string, unknown> | null }>) => request.then((r) => ({ subjectId, ...answerOf(r) }));
       const firstRound = () => [
         ...SUBJECTS.flatMap((subjectId) =>
-          Array.from({ length: 5 }, (_, i) => asked(subjectId, first!.gql(token, STORE, { input: preference({ subjectId, key: `storm-${i}`, value: `v${i}` }) }))),
+          Array.from({ length: 5 }, (_, i) =>
+            asked(subjectId, first!.gql(token, STORE, { input: preference({ subjectId, key: `storm-${i}`, value: `v${i}` }) })),
+          ),
         ),
         ...seeded
           .filter((_, i) => i % 2 === 0)
-          .map(({ memoryId, subjectId, key }) => asked(subjectId, first!.gql(token, UPDATE, { input: { ...preference({ subjectId, key, value: "v2" }), memoryId } }))),
+          .map(({ memoryId, subjectId, key }) =>
+            asked(subjectId, first!.gql(token, UPDATE, { input: { ...preference({ subjectId, key, value: "v2" }), memoryId } })),
+          ),
         asked(seeded[5].subjectId, first!.gql(token, DELETE, { id: seeded[5].memoryId, subjectId: seeded[5].subjectId })),
       ];
       const laterRound = (round: number) =>
