@@ -62,8 +62,9 @@ function cardIn(text: string): boolean {
       for (let to = from; to < groups.length && digits.length < 19; to++) {
         digits += groups[to];
         if (digits.length < 13 || digits.length > 19 || !isCardNumber(digits)) continue;
-        // Right after a technical label ("PO number 6011 4420 7315 2289") a run is that system's number, grouped or not.
-        if ((from === to || from === 0) && technicalLabel(text, match.index)) continue;
+        // Only an ungrouped run right after a technical label is that system's number: a run grouped
+        // as a card counts whatever label precedes it ("pr:4111 1111 1111 1111" must not pass).
+        if (from === to && technicalLabel(text, match.index)) continue;
         return true;
       }
     }

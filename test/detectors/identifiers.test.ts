@@ -164,13 +164,23 @@ describe("identifiers by structure and checksum (C19-FORBID §4.7, issue 21 item
     ["a card's last digits", "The card ending 4242 was declined twice."],
     ["a card number inside a 4-4-4-4 test run is no Aadhaar", "Test fixture: 4221 9817 4234 7636 is the card number our validator must reject."],
     ["an order number grouped 3-3-3", "A encomenda n.º 250 148 376 da loja online ainda não chegou."],
-    ["a PO number shaped like a card", "PO number 6011 4420 7315 2289 covers the laptop batch."],
+    ["a PO number grouped like a card that fails Luhn", "PO number 6011 4420 7315 2289 covers the laptop batch."],
     ["a disabled password login", "il login con password è disabilitato."],
     ["a wifi standard", "The wifi uses WPA2-Enterprise, password rotation every 90 days."],
     ["a count and a capitalised word", "Version 3, 10000 Requests."],
   ])("C19-FORBID: no identifier or credential in %s", async (_how, text) => {
     expect((await classes(text)).filter((c) => c === "credentials" || c === "biometrics_ids" || c === "location")).toEqual([]);
   });
+
+  it.each([
+    ["a PR reference", "pr:4111 1111 1111 1111"],
+    ["an order label", "order no. 4111 1111 1111 1111"],
+  ])(
+    "C19-FORBID D4: a number grouped as a card counts whatever technical label precedes it (%s): a label must not open a way around the check",
+    async (_how, text) => {
+      expect(await classes(text)).toContain("biometrics_ids");
+    },
+  );
 
   it.each([
     ["de, two-word street and postcode", "Wohnt in der Schönhauser Allee 112, Hinterhaus 3. OG, 10439 Berlin."],
