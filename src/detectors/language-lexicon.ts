@@ -2,6 +2,7 @@ import type { Finding } from "./detector";
 import { identifyLanguage } from "./language-id";
 import { stemmerFor } from "./stemming";
 import { matchesOf } from "./matches";
+import { WordGlobIndex, wordsOf, type TextWord } from "./word-globs";
 
 /**
  * The per-language phrase lexicons of the policy (issue 21 item 3): `data.memgate.forbidden.languages.<lang>`
@@ -67,19 +68,18 @@ interface CompiledLanguage {
   exact: Map<string, Hit[]>;
   /** `==word`: the word as written, accents kept (Spanish "él" is not the article "el"). */
   asWritten: Map<string, Hit[]>;
-  phrases: Phrase[];
+  /** Phrases of several words without stars, by the stem of their first word. */
+  phrases: Map<string, Phrase[]>;
   /**
    * `context.opening`: verb forms that make a statement about a person when they open a sentence with
    * no subject, as pro-drop languages and terse notes write ("È evangelico", "Toma litio", "Nimmt Ritalin").
    */
   opening: Set<string>;
-  /** Prefix, suffix and infix words: one regex tried on each folded word, one capturing group per kind and class. */
-  wordAffixes?: { hits: Hit[]; pattern: RegExp };
-  /** Affix words of several words ("stwardnieni* rozsiane*"): one regex over the folded text. */
-  textAffixes?: { hits: Hit[]; pattern: RegExp };
+  /** Entries with stars, of one word or several, matched word by word (word-globs.ts). */
+  affixes: WordGlobIndex<Hit>;
   /**
    * An unspaced language: one regex per kind and class, each tried on the folded text (a sentence
-   * is one run of letters, and one regex would find only its leftmost word).
+   * is one run of letters, so there are no words to index).
    */
   eachAffix?: { hit: Hit; pattern: RegExp }[];
 }
@@ -105,13 +105,26 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
   else map.set(key, [value]);
 };
 
+/** An entry of an unspaced language as a regex source: found anywhere in the text, a star standing for letters. */
+const unspacedSource = (word: string): string =>
+  escape(fold(word.replace(/^[=*]+|\*+$/g, "")))
+    .replace(/\\\*/g, "[\\p{L}\\p{N}]*")
+    .replace(/ /g, "\\s+");
+
 function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLanguage {
-  const stem = stemmerFor(lang);
-  const stemOf = (word: string): string => fold(stem(word.toLowerCase()));
-  const out: CompiledLanguage = { lang, stem: stemOf, stems: new Map(), exact: new Map(), phrases: [], opening: new Set(), asWritten: new Map() };
+  const stemOf = cachedStemmer(stemmerFor(lang));
+  const out: CompiledLanguage = {
+    lang,
+    stem: stemOf,
+    stems: new Map(),
+    exact: new Map(),
+    phrases: new Map(),
+    opening: new Set(),
+    asWritten: new Map(),
+    affixes: new WordGlobIndex(),
+  };
   for (const word of lexicon.context?.opening ?? []) out.opening.add(fold(word.trim().toLowerCase()));
-  const wordGroups: { hit: Hit; source: string }[] = [];
-  const textGroups: { hit: Hit; source: string }[] = [];
+  const unspacedGroups: { hit: Hit; source: string }[] = [];
   const groups: [Kind, Record<string, string[]> | undefined][] = [
     ["term", lexicon.terms],
     ["topic", lexicon.topics],
@@ -120,45 +133,45 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
   for (const [kind, byClass] of groups) {
     for (const [cls, words] of Object.entries(byClass ?? {})) {
       const hit = { kind, cls };
-      const wordAffix: string[] = [];
-      const textAffix: string[] = [];
+      const unspaced: string[] = [];
       for (const raw of words) {
         // "=word*" is a prefix like "word*": the "=" only matters for a whole word.
-        const written = raw
+        const word = raw
           .trim()
           .toLowerCase()
           .replace(/^=(?=.*\*$)/, "");
-        const word = lexicon.unspaced ? `*${written.replace(/^[=*]+|\*+$/g, "")}*` : written;
+        if (lexicon.unspaced) unspaced.push(unspacedSource(word));
         // Context words are function words and short nouns: matched as written, never by stem
         // (German "seite" and "seit" share a stem).
-        if (word.startsWith("==")) push(out.asWritten, word.slice(2), hit);
+        else if (word.startsWith("==")) push(out.asWritten, word.slice(2), hit);
         else if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
         else if (word.startsWith("=")) push(out.exact, fold(word.slice(1)), hit);
-        else if (word.includes("*")) {
-          const inner = word.replace(/^\*|\*$/g, "");
-          const core = escape(fold(inner));
-          if (/[*\s-]/.test(inner)) {
-            // Several words, or a star inside: matched over the text, at word boundaries.
-            const before = word.startsWith("*") ? "" : "(?<![\\p{L}\\p{N}])";
-            const after = word.endsWith("*") ? "" : "(?![\\p{L}\\p{N}])";
-            textAffix.push(`${before}${core.replace(/\\\*/g, "[\\p{L}\\p{N}]*").replace(/ /g, "\\s+")}${after}`);
-          } else wordAffix.push(`${word.startsWith("*") ? "" : "^"}${core}${word.endsWith("*") ? "" : "$"}`);
-        } else if (/[\s-]/.test(word)) out.phrases.push({ ...hit, stems: (word.match(WORD) ?? []).map(stemOf) });
-        else push(out.stems, stemOf(word), hit);
+        else if (word.includes("*")) out.affixes.add(fold(word), hit);
+        else if (/[\s-]/.test(word)) {
+          const stems = (word.match(WORD) ?? []).map(stemOf);
+          push(out.phrases, stems[0], { ...hit, stems });
+        } else push(out.stems, stemOf(word), hit);
       }
-      if (wordAffix.length) wordGroups.push({ hit, source: wordAffix.join("|") });
-      if (textAffix.length) textGroups.push({ hit, source: textAffix.join("|") });
+      if (unspaced.length) unspacedGroups.push({ hit, source: unspaced.join("|") });
     }
   }
-  const combined = (list: { hit: Hit; source: string }[], flags: string) =>
-    list.length ? { hits: list.map((g) => g.hit), pattern: new RegExp(list.map((g) => `(${g.source})`).join("|"), flags) } : undefined;
-  if (lexicon.unspaced) {
-    out.eachAffix = [...wordGroups, ...textGroups].map((g) => ({ hit: g.hit, pattern: new RegExp(g.source, "u") }));
-    return out;
-  }
-  out.wordAffixes = combined(wordGroups, "");
-  out.textAffixes = combined(textGroups, "gu");
+  if (lexicon.unspaced) out.eachAffix = unspacedGroups.map((g) => ({ hit: g.hit, pattern: new RegExp(g.source, "u") }));
   return out;
+}
+
+/** Stems of the words seen last, per language: the same words come back in text after text, and stemming is not free. */
+const STEM_CACHE_WORDS = 20_000;
+function cachedStemmer(stem: (word: string) => string): (word: string) => string {
+  const cache = new Map<string, string>();
+  return (word) => {
+    let stemmed = cache.get(word);
+    if (stemmed === undefined) {
+      if (cache.size >= STEM_CACHE_WORDS) cache.clear();
+      stemmed = fold(stem(word.toLowerCase()));
+      cache.set(word, stemmed);
+    }
+    return stemmed;
+  };
 }
 
 export interface CompiledLanguageLexicons {
@@ -187,7 +200,7 @@ function findingOf(field: string, lang: string, hit: Hit): Finding {
 const OPENING_WORD = /(?:^|[.!?;:\n–—]\s*|\s-\s+)([\p{L}\p{M}]+)/gu;
 const PERSONAL: Hit = { kind: "context", cls: "personal" };
 
-function matchLanguage(field: string, language: CompiledLanguage, words: string[], folded: string, foldedWords: string[], out: Map<string, Finding>): void {
+function matchLanguage(field: string, language: CompiledLanguage, words: string[], folded: string, foldedWords: TextWord[], out: Map<string, Finding>): void {
   const add = (hit: Hit): void => {
     const f = findingOf(field, language.lang, hit);
     out.set(`${f.class} ${f.label}`, f);
@@ -205,30 +218,13 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
     for (const hit of language.exact.get(fold(words[i])) ?? []) add(hit);
     if (language.asWritten.size > 0) for (const hit of language.asWritten.get(words[i]) ?? []) add(hit);
     for (const hit of language.stems.get(stems[i]) ?? []) add(hit);
-  }
-  for (const phrase of language.phrases) {
-    for (let i = 0; i + phrase.stems.length <= stems.length; i++) {
-      if (phrase.stems.every((s, k) => stems[i + k] === s)) {
-        add(phrase);
-        break;
-      }
+    for (const phrase of language.phrases.get(stems[i]) ?? []) {
+      if (i + phrase.stems.length <= stems.length && phrase.stems.every((s, k) => stems[i + k] === s)) add(phrase);
     }
   }
-  // One regex per word for every one-word affix of the language; the group says which kind and class.
-  const groupOf = (m: RegExpMatchArray | RegExpExecArray | null): number => (m ? m.findIndex((group, index) => index > 0 && group !== undefined) : -1);
-  if (language.wordAffixes) {
-    for (const word of foldedWords) {
-      const k = groupOf(language.wordAffixes.pattern.exec(word));
-      if (k > 0) add(language.wordAffixes.hits[k - 1]);
-    }
-  }
-  if (language.eachAffix) for (const { hit, pattern } of language.eachAffix) if (pattern.test(folded)) add(hit);
-  if (language.textAffixes) {
-    for (const m of matchesOf(language.textAffixes.pattern, folded)) {
-      const k = groupOf(m);
-      if (k > 0) add(language.textAffixes.hits[k - 1]);
-    }
-  }
+  if (language.eachAffix) {
+    for (const { hit, pattern } of language.eachAffix) if (pattern.test(folded)) add(hit);
+  } else for (const hit of language.affixes.matches(folded, foldedWords)) add(hit);
 }
 
 /** Fewer words than this are not worth identifying (a key, an id): eld cannot tell; "und". */
@@ -289,7 +285,7 @@ export function matchLanguageLexicons(field: string, text: string, lexicons: Com
   const lang = guess.lang;
   out.set("language", { field, class: `language:${lang}`, label: "language-id" });
   const folded = fold(text);
-  const foldedWords = folded.match(WORD) ?? [];
+  const foldedWords = wordsOf(folded);
   const judged = new Set(guess.candidates.filter((c) => lexicons.languages.has(c)).slice(0, 2));
   const covered = lang === "en" || lexicons.languages.has(lang);
   if (!covered && (lexicons.policy.uncovered ?? "judge_with_all_lexicons") === "judge_with_all_lexicons") {
