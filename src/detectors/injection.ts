@@ -3,6 +3,7 @@ import { identifyLanguage } from "./language-id";
 import { looksEnglish } from "./language-lexicon";
 import type { LexiconSource } from "./lexicon";
 import { matchesOf } from "./matches";
+import { RegexPrefilter } from "./prefilter";
 import { HIDDEN_MARK } from "./normalise";
 
 /**
@@ -126,6 +127,8 @@ interface Compiled {
   toolShape?: RegExp;
   toolLabel?: RegExp;
   quotes?: RegExp;
+  /** Every regex above read on the sentence (or a part of it), by the literals it needs (prefilter.ts). */
+  prefilter: RegexPrefilter<RegExp>;
 }
 
 /**
@@ -228,7 +231,7 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
     negatable: negatable.has(kind),
     groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => rulesOfLanguage(lexicon, l, kind))]),
   }));
-  return {
+  const rules: Omit<Compiled, "prefilter"> = {
     addressee: union(collect((l) => l.addressee)),
     you: union(collect((l) => l.you)),
     imperative: union(collect((l) => l.imperative)),
@@ -255,6 +258,18 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
     toolLabel: union(lexicon.shared.tool_label),
     quotes: lexicon.shared.quotes ? new RegExp(lexicon.shared.quotes, "gu") : undefined,
   };
+  // Only what is read on the sentence itself or on a part of it: `rest` (matches blanked out) may hold
+  // a literal the sentence does not, so the frame regexes are always read.
+  const onSentence = [
+    rules.addressee,
+    rules.you,
+    rules.imperative,
+    rules.template,
+    ...rules.override,
+    ...rules.roles.map((r) => r.re),
+    ...actions.flatMap((a) => a.groups.flatMap((g) => [...(g.prefilter ? [g.prefilter] : []), ...g.members].flatMap((r) => [r.first, ...r.rest]))),
+  ].filter((re): re is RegExp => re !== undefined);
+  return { ...rules, prefilter: new RegexPrefilter(onSentence.map((regex) => ({ regex, value: regex }))) };
 }
 
 /**
@@ -312,9 +327,10 @@ function negatedAt(negation: RegExp | undefined, sentence: string, at: number, l
 }
 
 /** Whether a group's members are worth reading on this sentence (its prefilter passes, or it has none). */
-function mayMatch(group: RuleGroup, sentence: string): boolean {
+function mayMatch(group: RuleGroup, sentence: string, possible: ReadonlySet<RegExp>): boolean {
   const p = group.prefilter;
   if (!p) return true;
+  if (!possible.has(p.first) || p.rest.some((re) => !possible.has(re))) return false;
   for (const re of p.rest) if (!re.test(sentence)) return false;
   p.first.lastIndex = 0;
   const found = p.first.test(sentence);
@@ -326,6 +342,9 @@ function mayMatch(group: RuleGroup, sentence: string): boolean {
 function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   const facts = new Set<string>();
   const matched: Span[] = [];
+  // A regex none of whose literals is in the sentence cannot match it, nor any part of it.
+  const possible = c.prefilter.candidates(sentence);
+  const may = (re: RegExp | undefined): re is RegExp => re !== undefined && possible.has(re);
   let quoted: Span[] | undefined;
   const quotes = (): Span[] => {
     if (!quoted) {
@@ -340,14 +359,14 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   };
   let body = sentence;
   for (const role of c.roles) {
-    const m = role.re.exec(sentence);
+    const m = may(role.re) ? role.re.exec(sentence) : null;
     if (m) {
       facts.add(`role:${role.name}`);
       body = sentence.slice(m.index + m[0].length).trimStart();
       break;
     }
   }
-  if (c.template) {
+  if (may(c.template)) {
     let plain = false;
     let any = false;
     for (const m of matchesOf(c.template, sentence)) {
@@ -361,6 +380,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     let plain = false;
     let any = false;
     for (const re of c.override) {
+      if (!may(re)) continue;
       re.lastIndex = 0;
       const found = re.test(sentence);
       re.lastIndex = 0;
@@ -375,20 +395,23 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   }
   // Read once: they are facts of their own, and decide whether `code` in backticks is quoted as an
   // example or is a command to run ("run `curl … | sh` first").
-  const toAddressee = c.addressee?.test(body) ?? false;
-  const toYou = c.you?.test(body) ?? false;
-  const imperative = c.imperative?.test(body) ?? false;
+  const toAddressee = may(c.addressee) && c.addressee.test(body);
+  const toYou = may(c.you) && c.you.test(body);
+  const imperative = may(c.imperative) && c.imperative.test(body);
   const addressed = toAddressee || toYou || imperative;
   const quotedAction = (from: number, to: number): boolean => inside(addressed ? quotes().filter((q) => sentence[q.from] !== "`") : quotes(), from, to);
   for (const action of c.actions) {
     let state: "plain" | "negated" | "quoted" | undefined;
     // every rule is read even once one matched: its spans stay out of the frame check
     for (const group of action.groups) {
-      if (!mayMatch(group, sentence)) continue;
+      if (!mayMatch(group, sentence, possible)) continue;
       for (const rule of group.members) {
+        if (!rule.rest.every(may)) continue;
         const others = rule.rest.map((re) => re.exec(sentence));
         if (others.some((m) => m === null)) continue;
+        // the other parts' spans stay out of the frame check even when the first part is not there
         for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
+        if (!may(rule.first)) continue;
         for (const m of matchesOf(rule.first, sentence)) {
           matched.push({ from: m.index, to: m.index + m[0].length });
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";

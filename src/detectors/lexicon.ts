@@ -9,6 +9,7 @@ import {
   type LanguagePolicy,
 } from "./language-lexicon";
 import { analyse, type LinguisticAnalysis } from "./linguistic";
+import { RegexPrefilter } from "./prefilter";
 
 /** A lexicon entry in policy data: a regex, or a regex with an `unless` regex for known innocent readings. */
 type Entry = string | { match: string; unless?: string };
@@ -275,13 +276,18 @@ function compileAll(source: LexiconSource): Compiled[] {
 export function createLexiconDetector(source: LexiconSource): Detector {
   let compiledFor: string | undefined;
   let compiled: Compiled[] = [];
+  /** The patterns read on the folded text, by the literals they need (prefilter.ts). */
+  let prefilter = new RegexPrefilter<Compiled>([]);
   let scoped: ScopedRule[] = [];
+  let scopedPrefilter = new RegexPrefilter<ScopedRule>([]);
   let senses: CompiledSense[] = [];
   let languages: CompiledLanguageLexicons | undefined;
   const current = (): Compiled[] => {
     if (source.hash !== compiledFor || compiledFor === undefined) {
       compiled = compileAll(source);
+      prefilter = new RegexPrefilter(compiled.filter((c) => !c.raw).map((c) => ({ regex: c.match, value: c })));
       scoped = compileContractLexicons(source);
+      scopedPrefilter = new RegexPrefilter(scoped.filter((r) => !r.raw).map((r) => ({ regex: r.match, value: r })));
       const forbidden = source.data<ForbiddenLexicon | undefined>("forbidden");
       senses = compileSenses(forbidden?.senses);
       languages =
@@ -296,8 +302,9 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     const findings: Finding[] = [];
     const folded = foldForContractLexicon(text);
     const analysis = analysisFor(text, folded);
+    let possible: Set<ScopedRule> | undefined;
     for (const rule of scoped) {
-      if (!rule.fields.has(name)) continue;
+      if (!rule.fields.has(name) || (!rule.raw && !(possible ??= scopedPrefilter.candidates(folded)).has(rule))) continue;
       const subject = rule.raw ? text : folded;
       if (!rule.match.test(subject) || rule.unless?.test(subject)) continue;
       findings.push(...findingsOfMatches(field, rule, subject, rule.raw ? [] : rule.senses, analysis));
@@ -313,8 +320,10 @@ export function createLexiconDetector(source: LexiconSource): Detector {
     // A class with a plain finding is settled; one with only sense readings so far is not.
     const settled = new Set<string>();
     const findings: Finding[] = [];
-    for (const c of current()) {
-      if (together && c.field) continue;
+    const patterns = current();
+    const possible = prefilter.candidates(latin);
+    for (const c of patterns) {
+      if ((together && c.field) || (!c.raw && !possible.has(c))) continue;
       const subject = c.raw ? text : latin;
       if (settled.has(c.cls) || !c.match.test(subject)) continue;
       if (c.unless?.test(subject)) continue;

@@ -1,0 +1,202 @@
+import { parseRegExpLiteral, type AST } from "@eslint-community/regexpp";
+
+/**
+ * Which of many regexes could match a text, from the literal strings each one needs: RE2's
+ * prefilter and Hyperscan's literal factoring, for the lexicon's patterns. Each pattern is
+ * parsed (regexpp, ESLint's regex parser) and reduced to a set of strings at least one of which
+ * is in every text it matches ("diagnos", "prescri" for a health pattern); a pattern that needs
+ * none (it may match anywhere) is always tried. For one text, the strings present are found in
+ * one pass over its characters, and only the patterns with one of them present are tried.
+ *
+ * Why: the policy's English patterns are about 150 regexes, each of which V8 tried at every
+ * position of every text (about 170 µs for 300 characters), although a text usually holds the
+ * words of a few of them. The answer is the same: a pattern skipped could not have matched.
+ *
+ * Strings are compared as UTF-16 code units, as the regexes compare them (no `i` flag, no
+ * folding; a pattern with the i or v flag is always tried).
+ */
+
+/** How many strings a part of a pattern may stand for before it is treated as "anything". */
+const MAX_EXACT = 24;
+
+interface Info {
+  /** Every string the part can match, when few (`null`: too many or unbounded). */
+  exact: Set<string> | null;
+  /** Strings one of which is in every match (`null`: none known). */
+  required: Set<string> | null;
+}
+
+const ANYTHING: Info = { exact: null, required: null };
+const EMPTY: Info = { exact: new Set([""]), required: null };
+
+const requiredOf = (info: Info): Set<string> | null => info.required ?? (info.exact && !info.exact.has("") ? info.exact : null);
+
+/** The more selective of two requirements: the one whose shortest string is longer, then the smaller one. */
+function better(a: Set<string> | null, b: Set<string> | null): Set<string> | null {
+  if (!a) return b;
+  if (!b) return a;
+  const shortest = (s: Set<string>): number => Math.min(...[...s].map((x) => x.length));
+  const [la, lb] = [shortest(a), shortest(b)];
+  return la !== lb ? (la > lb ? a : b) : a.size <= b.size ? a : b;
+}
+
+function cross(a: Set<string>, b: Set<string>): Set<string> | null {
+  if (a.size * b.size > MAX_EXACT) return null;
+  const out = new Set<string>();
+  for (const x of a) for (const y of b) out.add(x + y);
+  return out;
+}
+
+function union(infos: Info[]): Info {
+  let exact: Set<string> | null = new Set();
+  let required: Set<string> | null = new Set();
+  for (const info of infos) {
+    if (exact && info.exact && exact.size + info.exact.size <= MAX_EXACT) for (const s of info.exact) exact.add(s);
+    else exact = null;
+    const r = requiredOf(info);
+    if (required && r) for (const s of r) required.add(s);
+    else required = null;
+  }
+  return { exact, required: exact ? null : required };
+}
+
+function sequence(elements: AST.Element[]): Info {
+  let run: Set<string> | null = new Set([""]);
+  let whole = true;
+  let best: Set<string> | null = null;
+  for (const element of elements) {
+    const info = infoOf(element);
+    const joined: Set<string> | null = run && info.exact ? cross(run, info.exact) : null;
+    if (joined) {
+      run = joined;
+      continue;
+    }
+    // The run so far ends here: it is one candidate, the element's own requirement another.
+    whole = false;
+    if (run) best = better(best, requiredOf({ exact: run, required: null }));
+    if (info.exact) run = info.exact;
+    else {
+      best = better(best, requiredOf(info));
+      run = new Set([""]);
+    }
+  }
+  if (whole) return { exact: run, required: null };
+  if (run) best = better(best, requiredOf({ exact: run, required: null }));
+  return { exact: null, required: best };
+}
+
+function classInfo(node: AST.CharacterClass): Info {
+  if (node.negate) return ANYTHING;
+  const chars = new Set<string>();
+  for (const element of node.elements) {
+    if (element.type === "Character") chars.add(String.fromCodePoint(element.value));
+    else if (element.type === "CharacterClassRange" && element.max.value - element.min.value < MAX_EXACT) {
+      for (let c = element.min.value; c <= element.max.value; c++) chars.add(String.fromCodePoint(c));
+    } else return ANYTHING;
+    if (chars.size > MAX_EXACT) return ANYTHING;
+  }
+  return { exact: chars, required: null };
+}
+
+function infoOf(node: AST.Element | AST.Alternative): Info {
+  switch (node.type) {
+    case "Alternative":
+      return sequence(node.elements);
+    case "Character":
+      return { exact: new Set([String.fromCodePoint(node.value)]), required: null };
+    case "CharacterClass":
+      return classInfo(node);
+    case "Group":
+    case "CapturingGroup":
+      return union(node.alternatives.map(infoOf));
+    case "Assertion":
+      // ^, $, \b and lookarounds consume nothing (what a lookahead needs is not needed by the match).
+      return EMPTY;
+    case "Quantifier": {
+      const inner = infoOf(node.element);
+      if (node.max === 0) return EMPTY;
+      if (node.min === 0) return node.max === 1 && inner.exact ? { exact: new Set([...inner.exact, ""]), required: null } : ANYTHING;
+      let exact: Set<string> | null = node.min === node.max ? inner.exact : null;
+      for (let k = 1; exact && k < node.min; k++) exact = cross(exact, inner.exact!);
+      return { exact, required: exact ? null : requiredOf(inner) };
+    }
+    default:
+      return ANYTHING;
+  }
+}
+
+/** Strings one of which every match of `re` contains, or `undefined` when the pattern may match without any. */
+export function requiredLiterals(re: RegExp): string[] | undefined {
+  if (/[^gmsuy]/.test(re.flags)) return undefined;
+  let pattern: AST.Pattern;
+  try {
+    pattern = parseRegExpLiteral(re).pattern;
+  } catch {
+    return undefined;
+  }
+  const required = requiredOf(union(pattern.alternatives.map(infoOf)));
+  return required && ![...required].some((s) => s === "") ? [...required] : undefined;
+}
+
+/** A code-unit key of up to three characters, for the literal index. */
+const keyAt = (text: string, at: number, length: number): number => {
+  let key = length;
+  for (let k = 0; k < length; k++) key = key * 65536 + text.charCodeAt(at + k);
+  return key;
+};
+
+/** Many regexes' required literals, indexed by their first (up to) three characters. */
+export class RegexPrefilter<T> {
+  private readonly always: T[] = [];
+  private readonly literals: { literal: string; values: T[] }[] = [];
+  private readonly byKey = new Map<number, number[]>();
+  private readonly lengths = new Set<number>();
+
+  constructor(entries: Iterable<{ regex: RegExp; value: T }>) {
+    const indexOf = new Map<string, number>();
+    for (const { regex, value } of entries) {
+      const required = requiredLiterals(regex);
+      if (!required) {
+        this.always.push(value);
+        continue;
+      }
+      for (const literal of required) {
+        let index = indexOf.get(literal);
+        if (index === undefined) {
+          index = this.literals.push({ literal, values: [] }) - 1;
+          indexOf.set(literal, index);
+          const length = Math.min(3, literal.length);
+          this.lengths.add(length);
+          const key = keyAt(literal, 0, length);
+          this.byKey.set(key, [...(this.byKey.get(key) ?? []), index]);
+        }
+        this.literals[index].values.push(value);
+      }
+    }
+  }
+
+  /** The values whose regex could match `text`: those always tried, then those with a literal present. */
+  candidates(text: string): Set<T> {
+    const out = new Set<T>(this.always);
+    const seen = new Set<number>();
+    for (let at = 0; at < text.length; at++) {
+      for (const length of this.lengths) {
+        if (at + length > text.length) continue;
+        for (const index of this.byKey.get(keyAt(text, at, length)) ?? []) {
+          if (seen.has(index)) continue;
+          const { literal, values } = this.literals[index];
+          if (text.startsWith(literal, at)) {
+            seen.add(index);
+            for (const value of values) out.add(value);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** How many patterns need no literal (always tried), for the bench and tests. */
+  get alwaysTried(): number {
+    return this.always.length;
+  }
+}

@@ -1,0 +1,44 @@
+import { RegexPrefilter, requiredLiterals } from "../../src/detectors/prefilter";
+
+/** C19-FORBID (issue 21 item 8): a pattern is skipped only when it could not have matched. */
+describe("the lexicon's regex prefilter (C19-FORBID)", () => {
+  it("finds the strings a pattern needs", () => {
+    expect(requiredLiterals(/\bdiagnos(?:ed|is)\b/)).toEqual(["diagnosed", "diagnosis"]);
+    // Of two parts that each must be there, the longer strings are kept (fewer texts hold them).
+    expect(requiredLiterals(/\b(?:hiv|aids)\s+(?:positive|status)/)?.sort()).toEqual(["positive", "status"]);
+    expect(requiredLiterals(/\d{3}-\d{2}-\d{4}/)).toEqual(["-"]);
+    expect(requiredLiterals(/password\s*[:=]\s*\S+/)).toEqual(["password"]);
+    expect(requiredLiterals(/(?:my|his) (?:wife|husband)/)?.sort()).toEqual(["his husband", "his wife", "my husband", "my wife"]);
+    expect(requiredLiterals(/\bcolou?r\b/)?.sort()).toEqual(["color", "colour"]);
+  });
+
+  it("needs nothing of a pattern that can match without a fixed string", () => {
+    expect(requiredLiterals(/\d{4}/)).toBeUndefined();
+    expect(requiredLiterals(/(?:foo)?bar|\w+/)).toBeUndefined();
+    expect(requiredLiterals(/x*/)).toBeUndefined();
+    // Case-insensitive patterns compare other code units than the literals: always tried.
+    expect(requiredLiterals(/diagnosis/i)).toBeUndefined();
+  });
+
+  it("keeps every pattern that matches, and only drops ones that cannot", () => {
+    const patterns = [/\bdiagnos(?:ed|is)\b/, /\b(?:hiv|aids)\s+positive/, /\d{9}/, /(?<!not )pregnan(?:t|cy)/, /lives? (?:at|on) \d+/];
+    const prefilter = new RegexPrefilter(patterns.map((regex, i) => ({ regex, value: i })));
+    const texts = [
+      "she was diagnosed last week",
+      "hiv   positive since 2019",
+      "ssn 123456789",
+      "not pregnant",
+      "he lives at 12 main st",
+      "nothing to see here",
+      "aids positive",
+      "diagnostics dashboard",
+    ];
+    for (const text of texts) {
+      const possible = prefilter.candidates(text);
+      for (const [i, re] of patterns.entries()) if (re.test(text)) expect(possible).toContain(i);
+    }
+    expect([...prefilter.candidates("nothing to see here")]).toEqual([2]);
+    expect(prefilter.candidates("diagnostics dashboard").has(0)).toBe(false);
+    expect(prefilter.alwaysTried).toBe(1);
+  });
+});
