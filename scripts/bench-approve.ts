@@ -98,10 +98,13 @@ async function main(): Promise<void> {
   const screened = process.cpuUsage(screen);
   perDetector.push(["views (normalise.ts)", (screened.user + screened.system) / (rounds * long.length)]);
   for (const detector of defaultDetectors(policy)) {
-    const before = process.cpuUsage();
-    for (let round = 0; round < rounds; round++) {
+    const detectOnce = async (): Promise<void> => {
       for (const text of long) await (detector.detectEach ? detector.detectEach({ finalText: text }) : detector.detect("finalText", text));
-    }
+    };
+    // A fresh detector compiles the bundle's lexicons on its first text: a warm-up round, unmeasured.
+    await detectOnce();
+    const before = process.cpuUsage();
+    for (let round = 0; round < rounds; round++) await detectOnce();
     const used = process.cpuUsage(before);
     perDetector.push([detector.name, (used.user + used.system) / (rounds * long.length)]);
   }
