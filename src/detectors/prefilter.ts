@@ -138,19 +138,19 @@ export function requiredLiterals(re: RegExp): string[] | undefined {
   return required && ![...required].some((s) => s === "") ? [...required] : undefined;
 }
 
-/** A code-unit key of up to three characters, for the literal index. */
-const keyAt = (text: string, at: number, length: number): number => {
-  let key = length;
-  for (let k = 0; k < length; k++) key = key * 65536 + text.charCodeAt(at + k);
-  return key;
-};
+/** Literals are indexed by this many characters; shorter ones (few: "-", "ki") are looked for one by one. */
+const KEY_LENGTH = 3;
+const keyAt = (text: string, at: number): number => (text.charCodeAt(at) * 65536 + text.charCodeAt(at + 1)) * 65536 + text.charCodeAt(at + 2);
 
-/** Many regexes' required literals, indexed by their first (up to) three characters. */
+/** Many regexes' required literals, indexed by their first three characters. */
 export class RegexPrefilter<T> {
   private readonly always: T[] = [];
   private readonly literals: { literal: string; values: T[] }[] = [];
   private readonly byKey = new Map<number, number[]>();
-  private readonly lengths = new Set<number>();
+  private readonly short: number[] = [];
+  /** Per literal, the last call that found it (a stamp, so nothing is cleared between calls). */
+  private readonly foundIn: Uint32Array;
+  private call = 0;
 
   constructor(entries: Iterable<{ regex: RegExp; value: T }>) {
     const indexOf = new Map<string, number>();
@@ -165,30 +165,35 @@ export class RegexPrefilter<T> {
         if (index === undefined) {
           index = this.literals.push({ literal, values: [] }) - 1;
           indexOf.set(literal, index);
-          const length = Math.min(3, literal.length);
-          this.lengths.add(length);
-          const key = keyAt(literal, 0, length);
-          this.byKey.set(key, [...(this.byKey.get(key) ?? []), index]);
+          if (literal.length < KEY_LENGTH) this.short.push(index);
+          else {
+            const key = keyAt(literal, 0);
+            this.byKey.set(key, [...(this.byKey.get(key) ?? []), index]);
+          }
         }
         this.literals[index].values.push(value);
       }
     }
+    this.foundIn = new Uint32Array(this.literals.length);
   }
 
   /** The values whose regex could match `text`: those always tried, then those with a literal present. */
   candidates(text: string): Set<T> {
     const out = new Set<T>(this.always);
-    const seen = new Set<number>();
-    for (let at = 0; at < text.length; at++) {
-      for (const length of this.lengths) {
-        if (at + length > text.length) continue;
-        for (const index of this.byKey.get(keyAt(text, at, length)) ?? []) {
-          if (seen.has(index)) continue;
-          const { literal, values } = this.literals[index];
-          if (text.startsWith(literal, at)) {
-            seen.add(index);
-            for (const value of values) out.add(value);
-          }
+    const call = (this.call = (this.call + 1) >>> 0 || 1);
+    for (const index of this.short) {
+      const { literal, values } = this.literals[index];
+      if (text.includes(literal)) for (const value of values) out.add(value);
+    }
+    for (let at = 0; at + KEY_LENGTH <= text.length; at++) {
+      const indexes = this.byKey.get(keyAt(text, at));
+      if (indexes === undefined) continue;
+      for (const index of indexes) {
+        if (this.foundIn[index] === call) continue;
+        const { literal, values } = this.literals[index];
+        if (literal.length === KEY_LENGTH || text.startsWith(literal, at)) {
+          this.foundIn[index] = call;
+          for (const value of values) out.add(value);
         }
       }
     }
