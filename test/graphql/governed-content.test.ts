@@ -48,6 +48,7 @@ describe("Phase 19 content checks over GraphQL (forbidden classes, category bans
       [{ category: "PROJECT_CONFIG", ttlClass: "LONG", key: "db password", value: "s3cret99" }, "C19-CAT: credentials_not_allowed_in_project_config"],
       [{ category: "REMINDER", value: "remind me to buy milk when I get to the supermarket" }, "C19-CAT: location_not_allowed_in_reminder"],
       [{ category: "REMINDER", value: "remind me to take my vitamins" }, "C19-CAT: health_not_allowed_in_reminder"],
+      [{ category: "REMINDER", value: "remind me about my B12 injection on Monday" }, "C19-CAT: health_not_allowed_in_reminder"],
       [{ category: "REMINDER", value: "remind me about Sarah's birthday party on Saturday" }, "C19-CAT: personal_schedule_not_allowed_in_reminder"],
     ];
     for (const [over, explanation] of cases) {
@@ -56,6 +57,9 @@ describe("Phase 19 content checks over GraphQL (forbidden classes, category bans
       expect(res.explanations).toContain(explanation);
     }
     expect((await store({ category: "REMINDER", value: "remind me to run tests before commit" })).stopReason).toBe("SUCCESS_STORED");
+    // "injection" the attack, not the jab: a task about software.
+    for (const value of ["remind me to add the base64 cases to the injection eval before Friday", "Erinnere mich, die Prompt-Injection-Doku zu ergänzen"])
+      expect([value, (await store({ category: "REMINDER", value })).stopReason]).toEqual([value, "SUCCESS_STORED"]);
     expect((await store({ category: "PROJECT_CONFIG", ttlClass: "LONG", key: "db password", value: "read from the DB_PASSWORD env var" })).stopReason).toBe(
       "SUCCESS_STORED",
     );
