@@ -137,6 +137,21 @@ describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
     ];
     expect(await all(texts)).toEqual(texts.map(() => "SUCCESS_STORED"));
   });
+
+  it("C19-FORBID: an English word is not read inside another language's word (Portuguese 'sexta' is Friday); Adventists and the Sabbath count in every language", async () => {
+    const stored = ["Entregar o relatório até sexta.", "Prefiro reuniões à sexta-feira de manhã.", "El sexto punto del orden del día va al final."];
+    expect(await all(stored)).toEqual(stored.map(() => "SUCCESS_STORED"));
+    const refused = [
+      "He is a Seventh-day Adventist.",
+      "Sou adventista do sétimo dia.",
+      "Ella es adventista y guarda el shabat.",
+      "Il est adventiste.",
+      "Er ist Adventist und hält den Sabbat.",
+      "Hij is adventist.",
+      "Jest adwentystą.",
+    ];
+    expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
+  });
 });
 
 describe("C19-FORBID: statements with no subject, and a person's job (issue 21 item 3)", () => {
