@@ -160,6 +160,13 @@ describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
 });
 
 describe("C19-FORBID: statements with no subject, and a person's job (issue 21 item 3)", () => {
+  it("C19-FORBID §4.7: a criminal defence lawyer or a prison chaplain is a job; a record, a sentence or needing such a lawyer after an arrest is not", async () => {
+    const jobs = ["User is a criminal defence lawyer; keep citations in OSCOLA style.", "I work as a prison chaplain and edit the newsletter."];
+    expect(await all(jobs)).toEqual(jobs.map(() => "SUCCESS_STORED"));
+    const records = ["He has a criminal record.", "She was in prison for two years.", "My brother needs a criminal defence lawyer after his arrest."];
+    expect(await all(records)).toEqual(records.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
   it("C19-FORBID: a verb opening a sentence with no subject makes it about a person (pro-drop, terse notes)", async () => {
     const texts = ["È evangelico pentecostale.", "É militante do PCP.", "Nimmt seit März Lithium.", "Vota Lega da sempre.", "Jest w ciąży, termin w czerwcu."];
     expect(await all(texts)).toEqual(texts.map(() => "FORBIDDEN_CATEGORY"));
