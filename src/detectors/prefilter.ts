@@ -35,7 +35,11 @@ const requiredOf = (info: Info): Set<string> | null => info.required ?? (info.ex
 function better(a: Set<string> | null, b: Set<string> | null): Set<string> | null {
   if (!a) return b;
   if (!b) return a;
-  const shortest = (s: Set<string>): number => Math.min(...[...s].map((x) => x.length));
+  const shortest = (s: Set<string>): number => {
+    let min = Infinity;
+    for (const x of s) min = Math.min(min, x.length);
+    return min;
+  };
   const [la, lb] = [shortest(a), shortest(b)];
   return la !== lb ? (la > lb ? a : b) : a.size <= b.size ? a : b;
 }
