@@ -162,6 +162,17 @@ function joinSpacedPhrases(text: string, hidden: string[]): string {
   });
 }
 
+/**
+ * A spaced run may take in a one-letter word beside it: Italian "è o m o s e s s u a l e e" is "è",
+ * the word and "e" (and). The run joined without its first letter, its last, or both, for the
+ * hidden view (runs of six letters or more, spaced by single spaces).
+ */
+function withoutEdgeWords(run: string): string[] {
+  const letters = run.split(" ");
+  if (letters.length < 6 || letters.some((l) => [...l].length !== 1)) return [];
+  return [letters.slice(1), letters.slice(0, -1), letters.slice(1, -1)].map((part) => part.join(""));
+}
+
 /** Letter-spaced runs and split words joined; undefined when the text has neither. `hidden` receives each joined run. */
 export function joinSplitTokens(text: string, hidden: string[] = []): string | undefined {
   LETTER_SPACED.lastIndex = 0;
@@ -172,7 +183,7 @@ export function joinSplitTokens(text: string, hidden: string[] = []): string | u
   return phrased
     .replace(LETTER_SPACED, (run, at: number) => {
       const word = run.replace(/[ .\-_*|·•/]/g, "");
-      if (/\p{L}/u.test(word) && !quotedAt(phrased, at, run.length)) hidden.push(word);
+      if (/\p{L}/u.test(word) && !quotedAt(phrased, at, run.length)) hidden.push(word, ...withoutEdgeWords(run));
       return word;
     })
     .replace(WORD_SPLIT, "")
