@@ -159,6 +159,16 @@ describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
   });
 });
 
+describe("C19-FORBID §4.8: a prediction about a named person's behaviour is profiling", () => {
+  it("C19-FORBID: '<name> will probably hand in her notice' is refused as 'the user will probably quit' is; a build's prediction is stored", async () => {
+    expect(await all(["Priyanka will probably hand in her notice before Q3.", "Marco is likely to resign after the reorg."])).toEqual([
+      "FORBIDDEN_CATEGORY",
+      "FORBIDDEN_CATEGORY",
+    ]);
+    expect(await all(["The nightly build will probably fail again on Windows."])).toEqual(["SUCCESS_STORED"]);
+  });
+});
+
 describe("C19-FORBID: statements with no subject, and a person's job (issue 21 item 3)", () => {
   it("C19-FORBID §4.7: a criminal defence lawyer or a prison chaplain is a job; a record, a sentence or needing such a lawyer after an arrest is not", async () => {
     const jobs = ["User is a criminal defence lawyer; keep citations in OSCOLA style.", "I work as a prison chaplain and edit the newsletter."];
