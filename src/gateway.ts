@@ -225,7 +225,7 @@ export class Gateway {
         database: embedded ?? reachability,
         idempotency,
       });
-      const auditSystem = await AuditSystem.create({ db, config, logger, kernel, events, stores });
+      const auditSystem = await AuditSystem.create({ db, config, logger, kernel, events, stores, doors: admission });
       startedAudit = auditSystem;
       const rejudgeTargets: RejudgeTarget[] = [];
       const contracts = createContracts({

@@ -324,10 +324,14 @@ export class Admission {
   private readonly lanes: Record<Lane, LaneScheduler>;
   /** How fast refusals are answered, shared with the rate limiter (src/http/rate-limit.ts). */
   readonly pacer: RefusalPacer;
+  /** Requests admitted and not yet answered, on both lanes, counted even with the limits off. */
+  private serving = 0;
+  /** When a request was last admitted, refused or answered (Ticker ms). */
+  private lastActivity = -Infinity;
 
   constructor(
     data: () => AdmissionData = () => DEFAULT_ADMISSION,
-    now: Ticker = monotonic,
+    private readonly now: Ticker = monotonic,
     /** Off with the rate limits (MEMGATE_RATE_LIMIT_PER_S=0: benchmarks of the store, not of the door). */
     private readonly enabled = true,
     timer: Timer = realTimer,
@@ -338,8 +342,33 @@ export class Admission {
 
   /** Admitted (call `release()` when the request's answer is sent; more calls do nothing), or refused with a Retry-After. */
   acquire(principal: Pick<Principal, "tenant" | "id">, lane: Lane): AdmissionResult | Promise<AdmissionResult> {
-    if (!this.enabled) return UNLIMITED;
-    return this.lanes[lane].acquire(principal.tenant, principal.id);
+    const result = this.enabled ? this.lanes[lane].acquire(principal.tenant, principal.id) : UNLIMITED;
+    return result instanceof Promise ? result.then((r) => this.tracked(r)) : this.tracked(result);
+  }
+
+  /**
+   * How long the doors have served nothing (ms): 0 while a request is being served. Background
+   * passes (the start-up verification of the whole log) read it to give way to requests.
+   */
+  idleForMs(): number {
+    return this.serving > 0 ? 0 : this.now() - this.lastActivity;
+  }
+
+  private tracked(result: AdmissionResult): AdmissionResult {
+    this.lastActivity = this.now();
+    if (!result.admitted) return result;
+    this.serving++;
+    let released = false;
+    return {
+      admitted: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.serving--;
+        this.lastActivity = this.now();
+        result.release();
+      },
+    };
   }
 
   /** What the benchmark and /metrics read. */

@@ -16,7 +16,7 @@ import { PolicyVersionWatch } from "./policy-watch";
 import { ReasonNotes } from "../store/log/reason-notes";
 import { Repair, type RepairReport } from "./repair";
 import type { AuditLog } from "../store/log/audit-system";
-import type { ChainVerification } from "../store/log/verify";
+import { PACE_EVERY, type ChainVerification } from "../store/log/verify";
 
 export interface AuditSystemDeps {
   db: Database;
@@ -28,7 +28,36 @@ export interface AuditSystemDeps {
   events: EventLog;
   /** Every contract's stores (ContractDeps.stores): filled by the composition root before `start()`. */
   stores: readonly ContractStore[];
+  /** How long the doors have served nothing (the gateway's Admission): the start-up full verification gives way to requests. */
+  doors?: { idleForMs(): number };
+  /** How the start-up full verification waits while it gives way (real time by default; tests pass their own). */
+  wait?: (ms: number) => Promise<void>;
 }
+
+/** The doors count as busy until they have served nothing for this long. */
+const IDLE_AFTER_MS = 1_000;
+const realWait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * The pace of the start-up full verification (every event of every tenant, from seq 1): at full
+ * speed while the doors are idle, at the background sweep's rate while they serve (a request in
+ * the last second), so that a restart over a large log does not take the CPU from the requests
+ * (issue 26: a small tenant's p99 beside a 1 M-event log). Called every PACE_EVERY events.
+ */
+export function paceBehindRequests(
+  doors: { idleForMs(): number } | undefined,
+  eventsPerSecond: number,
+  wait: (ms: number) => Promise<void>,
+): (() => Promise<void>) | undefined {
+  if (!doors) return undefined;
+  const stepMs = (PACE_EVERY * 1000) / Math.max(1, eventsPerSecond);
+  return async () => {
+    if (doors.idleForMs() < IDLE_AFTER_MS) await wait(stepMs);
+  };
+}
+
+/** The sweep's default rate (MEMGATE_AUDIT_SWEEP_EVENTS_PER_S), the start-up pass's pace under load when the sweep is off. */
+const DEFAULT_SWEEP_RATE = 500;
 
 const NO_REPAIR: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 };
 
@@ -143,7 +172,8 @@ export class AuditSystem implements AuditLog {
       this.fullVerification = this.startupVerification
         .then(async () => {
           const startedAt = kernel.clock.now().getTime();
-          return { startedAt, results: await this.verifyEveryTenant({ full: true }, "background_full_verification") };
+          const pace = paceBehindRequests(this.deps.doors, config.audit.sweepEventsPerSecond || DEFAULT_SWEEP_RATE, this.deps.wait ?? realWait);
+          return { startedAt, results: await this.verifyEveryTenant({ full: true }, "background_full_verification", pace) };
         })
         .then(({ startedAt, results }) => {
           // The full verification at start is the sweep's first pass; the sweep goes on from there.
@@ -163,11 +193,11 @@ export class AuditSystem implements AuditLog {
   }
 
   /** Verifies every tenant's chain; each one that fails is reported (conformance_break, writes refused). */
-  private async verifyEveryTenant(range: { full: boolean }, detectedBy: string): Promise<ChainVerification[]> {
+  private async verifyEveryTenant(range: { full: boolean }, detectedBy: string, pace?: () => Promise<void>): Promise<ChainVerification[]> {
     const results: ChainVerification[] = [];
     for (const tenant of await this.events.tenants()) {
       if (this.stopped) break;
-      const result = await this.auditor.verify(tenant, range, this.guard.acknowledgedSeqs(tenant));
+      const result = await this.auditor.verify(tenant, range, this.guard.acknowledgedSeqs(tenant), pace);
       results.push(result);
       if (!result.ok) await this.guard.reportBreak(result, detectedBy);
     }

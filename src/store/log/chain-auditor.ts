@@ -25,7 +25,7 @@ export class ChainAuditor {
     readonly checkpoints: Checkpointer,
   ) {}
 
-  async verify(tenantId: string, range: VerifyRange = {}, acknowledged?: ReadonlySet<number>): Promise<ChainVerification> {
+  async verify(tenantId: string, range: VerifyRange = {}, acknowledged?: ReadonlySet<number>, pace?: () => Promise<void>): Promise<ChainVerification> {
     const keys = this.checkpoints.keys;
     const claims: ChainClaim[] = [];
     const stored = await this.log.storedHead(tenantId);
@@ -65,6 +65,7 @@ export class ChainAuditor {
       // An event whose recomputed hash is the one this process sealed is the event it signed (the
       // hash covers the signature): its Ed25519 check is skipped, which is most of the sweep's CPU.
       trustOwnSeals: true,
+      pace,
     });
     if (badCheckpoint && !acknowledged?.has(badCheckpoint.seq) && (result.ok || badCheckpoint.seq < result.firstBrokenSeq!)) {
       return { ...result, ok: false, firstBrokenSeq: badCheckpoint.seq, reason: badCheckpoint.reason, lastHash: null };

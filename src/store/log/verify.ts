@@ -47,6 +47,8 @@ export interface VerifyOptions {
   lookupMax?: number;
   /** Trust the signatures of the events this process signed (EventLog.sealedHash): the checkpointer's read-back. */
   trustOwnSeals?: boolean;
+  /** Awaited after every PACE_EVERY events read: how a long background pass makes room for requests (AuditSystem). */
+  pace?: () => Promise<void>;
 }
 
 /** Out-of-order events held while waiting for a lower seq; past this, the lower one is missing. */
@@ -58,6 +60,8 @@ const REORDER_WINDOW = 10_000;
  * verification one pass.
  */
 const LOOKUP_MAX = 2000;
+/** Events read between two calls of `pace`. */
+export const PACE_EVERY = 256;
 
 /**
  * Why one event does not fit where it is; null when it does. `sealedHere` is the hash this
@@ -143,6 +147,7 @@ export async function verifyChain(log: EventLog, tenantId: string, options: Veri
   if (fromSeq > toSeq) return result(null, null);
   const pending = new Map<number, MemoryEvent>();
   let highestSeen = 0;
+  let read = 0;
   const cursor = toSeq - fromSeq < (options.lookupMax ?? LOOKUP_MAX) ? null : log.segment(tenantId, fromSeq, toSeq);
   async function* lookups(): AsyncIterable<MemoryEvent> {
     for (const seqs of seqBatches(fromSeq, toSeq)) for (const event of await log.bySeqs(tenantId, seqs)) if (event) yield event;
@@ -174,6 +179,7 @@ export async function verifyChain(log: EventLog, tenantId: string, options: Veri
       pending.set(seq, event);
       const failed = drain(false);
       if (failed) return failed;
+      if (options.pace && ++read % PACE_EVERY === 0) await options.pace();
     }
     return drain(true) ?? result(null, null);
   } finally {
