@@ -233,20 +233,14 @@ class LaneScheduler {
     this.inFlightTotal += 1;
     this.admitted += 1;
     const started = this.now();
-    let released = false;
-    return {
-      admitted: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.gradient.sample(this.now() - started, this.inFlightTotal);
-        t.inFlight -= 1;
-        p.inFlight -= 1;
-        this.inFlightTotal -= 1;
-        this.dispatch();
-        this.forget(tenant, principal);
-      },
-    };
+    return admittedOnce(() => {
+      this.gradient.sample(this.now() - started, this.inFlightTotal);
+      t.inFlight -= 1;
+      p.inFlight -= 1;
+      this.inFlightTotal -= 1;
+      this.dispatch();
+      this.forget(tenant, principal);
+    });
   }
 
   /** A refusal with Retry-After, answered at the caller's turn (src/http/admission-pacing.ts). */
@@ -319,6 +313,19 @@ function behind(a: TenantHolder, b: TenantHolder, weightA: number, weightB: numb
 
 const UNLIMITED: Admitted = { admitted: true, release: () => undefined };
 
+/** An admission whose `release` runs `done` once, however often it is called. */
+function admittedOnce(done: () => void): Admitted {
+  let released = false;
+  return {
+    admitted: true,
+    release: () => {
+      if (released) return;
+      released = true;
+      done();
+    },
+  };
+}
+
 /** Both lanes of one gateway process, shared by every door. */
 export class Admission {
   private readonly lanes: Record<Lane, LaneScheduler>;
@@ -358,17 +365,11 @@ export class Admission {
     this.lastActivity = this.now();
     if (!result.admitted) return result;
     this.serving++;
-    let released = false;
-    return {
-      admitted: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.serving--;
-        this.lastActivity = this.now();
-        result.release();
-      },
-    };
+    return admittedOnce(() => {
+      this.serving--;
+      this.lastActivity = this.now();
+      result.release();
+    });
   }
 
   /** What the benchmark and /metrics read. */
