@@ -2,6 +2,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { ferretdbBinaryPath } from "./store/embedded-ferretdb";
 
+/** The background sweep's rate when MEMGATE_AUDIT_SWEEP_EVENTS_PER_S is not set (docs/AUDIT.md). */
+export const DEFAULT_SWEEP_EVENTS_PER_S = 500;
+
 /** Everything memgate reads from its environment, read once at boot (STYLE §2). */
 export interface Config {
   readonly port: number;
@@ -393,7 +396,7 @@ function auditConfig(env: NodeJS.ProcessEnv): AuditConfig {
     repairIntervalMs: integer(env, "MEMGATE_REPAIR_INTERVAL_MS", 30_000, 100, 86_400_000),
     verifyOnStart: flag(env, "MEMGATE_AUDIT_VERIFY_ON_START", true),
     integrityRefreshMs: integer(env, "MEMGATE_INTEGRITY_REFRESH_MS", 5_000, 100, 600_000),
-    sweepEventsPerSecond: integer(env, "MEMGATE_AUDIT_SWEEP_EVENTS_PER_S", 500, 0, 10_000_000),
+    sweepEventsPerSecond: integer(env, "MEMGATE_AUDIT_SWEEP_EVENTS_PER_S", DEFAULT_SWEEP_EVENTS_PER_S, 0, 10_000_000),
     sweepStepMs: integer(env, "MEMGATE_AUDIT_SWEEP_STEP_MS", 1_000, 10, 60_000),
   });
 }

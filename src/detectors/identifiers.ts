@@ -174,7 +174,7 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
   return {
     name: "identifiers",
     detect(field: string, text: string): Finding[] {
-      const { idWords, idsOfWord, anySecretWord, statements, technicalBefore } = current();
+      const { idWords, idsOfWord, anySecretWord, statements, technicalBefore, passwordWords, cardPin, cardLast } = current();
       const findings: Finding[] = [];
       if (digitCount(text) >= 4 || text.includes("<<")) {
         const words: { start: number; end: number; ids: ReadonlySet<string> | undefined }[] = [];
@@ -208,7 +208,6 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
           findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
         }
       }
-      const { passwordWords, cardPin, cardLast } = current();
       if (cardPin && digitCount(text) >= 4) {
         for (const m of matchesOf(cardPin, text)) {
           if (cardLast?.test(m[0])) continue;

@@ -2,6 +2,7 @@ import type { Finding } from "./detector";
 import { identifyLanguage } from "./language-id";
 import { stemmerFor } from "./stemming";
 import { matchesOf } from "./matches";
+import { addTo } from "./multimap";
 import { WordGlobIndex, wordsOf, type TextWord } from "./word-globs";
 
 /**
@@ -99,11 +100,6 @@ export const fold = (text: string): string =>
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-};
 
 /** An entry of an unspaced language as a regex source: found anywhere in the text, a star standing for letters. */
 const unspacedSource = (word: string): string =>
@@ -143,14 +139,14 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
         if (lexicon.unspaced) unspaced.push(unspacedSource(word));
         // Context words are function words and short nouns: matched as written, never by stem
         // (German "seite" and "seit" share a stem).
-        else if (word.startsWith("==")) push(out.asWritten, word.slice(2), hit);
-        else if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) push(out.exact, fold(word.replace(/^=/, "")), hit);
-        else if (word.startsWith("=")) push(out.exact, fold(word.slice(1)), hit);
+        else if (word.startsWith("==")) addTo(out.asWritten, word.slice(2), hit);
+        else if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) addTo(out.exact, fold(word.replace(/^=/, "")), hit);
+        else if (word.startsWith("=")) addTo(out.exact, fold(word.slice(1)), hit);
         else if (word.includes("*")) out.affixes.add(fold(word), hit);
         else if (/[\s-]/.test(word)) {
           const stems = (word.match(WORD) ?? []).map(stemOf);
-          push(out.phrases, stems[0], { ...hit, stems });
-        } else push(out.stems, stemOf(word), hit);
+          addTo(out.phrases, stems[0], { ...hit, stems });
+        } else addTo(out.stems, stemOf(word), hit);
       }
       if (unspaced.length) unspacedGroups.push({ hit, source: unspaced.join("|") });
     }

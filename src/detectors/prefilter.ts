@@ -1,4 +1,5 @@
 import { parseRegExpLiteral, type AST } from "@eslint-community/regexpp";
+import { addTo } from "./multimap";
 
 /**
  * Which of many regexes could match a text, from the literal strings each one needs: RE2's
@@ -172,7 +173,7 @@ export class RegexPrefilter<T> {
           if (literal.length < KEY_LENGTH) this.short.push(index);
           else {
             const key = keyAt(literal, 0);
-            this.byKey.set(key, [...(this.byKey.get(key) ?? []), index]);
+            addTo(this.byKey, key, index);
           }
         }
         this.literals[index].values.push(value);

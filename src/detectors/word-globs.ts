@@ -1,3 +1,5 @@
+import { addTo } from "./multimap";
+
 /**
  * Lexicon entries with stars ("gewerkschaft*", "*krebs", "orientacj* seksualn*", "jest* adwentystą"),
  * matched word by word through an index instead of as one alternation regex over the text.
@@ -94,13 +96,8 @@ export class WordGlobIndex<T> {
     const first = words[0];
     if (!first || first.parts.length === 0) return;
     const compiled = { value, words, separators };
-    const list = (map: Map<string, GlobEntry<T>[]>, key: string): void => {
-      const at = map.get(key);
-      if (at) at.push(compiled);
-      else map.set(key, [compiled]);
-    };
-    if (first.anchoredStart) list(this.byHead, first.parts[0].slice(0, KEY));
-    else if (first.anchoredEnd) list(this.byTail, first.parts[first.parts.length - 1].slice(-KEY));
+    if (first.anchoredStart) addTo(this.byHead, first.parts[0].slice(0, KEY), compiled);
+    else if (first.anchoredEnd) addTo(this.byTail, first.parts[first.parts.length - 1].slice(-KEY), compiled);
     else this.loose.push(compiled);
     this.size++;
   }

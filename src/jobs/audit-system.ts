@@ -1,5 +1,5 @@
 import { ensureDevKeyPair } from "../auth/dev-keys";
-import type { Config } from "../config";
+import { DEFAULT_SWEEP_EVENTS_PER_S, type Config } from "../config";
 import type { ContractStore } from "../kernel/contract-store";
 import type { Kernel } from "../kernel/execute";
 import type { Logger } from "../logger";
@@ -55,9 +55,6 @@ export function paceBehindRequests(
     if (doors.idleForMs() < IDLE_AFTER_MS) await wait(stepMs);
   };
 }
-
-/** The sweep's default rate (MEMGATE_AUDIT_SWEEP_EVENTS_PER_S), the start-up pass's pace under load when the sweep is off. */
-const DEFAULT_SWEEP_RATE = 500;
 
 const NO_REPAIR: RepairReport = { settled: 0, completed: 0, erasuresCompleted: 0, skippedYoung: 0 };
 
@@ -172,7 +169,7 @@ export class AuditSystem implements AuditLog {
       this.fullVerification = this.startupVerification
         .then(async () => {
           const startedAt = kernel.clock.now().getTime();
-          const pace = paceBehindRequests(this.deps.doors, config.audit.sweepEventsPerSecond || DEFAULT_SWEEP_RATE, this.deps.wait ?? realWait);
+          const pace = paceBehindRequests(this.deps.doors, config.audit.sweepEventsPerSecond || DEFAULT_SWEEP_EVENTS_PER_S, this.deps.wait ?? realWait);
           return { startedAt, results: await this.verifyEveryTenant({ full: true }, "background_full_verification", pace) };
         })
         .then(({ startedAt, results }) => {
