@@ -1,6 +1,6 @@
 import { TenantMemoryIndex } from "../../src/contracts/agent/memory-index";
 import { strongestMatches } from "../../src/contracts/agent/ranking";
-import type { AgentMemoryRecord } from "../../src/contracts/agent/records";
+import type { AgentMemoryRecord, IndexedRecord } from "../../src/contracts/agent/records";
 import { analyze } from "../../src/contracts/agent/text-analysis";
 
 /**
@@ -20,6 +20,7 @@ function record(n: number, text: string, space: string): AgentMemoryRecord {
     status: "active",
     invalidated_by: null,
     links: { problem_id: null, related_memory_ids: [], change_targets: [] },
+    evidence_refs: [],
   } as unknown as AgentMemoryRecord;
 }
 
@@ -36,7 +37,7 @@ function corpus(size: number): TenantMemoryIndex {
   return index;
 }
 
-const top = (pool: { memory: { record: AgentMemoryRecord }; raw: number }[], width: number) =>
+const top = (pool: { memory: { record: IndexedRecord }; raw: number }[], width: number) =>
   [...pool]
     .sort((a, b) => b.raw - a.raw || (a.memory.record.memory_id < b.memory.record.memory_id ? -1 : 1))
     .slice(0, width)

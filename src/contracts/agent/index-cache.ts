@@ -140,11 +140,12 @@ export class AgentIndexCache {
     // Head first: an event written during the scan is replayed afterwards (replay is idempotent).
     const head = await this.events.head(tenantId);
     const index = new TenantMemoryIndex();
+    for await (const records of this.store.tenantMemories(tenantId)) for (const record of records) index.upsert(record);
     // INV-8: a memory whose create event is not in the log stays out; that event (the writer's, or
-    // the repair's once the write is old) comes after `head` and brings it in on a later read.
-    const [records, withheld] = await Promise.all([this.store.allOfTenant(tenantId), this.store.unsettledCreations(tenantId)]);
-    const out = new Set(withheld);
-    for (const record of records) if (!out.has(record.memory_id)) index.upsert(record);
+    // the repair's once the write is old) comes after `head` and brings it in on a later read. Read
+    // after the memories: a write puts its due mark in before its memory, so a memory read above
+    // whose event is not in the log still has its mark now.
+    for (const memoryId of await this.store.unsettledCreations(tenantId)) index.remove(memoryId);
     return { index, watermark: head.seq, applied: new Set(), catchingUp: null };
   }
 

@@ -1,4 +1,4 @@
-import type { AgentMemoryRecord } from "./records";
+import type { IndexedRecord } from "./records";
 import { expandScored } from "./expansion";
 import type { IndexedMemory, LinkType, TenantMemoryIndex } from "./memory-index";
 import { analyze } from "./text-analysis";
@@ -230,23 +230,23 @@ export function linkWeight(type: LinkType, from: IndexedMemory, to: IndexedMemor
 }
 
 /** Q in [0, 1]: how much a memory deserves trust and attention, whatever the query. */
-export function quality(record: AgentMemoryRecord, now: Date): number {
+export function quality(record: IndexedRecord, now: Date): number {
   const w = RANKING.weights;
   return w.truth * effectiveTruth(record) + w.utility * effectiveUtility(record) + w.confidence * record.confidence + w.recency * recency(record, now);
 }
 
 /** No truth update yet: the writer's confidence. Else the target, trusted as far as its confidence. */
-export function effectiveTruth(record: AgentMemoryRecord): number {
+export function effectiveTruth(record: IndexedRecord): number {
   const t = record.truth;
   return t ? t.confidence * t.target + (1 - t.confidence) * record.confidence : record.confidence;
 }
 
-export function effectiveUtility(record: AgentMemoryRecord): number {
+export function effectiveUtility(record: IndexedRecord): number {
   const u = record.utility;
   return u ? u.confidence * u.target + (1 - u.confidence) * RANKING.neutralUtility : RANKING.neutralUtility;
 }
 
-function recency(record: AgentMemoryRecord, now: Date): number {
+function recency(record: IndexedRecord, now: Date): number {
   const ageDays = Math.max(0, now.getTime() - record.created_at.getTime()) / 86_400_000;
   return Math.pow(0.5, ageDays / RANKING.recencyHalfLifeDays);
 }

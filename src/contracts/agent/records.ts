@@ -81,6 +81,13 @@ export interface AgentMemoryRecord extends Ownership, ProvenanceFields {
   erasure?: ErasureMark & { subject_id: string };
 }
 
+/**
+ * What reads and in-place writes use of a memory: all of it but its provenance, integrity hash,
+ * creator and erasure mark. The in-process index keeps this much (src/contracts/agent/memory-index.ts);
+ * nothing on the request path reads the rest from there.
+ */
+export type IndexedRecord = Omit<AgentMemoryRecord, "provenance" | "integrity_hash" | "created_by" | "erasure">;
+
 /** One committed IF1-UPDATE with its rationale and evidence, verbatim; events commit to its digest. */
 export interface AgentMemoryUpdateRecord extends Ownership, ProvenanceFields {
   _id: string;

@@ -1,7 +1,7 @@
 import { stampsOf, type DecisionStamps, type Outcome } from "../../kernel/outcome";
 import type { LinkType, TenantMemoryIndex } from "./memory-index";
 import { effectiveTruth, effectiveUtility } from "./ranking";
-import type { AgentMemoryRecord, DynamicValue } from "./records";
+import type { DynamicValue, IndexedRecord } from "./records";
 import type { AgentOp } from "./schema-validation";
 
 export interface DynamicView {
@@ -82,7 +82,7 @@ export function dynamicView(value: DynamicValue | null): DynamicView | null {
   };
 }
 
-export function dynamicPair(record: AgentMemoryRecord): DynamicPair {
+export function dynamicPair(record: IndexedRecord): DynamicPair {
   return {
     truth: dynamicView(record.truth),
     utility: dynamicView(record.utility),
@@ -91,7 +91,7 @@ export function dynamicPair(record: AgentMemoryRecord): DynamicPair {
   };
 }
 
-export function toItem(record: AgentMemoryRecord, index: TenantMemoryIndex | null, extra: { score?: number; reached?: Reached } = {}): AgentItem {
+export function toItem(record: IndexedRecord, index: TenantMemoryIndex | null, extra: { score?: number; reached?: Reached } = {}): AgentItem {
   const change = record.invalidated_by ? index?.get(record.invalidated_by)?.record : undefined;
   return {
     id: record.memory_id,

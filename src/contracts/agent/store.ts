@@ -16,6 +16,7 @@ import {
   type AgentMemoryRecord,
   type AgentMemoryUpdateRecord,
   type DynamicValue,
+  type IndexedRecord,
 } from "./records";
 
 export const AGENT_CONTRACT = "agent";
@@ -103,6 +104,8 @@ const unsettledOf = (d: DueEvent): UnsettledObject => ({
   missing: { ...d.missing, decision_id: d.missing.decision_id ?? null },
 });
 
+/** Ids per `$in` read of objects. */
+const BATCH = 500;
 const isMemoryId = (id: string) => id.startsWith(MEMORY_ID_PREFIX);
 const isUpdateId = (id: string) => id.startsWith(UPDATE_ID_PREFIX);
 const owns = (record: { subject_id: string; author_id: string }, subjectId: string) => record.subject_id === subjectId || record.author_id === subjectId;
@@ -183,7 +186,7 @@ export class AgentStore implements ContractStore {
   /** Documents by `_id`, in `$in` batches (an id whose document is gone, a write undone, is passed over). */
   private async byIds<T extends { _id: string }>(collection: Collection<T>, ids: readonly string[]): Promise<T[]> {
     const out: T[] = [];
-    for (let i = 0; i < ids.length; i += 500) out.push(...((await collection.find({ _id: { $in: ids.slice(i, i + 500) } } as never).toArray()) as T[]));
+    for (let i = 0; i < ids.length; i += BATCH) out.push(...((await collection.find({ _id: { $in: ids.slice(i, i + BATCH) } } as never).toArray()) as T[]));
     return out;
   }
 
@@ -236,10 +239,17 @@ export class AgentStore implements ContractStore {
     return record ? checkMemory(record) : null;
   }
 
-  /** Every live agent memory of a tenant: read once per process to build its in-memory index. */
-  async allOfTenant(tenantId: string): Promise<AgentMemoryRecord[]> {
-    const records = await this.byIds(this.memories, await this.lists.entries(listOf(tenantId, "*", "memories")));
-    return records.filter((r) => r.tenant_id === tenantId && r.status !== "erased").map(checkMemory);
+  /**
+   * Every live agent memory of a tenant, a batch at a time: read once per process to build its
+   * in-memory index, which keeps a smaller copy of each, so a large tenant's records are never all
+   * in memory at once (at 100,000 memories, holding them all cost about 500 MB of the process's peak).
+   */
+  async *tenantMemories(tenantId: string): AsyncGenerator<AgentMemoryRecord[]> {
+    const ids = await this.lists.entries(listOf(tenantId, "*", "memories"));
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const records = await this.byIds(this.memories, ids.slice(i, i + BATCH));
+      yield records.filter((r) => r.tenant_id === tenantId && r.status !== "erased").map(checkMemory);
+    }
   }
 
   /** The memory an update record belongs to (for a reader that learns of the update's erasure). */
@@ -264,12 +274,12 @@ export class AgentStore implements ContractStore {
   }
 
   /** IF1-CHANGE: an id set in place (SPEC D2); restoreInvalidatedBy puts back what `record` had. */
-  async setInvalidatedBy(record: AgentMemoryRecord, changeId: string, now: Date, due: DueEvent): Promise<void> {
+  async setInvalidatedBy(record: IndexedRecord, changeId: string, now: Date, due: DueEvent): Promise<void> {
     await this.due.insertOne(due);
     await this.memories.updateOne({ _id: record._id, tenant_id: record.tenant_id, status: "active" }, { $set: { invalidated_by: changeId, updated_at: now } });
   }
 
-  async restoreInvalidatedBy(record: AgentMemoryRecord, due: DueEvent): Promise<void> {
+  async restoreInvalidatedBy(record: IndexedRecord, due: DueEvent): Promise<void> {
     await this.memories.updateOne(
       { _id: record._id, tenant_id: record.tenant_id, status: "active" },
       { $set: { invalidated_by: record.invalidated_by, updated_at: record.updated_at } },
@@ -281,7 +291,7 @@ export class AgentStore implements ContractStore {
    * IF1-UPDATE commit: the update record, then the values it sets (truth and/or utility, only
    * those) in place (SPEC D2); text is never touched.
    */
-  async applyUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, now: Date, due: DueEvent): Promise<void> {
+  async applyUpdate(record: IndexedRecord, update: AgentMemoryUpdateRecord, now: Date, due: DueEvent): Promise<void> {
     await this.due.insertOne(due);
     await this.addLocator(update.tenant_id, update.update_id, update._id);
     await this.updates.insertOne(update);
@@ -293,7 +303,7 @@ export class AgentStore implements ContractStore {
   }
 
   /** Undo of applyUpdate: the values as they were read, the update record gone. Idempotent. */
-  async revertUpdate(record: AgentMemoryRecord, update: AgentMemoryUpdateRecord, due: DueEvent): Promise<void> {
+  async revertUpdate(record: IndexedRecord, update: AgentMemoryUpdateRecord, due: DueEvent): Promise<void> {
     await this.memories.updateOne(
       { _id: record._id, tenant_id: record.tenant_id, status: "active" },
       { $set: { ...changedFields(update, record), updated_at: record.updated_at } },

@@ -5,7 +5,7 @@ import type { OperationContext } from "../../../kernel/operation";
 import type { UpdateDocument, WriteDocument } from "../documents";
 import type { AgentIndexCache } from "../index-cache";
 import type { TenantMemoryIndex } from "../memory-index";
-import { repoSpace, type AgentMemoryRecord, type DynamicValue } from "../records";
+import { repoSpace, type DynamicValue, type IndexedRecord } from "../records";
 import { validateDocument, type AgentOp, type SchemaIssue, type SchemaResult } from "../schema-validation";
 import { schemaFacts, semanticFacts, visibleSpaces, type AgentFacts } from "../semantic-validation";
 import { AGENT_CONTRACT, type AgentStore, type DueEvent } from "../store";
@@ -79,7 +79,7 @@ export const memoryIdsOf = (links: WriteDocument["memory"]["links"]): string[] =
 export const numbers = (value: DynamicValue | null) => (value ? { target: value.target, confidence: value.confidence } : null);
 
 /** The memory an update names, if the caller's repository (or the tenant's global space) holds it. */
-export function visibleTarget(index: TenantMemoryIndex | undefined, document: UpdateDocument): AgentMemoryRecord | null {
+export function visibleTarget(index: TenantMemoryIndex | undefined, document: UpdateDocument): IndexedRecord | null {
   const found = index?.get(document.memory_id)?.record;
   return found && visibleSpaces(document.repo_id).includes(found.space) ? found : null;
 }

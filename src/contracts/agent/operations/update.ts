@@ -6,7 +6,7 @@ import { saltedDigest } from "../../../store/canonical";
 import type { UpdateDocument } from "../documents";
 import { UPDATE_FIELDS } from "../fields";
 import type { TenantMemoryIndex } from "../memory-index";
-import { UPDATE_ID_PREFIX, agentUpdateDocId, dynamicRef, sealDynamic, sealUpdate, type AgentMemoryRecord, type DynamicValue } from "../records";
+import { UPDATE_ID_PREFIX, agentUpdateDocId, dynamicRef, sealDynamic, sealUpdate, type DynamicValue, type IndexedRecord } from "../records";
 import { dynamicPair, type AgentResult } from "../response";
 import type { SchemaIssue } from "../schema-validation";
 import { AGENT_CONTRACT, dueEvent } from "../store";
@@ -76,7 +76,7 @@ export function update(parts: AgentParts, mode: UpdateDocument["mode"]) {
           erased: false,
         });
       };
-      const after: AgentMemoryRecord = { ...record, truth: next("truth"), utility: next("utility"), updated_at: ctx.now };
+      const after: IndexedRecord = { ...record, truth: next("truth"), utility: next("utility"), updated_at: ctx.now };
       const result: AgentResult = { mode: document.mode, committed: false, before: dynamicPair(record), after: dynamicPair(after) };
       if (mode === "dry_run") return result; // IF1-UPDATE: nothing persists
       await commitUpdate(parts, { ctx, writes, decision, index, document, record, after, updateId }, result);
@@ -91,8 +91,8 @@ interface UpdateCommit {
   decision: Decision;
   index: TenantMemoryIndex;
   document: UpdateDocument;
-  record: AgentMemoryRecord;
-  after: AgentMemoryRecord;
+  record: IndexedRecord;
+  after: IndexedRecord;
   updateId: string;
 }
 

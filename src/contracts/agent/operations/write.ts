@@ -6,7 +6,7 @@ import { newSalt, saltedDigest } from "../../../store/canonical";
 import type { WriteDocument } from "../documents";
 import { WRITE_FIELDS } from "../fields";
 import type { TenantMemoryIndex } from "../memory-index";
-import { GLOBAL_SPACE, MEMORY_ID_PREFIX, agentMemoryDocId, repoSpace, sealMemory, type AgentMemoryRecord } from "../records";
+import { GLOBAL_SPACE, MEMORY_ID_PREFIX, agentMemoryDocId, repoSpace, sealMemory, type AgentMemoryRecord, type IndexedRecord } from "../records";
 import { toItem, type AgentResult } from "../response";
 import { AGENT_CONTRACT, dueEvent } from "../store";
 import {
@@ -133,7 +133,7 @@ async function invalidateTarget(
   writes: Writes,
   decision: Decision,
   index: TenantMemoryIndex,
-  target: AgentMemoryRecord,
+  target: IndexedRecord,
   memoryId: string,
 ): Promise<void> {
   const targetMetadata = { contract: AGENT_CONTRACT, space: target.space, invalidated_by: memoryId, previously_invalidated_by: target.invalidated_by };
