@@ -98,7 +98,13 @@ describe("issue 11 §7: the governed write path at the database's speed", () => 
   it("issue-11 §7 C19-OPS: a READ costs one database command (the item by _id); settings come from the process's cache", async () => {
     const token = await gw.token({ tenant: "speed", subjects: ["bob"], roles: ["agent"] });
     const id = (await gw.gql(token, STORE, { input: preference({ key: "read-me" }) })).data!.storeMemory.memory.memoryId;
-    const { answer, path } = await measured(() => gw.gql(token, READ, { id }));
+    // As for STORE above: a read fills the cache only while the lease holds when it ends, which a
+    // busy machine can outlast (seen in CI); the claim is what a READ served from the cache costs.
+    await gw.gateway.services.contracts.governed.store.settings.ready();
+    let measuredRead = await measured(() => gw.gql(token, READ, { id }));
+    for (let tries = 1; tries < 5 && measuredRead.path.includes("find memory_settings"); tries++)
+      measuredRead = await measured(() => gw.gql(token, READ, { id }));
+    const { answer, path } = measuredRead;
     expect(answer.data!.memory.stopReason).toBe("SUCCESS_READ");
     expect(path).toEqual(["find memories"]);
   });
