@@ -80,7 +80,8 @@ function technicalLabel(text: string, at: number): boolean {
 // Where an IBAN may start: a country code and two check digits, not inside a word.
 const IBAN_START = /(?<![\p{L}\p{N}])([A-Za-z]{2})[ .-]?(\d{2})/gu;
 const IBAN_CHAR = /[A-Za-z0-9]/;
-const IBAN_SEPARATOR = /[ .\-\u00A0]/;
+/** Between groups: a space, dot, dash or slash, or a short run of them ("GB62 / NWBK / 6016"). */
+const IBAN_SEPARATOR = /^[ .\-\u00A0/|]{1,3}/;
 
 /** An IBAN in any spacing and case: the country's length (ibantools' registry) and the mod-97 check. */
 function ibanIn(text: string): boolean {
@@ -91,8 +92,13 @@ function ibanIn(text: string): boolean {
     let iban = country + match[2];
     for (let i = match.index + match[0].length; i < text.length && iban.length < length; i++) {
       const ch = text[i];
-      if (IBAN_CHAR.test(ch)) iban += ch.toUpperCase();
-      else if (!(IBAN_SEPARATOR.test(ch) && IBAN_CHAR.test(text[i + 1] ?? ""))) break;
+      if (IBAN_CHAR.test(ch)) {
+        iban += ch.toUpperCase();
+        continue;
+      }
+      const separator = IBAN_SEPARATOR.exec(text.slice(i, i + 3))?.[0];
+      if (!separator || !IBAN_CHAR.test(text[i + separator.length] ?? "")) break;
+      i += separator.length - 1;
     }
     if (iban.length === length && isValidIBAN(iban)) return true;
   }

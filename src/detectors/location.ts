@@ -2,11 +2,12 @@ import type { Detector, Finding } from "./detector";
 import { matchesOf } from "./matches";
 
 // Decimal degrees as a pair: 51.5074, -0.1278 (at least 3 decimals each: street-level precision).
-const DECIMAL_PAIR = /(?<![\d.])([-+]?\d{1,3}\.\d{4,})\s*[,; ]\s*([-+]?\d{1,3}\.\d{4,})(?![\d.])/g;
+// A full stop right after the pair ends its sentence ("… 41.38506, 2.17340."); a dot and a digit do not.
+const DECIMAL_PAIR = /(?<![\d.])([-+]?\d{1,3}\.\d{4,})\s*[,; ]\s*([-+]?\d{1,3}\.\d{4,})(?!\d|\.\d)/g;
 
 /** A latitude/longitude pair in range, not two small fractions (learning rates, thresholds). */
 // Decimal commas, a slash between them (48,13743 / 11,57549), or hemisphere letters (43.2965 N, 5.3698 E).
-const DECIMAL_COMMA_PAIR = /(?<![\d.,])([-+]?\d{1,3}[.,]\d{4,})\s*(?:°\s*)?[NS]?\s*[/;|]\s*([-+]?\d{1,3}[.,]\d{4,})(?![\d.,])/g;
+const DECIMAL_COMMA_PAIR = /(?<![\d.,])([-+]?\d{1,3}[.,]\d{4,})\s*(?:°\s*)?[NS]?\s*[/;|]\s*([-+]?\d{1,3}[.,]\d{4,})(?!\d|[.,]\d)/g;
 const HEMISPHERE_PAIR = /(?<![\d.])(\d{1,3}[.,]\d{3,})\s*°?\s*[NS]\b\s*[,;/ ]\s*(\d{1,3}[.,]\d{3,})\s*°?\s*[EWO]\b/g;
 
 function coordinatePair(text: string): boolean {
@@ -33,8 +34,11 @@ const CLOCK =
   /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\d{1,2}時|\bkwart (?:over|voor) \p{L}+|\b(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\b|(?:acht|negen|zeven) uur\b/iu;
 const TRAVEL =
   /\b(?:train|bus|tram|metro|subway|tube|ferry|boat|bike|cycles?|drives?|commutes?|walks? to|rer|s-?bahn|u-?bahn|s\d{1,2}|u\d{1,2}|zug|bahn|radelt|fährt|pendelt|prend le|cercanías|frecciarossa|treno|regionale|trem|comboio|barco|barca|trein|fiets|fietst|rijdt|pociąg|skm|tramwaj|jedzie|pendeltåg\w*|tåg\w*|tvärbanan|tunnelbana\w*|cyklar|vapur|otobüs|metrobüs|電車|バス)\b|電車|通勤/iu;
+/** Leaving home at a time is a routine too ("sale de casa a las 7:30 y coge el cercanías"). */
+const LEAVES_HOME =
+  /\b(?:leaves (?:the house|home|her flat|his flat)|sets off from home|verlässt (?:das haus|die wohnung)|geht (?:um [^.]{1,12} )?aus dem haus|quitte (?:la maison|son domicile|chez (?:lui|elle))|part de chez (?:lui|elle)|sale de casa|sai de casa|esce di casa|gaat (?:de deur|van huis) uit|vertrekt (?:van|thuis)|wychodzi z domu|lämnar (?:hemmet|huset)|går hemifrån|evden çıkıyor|evden çıkar)/iu;
 const commute = (text: string): boolean =>
-  text.split(/(?<=[.!?。])\s+/).some((sentence) => DAILY.test(sentence) && CLOCK.test(sentence) && TRAVEL.test(sentence));
+  text.split(/(?<=[.!?。])\s+/).some((sentence) => (DAILY.test(sentence) || LEAVES_HOME.test(sentence)) && CLOCK.test(sentence) && TRAVEL.test(sentence));
 // Japanese addresses: prefecture or ward, then chōme and block numbers ("北沢2丁目14-7").
 const JA_ADDRESS =
   /[市区町村郡].{0,12}?\d+\s*[-－‐ー]\s*\d+\s*[-－‐ー]\s*\d+|\d+\s*丁目\s*\d+\s*[-－‐ー番]\s*\d+|[都道府県].{0,12}[市区町村].{0,16}\d+\s*[-－‐]\s*\d+/u;
@@ -117,6 +121,8 @@ export const locationDetector: Detector = {
   name: "location",
   detect(field: string, text: string): Finding[] {
     const findings: Finding[] = [];
+    // A commute's time may be written in words ("om kwart over zeven").
+    if (commute(text)) findings.push({ field, class: "location", label: "commute" });
     // Every coordinate, house number and postcode has a digit; most texts have none.
     if (!/\d/.test(text)) return findings;
     if (coordinatePair(text) || DMS.test(text) || NAMED.test(text) || PLUS_CODE.test(text)) {
@@ -140,7 +146,6 @@ export const locationDetector: Detector = {
     }
     if (UK_POSTCODE.test(text) || ZIP4.test(text) || STREET_POSTCODE.test(text) || US_STATE_ZIP.test(text))
       findings.push({ field, class: "location", label: "postcode" });
-    if (commute(text)) findings.push({ field, class: "location", label: "commute" });
     return findings;
   },
 };

@@ -18,6 +18,11 @@ describe("C19-FORBID: shapes of held-out text (issue 21)", () => {
     ["commute", "Paweł codziennie o 6:40 jedzie SKM-ką z Gdyni Orłowo do Gdańska Wrzeszcza."],
     ["coordinates", "Treffpunkt Samstag: 48,13743 / 11,57549"],
     ["coordinates", "rdv là-bas : 43.2965 N, 5.3698 E"],
+    // dev batch 5: a pair that ends its sentence, a commute whose time is in words or that leaves home, an IBAN cut by slashes
+    ["coordinates", "Coordenadas de mi casa: 41.38506, 2.17340."],
+    ["commute", "Meneer Jansen fietst elke ochtend om kwart over zeven van Zuilen naar Utrecht Centraal."],
+    ["commute", "Giulia esce di casa alle 8:10 e prende la metro M2 a Lambrate."],
+    ["iban", "Her account, split up: GB82 / WEST / 1234 / 5698 / 7654 / 32"],
     ["address", "自宅：東京都世田谷区北沢２丁目１４－７"],
     ["address", "Ev adresim: Moda Caddesi No: 45 Daire 6, 34710 Kadıköy/İstanbul."],
     ["address", "Abito in via dei Mille 23, scala B, interno 7, 20129 Milano."],
@@ -38,6 +43,7 @@ describe("C19-FORBID: shapes of held-out text (issue 21)", () => {
     "Pour le bulletin du club de voile, décrire la dépression qui arrive sur la Bretagne.",
     "For the macro course notes, explain the Great Depression with charts of unemployment and GDP.",
     "Every day at 9:00 run the backup job and post the summary in #ops.",
+    "Version 2.17340 of the parser fixed the rounding bug reported against 41.38506.",
   ])("C19-FORBID: a look-alike is stored: %s", async (text) => {
     expect(await verdict(text, "PROJECT_CONFIG")).toBe("SUCCESS_STORED");
   });
