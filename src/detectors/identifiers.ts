@@ -8,7 +8,7 @@ export interface IdentifierData {
   id_words?: Record<string, string[]>;
   /** Per id with a check digit (a label of government-id.ts), the words that name it: near one, only that id counts, and only when it passes. */
   id_word_ids?: Record<string, string[]>;
-  secret_statements?: Record<string, { words?: string[]; pin_words?: string[]; of_words?: string[]; links?: string[]; not_values?: string[] }>;
+  secret_statements?: Record<string, SecretWords>;
   technical_before?: string[];
   /** Words naming a payment card, per language: "<card word>: 4921" states the card's PIN. */
   card_words?: Record<string, string[]>;
@@ -16,9 +16,31 @@ export interface IdentifierData {
   card_last_digits?: string[];
 }
 
+/** The words of one language that state a secret (docs/JUDGEMENT.md "Normalisation and identifiers"). */
+interface SecretWords {
+  words?: string[];
+  pin_words?: string[];
+  /** Backup or recovery codes ("Kody zapasowe do 2FA: …"): the value holds a digit. */
+  recovery_words?: string[];
+  /** A security question or its usual subject ("mother's maiden name"): the value reads as a password's. */
+  answer_words?: string[];
+  /** A wallet's seed or recovery phrase: twelve words or more after a colon. */
+  phrase_words?: string[];
+  /** Doors, gates, alarms, keypads: with a keypad verb and a code in the same sentence, an entry code. */
+  entry_words?: string[];
+  keypad_verbs?: string[];
+  /** Logging in ("loguję się …: Kowalczyk1957"): a password-like token after a colon in the same sentence. */
+  login_words?: string[];
+  /** The digits 0 to 9 written as words: four or more in a row are read as the digits ("cztery, dziewięć, jeden, sześć"). */
+  digit_words?: string[];
+  of_words?: string[];
+  links?: string[];
+  not_values?: string[];
+}
+
 interface Statement {
   lang: string;
-  kind: "password" | "pin";
+  kind: "password" | "pin" | "recovery" | "answer";
   pattern: RegExp;
   notValues: ReadonlySet<string>;
 }
@@ -37,6 +59,18 @@ interface Compiled {
   /** A card word, a colon and four to six digits alone: the card's PIN ("Sparkassenkarte: 4719"). */
   cardPin: RegExp | undefined;
   cardLast: RegExp | undefined;
+  /** Seed-phrase words of any language. */
+  phraseWords: RegExp | undefined;
+  entryWords: RegExp | undefined;
+  keypadVerbs: RegExp | undefined;
+  loginWords: RegExp | undefined;
+  /** Every not-value of every language: a seed phrase has none of them ("on", "and", "the"). */
+  anyNotValue: ReadonlySet<string>;
+  /** Secret words without spaces, lower case: written letter-spaced ("p a s s p h r a s e"), a disguise. */
+  spacedWords: ReadonlySet<string>;
+  /** A run of four or more digit words, and each word's digit. */
+  digitRun: RegExp | undefined;
+  digitOf: ReadonlyMap<string, string>;
 }
 
 const escape = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/[ -]/g, "[ -]?");
@@ -59,7 +93,15 @@ function compile(data: IdentifierData | undefined): Compiled {
   const statements: Statement[] = [];
   const secretWords: string[] = [];
   const passwordWords: string[] = [];
+  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>() };
+  const digitOf = new Map<string, string>();
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
+    more.phrase.push(...(s.phrase_words ?? []));
+    more.entry.push(...(s.entry_words ?? []));
+    more.verbs.push(...(s.keypad_verbs ?? []));
+    more.login.push(...(s.login_words ?? []));
+    (s.not_values ?? []).forEach((w) => more.notValues.add(w.toLowerCase()));
+    (s.digit_words ?? []).forEach((w, digit) => digitOf.set(w.toLowerCase(), String(digit)));
     // a link of an unspaced language ("は") is written without spaces around it, as symbols are
     const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
     const symbolLinks = (s.links ?? []).filter((l) => !/\p{L}/u.test(l) || UNSPACED.test(l));
@@ -72,13 +114,17 @@ function compile(data: IdentifierData | undefined): Compiled {
     for (const [kind, words] of [
       ["password", s.words ?? []],
       ["pin", s.pin_words ?? []],
+      ["recovery", s.recovery_words ?? []],
+      ["answer", s.answer_words ?? []],
     ] as const) {
       if (words.length === 0) continue;
       secretWords.push(...words);
       if (kind === "password") passwordWords.push(...words);
       // word, a phrase of up to six words opened by an of-word ("for the wifi", "del bancomat di mia madre"), a link, then the value;
       // never a noun right after the word ("password hashing: argon2id" is about hashing).
-      const of = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,6}?)?` : "";
+      const ofPhrase = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,6}?)?` : "";
+      // Recovery codes may be followed by the account they open, without an of-word ("Codes de secours Google : 1842 9931"): their value holds digits.
+      const of = kind === "recovery" ? `(?:[ \\t]+[^\\s:=.,;!?]+){0,5}?` : ofPhrase;
       const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)(\\d(?:[ \\u2010\\u2011-]\\d){3,7}(?![ \\u2010\\u2011-]?\\d)|[^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1)`;
       statements.push({ lang, kind, pattern: new RegExp(source, "giu"), notValues });
       // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
@@ -109,6 +155,17 @@ function compile(data: IdentifierData | undefined): Compiled {
     cardPin:
       cardWords.length > 0 ? new RegExp(`${wordsPattern(cardWords)}[^\\n:]{0,20}:([^\\n\\d]{0,60}?)(?<![\\d.,])\\d{4,6}(?![\\d]|[ .,-]\\d)`, "giu") : undefined,
     cardLast: data?.card_last_digits?.length ? new RegExp(wordsPattern(data.card_last_digits), "iu") : undefined,
+    phraseWords: more.phrase.length > 0 ? new RegExp(wordsPattern(more.phrase), "giu") : undefined,
+    entryWords: more.entry.length > 0 ? new RegExp(wordsPattern(more.entry), "iu") : undefined,
+    keypadVerbs: more.verbs.length > 0 ? new RegExp(wordsPattern(more.verbs), "giu") : undefined,
+    loginWords: more.login.length > 0 ? new RegExp(wordsPattern(more.login), "giu") : undefined,
+    anyNotValue: more.notValues,
+    spacedWords: new Set([...secretWords, ...more.phrase].map((w) => w.toLowerCase()).filter((w) => !/\s/.test(w) && w.length >= 4)),
+    digitRun:
+      digitOf.size > 0
+        ? new RegExp(`(?<![\\p{L}])(?:${alternation([...digitOf.keys()])})(?:[ \\t,;-]+(?:${alternation([...digitOf.keys()])})){3,7}(?![\\p{L}])`, "giu")
+        : undefined,
+    digitOf,
   };
 }
 
@@ -141,6 +198,7 @@ function looseSecret(words: RegExp, text: string): boolean {
 function secretValue(statement: Statement, value: string, quoted: boolean, after: string): boolean {
   const bare = value.replace(/[.,;:!?)\]]+$/, "");
   if (bare.length < 3 || statement.notValues.has(bare.toLowerCase())) return false;
+  if (statement.kind === "recovery") return /\d/.test(bare) && bare.length >= 4;
   if (statement.kind === "pin") return /\d{3,}|\d[\d \u2010\u2011-]*\d/.test(bare) && /^[\d \u2010\u2011-]+$/.test(bare.replace(/[#*]/g, ""));
   if (quoted || /\d|[^\p{L}'-]/u.test(bare) || /\p{Ll}\p{Lu}/u.test(bare)) return true;
   // A plain word counts when it ends its clause ("the wifi password is sunflower."), not when the sentence goes on.
@@ -151,6 +209,120 @@ function secretValue(statement: Statement, value: string, quoted: boolean, after
 // and digits with at least three digits ("Reisepass C01X00T47", "licence MORGA657054SM9IJ").
 const ID_SHAPE = /^[^\n\d]{0,25}?[A-Z]{0,3}\d[\d -]{4,18}/;
 const DOCUMENT_NUMBER = /^[^\n]{0,25}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
+
+/**
+ * A code keyed digit by digit with dashes ("4-7-1-9", "2-0-4-8"): four to eight single digits,
+ * nothing else of digits, dots, slashes or colons around it (not a date, a range, a version, a
+ * phone number or a part number). Nobody writes a number this way but to tell it to someone to
+ * type: a door, gate, alarm or card code. No keyword needed (docs/JUDGEMENT.md).
+ */
+const DIGIT_BY_DIGIT = /(?<![\p{L}\p{N}\u2010-\u2013./:-])\d(?:[\u2010-\u2013-]\d){3,7}(?![\p{N}]|[\u2010-\u2013./:-]?\p{N})/u;
+
+/** A run of consecutive digits up or down ("1-2-3-4") numbers steps or items; anything else keyed digit by digit is a code. */
+function digitByDigit(text: string): boolean {
+  const run = DIGIT_BY_DIGIT.exec(text)?.[0].replace(/\D/g, "");
+  if (!run) return false;
+  const steps = new Set([...run].slice(1).map((d, i) => Number(d) - Number(run[i])));
+  return !(steps.size === 1 && (steps.has(1) || steps.has(-1)));
+}
+
+/**
+ * Credentials stated in a text: a card's PIN after a card word, a code keyed digit by digit, a
+ * password, PIN, recovery code or security answer stated with its word, an entry code keyed at a
+ * door, a seed phrase, a password given after a login sentence, a secret word written letter-spaced.
+ * Findings name the rule (and language), never the value.
+ */
+function credentialFindings(c: Compiled, field: string, text: string): Finding[] {
+  const findings: Finding[] = [];
+  const found = (label: string) => findings.push({ field, class: "credentials", label });
+  if (c.cardPin && digitCount(text) >= 4) {
+    if (matchesOf(c.cardPin, text).some((m) => !c.cardLast?.test(m[0]))) found("pin_statement:card");
+  }
+  if (digitByDigit(text)) found("code_digit_by_digit");
+  if (c.anySecretWord?.test(text)) {
+    const kinds = new Set<string>();
+    for (const statement of c.statements) {
+      if (kinds.has(statement.kind)) continue; // one finding per kind: "pin" is a word of several languages
+      for (const m of matchesOf(statement.pattern, text)) {
+        if (statement.kind === "pin" && c.technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+        if (secretValue(statement, m[2], m[1] !== "", text.slice(m.index + m[0].length))) {
+          found(`${statement.kind}_statement:${statement.lang}`);
+          kinds.add(statement.kind);
+          break;
+        }
+      }
+    }
+    if (!kinds.has("password") && c.passwordWords && looseSecret(c.passwordWords, text)) found("password_statement:value");
+  }
+  if (c.phraseWords && seedPhrase(c.phraseWords, c.anyNotValue, text)) found("seed_phrase");
+  if (c.keypadVerbs && c.entryWords && digitCount(text) >= 3 && entryCode(c.keypadVerbs, c.entryWords, text)) found("entry_code");
+  if (c.loginWords && digitCount(text) >= 2 && loginPassword(c.loginWords, text)) found("password_statement:login");
+  if (c.spacedWords.size > 0 && / \p{L} \p{L} /u.test(text) && spacedStatement(c, text)) found("password_statement:letter_spaced");
+  return findings;
+}
+
+/** Four or more digits written as words, read as the digits ("cztery, dziewięć, jeden, sześć" → "4916"). */
+function spellDigits(c: Compiled, text: string): string {
+  if (!c.digitRun || !c.anySecretWord?.test(text)) return text;
+  return text.replace(c.digitRun, (run) =>
+    run
+      .split(/[ \t,;-]+/)
+      .map((w) => c.digitOf.get(w.toLowerCase()) ?? "")
+      .join(""),
+  );
+}
+
+/** Twelve to twenty-four words of three to eight small letters, none a common word, after a colon: a wallet's seed phrase. */
+const SEED_RUN = /^[^\n]{0,60}?[:=\uff1a]\s*((?:\p{Ll}{3,8}[ \t,]+){11,23}\p{Ll}{3,8})(?![\p{L}\p{N}])/u;
+function seedPhrase(words: RegExp, common: ReadonlySet<string>, text: string): boolean {
+  for (const m of matchesOf(words, text)) {
+    const run = SEED_RUN.exec(text.slice(m.index + m[0].length, m.index + m[0].length + 320))?.[1].split(/[ \t,]+/);
+    if (run && new Set(run).size === run.length && !run.some((w) => common.has(w))) return true;
+  }
+  return false;
+}
+
+/** A code to key: four to eight digits (not a year alone: "Type 2024 into the year field"; spaced or dashed one by one), or four to eight capitals and digits with three digits ("2B46A"). */
+const CODE = String.raw`(?<![\p{L}\p{N}])(?:(?!(?:19|20)\d\d(?!\d))\d{4,8}|\d(?:[ \u2010-\u2013-]\d){3,7}|(?=(?:[A-Z]*\d){3})(?=\d*[A-Z])[A-Z0-9]{4,8})#?(?![\p{L}\p{N}]|[.,:/]\d)`;
+const CODE_AFTER_VERB = new RegExp(`^[ \\t]+(?:\\p{Ll}{1,4}[ \\t]+){0,2}${CODE}`, "u");
+const CODE_BEFORE_VERB = new RegExp(`${CODE}[ \\t]*(?:\\p{L}{1,2}[ \\t]*)?$`, "u");
+
+/** A keypad verb with a code right after it ("on tape 2B46A", "toets je 9036") or right before it ("6281 tuşlanıyor"), a door or gate named in the same sentence. */
+function entryCode(verbs: RegExp, entry: RegExp, text: string): boolean {
+  for (const m of matchesOf(verbs, text)) {
+    const end = m.index + m[0].length;
+    if (!CODE_AFTER_VERB.test(text.slice(end, end + 24)) && !CODE_BEFORE_VERB.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+    const from = Math.max(text.lastIndexOf("\n", m.index), ...[". ", "! ", "? ", "\u3002"].map((p) => text.lastIndexOf(p, m.index)));
+    const to = text.slice(end).search(/\n|[.!?](?:\s|$)|\u3002/u);
+    if (entry.test(text.slice(from + 1, to < 0 ? text.length : end + to))) return true;
+  }
+  return false;
+}
+
+/** A login sentence, then in the same sentence a password-like token after a colon ("Do poczty loguję się … urodzenia: Kowalczyk1957"). */
+function loginPassword(words: RegExp, text: string): boolean {
+  for (const m of matchesOf(words, text)) {
+    const sentence = text.slice(m.index + m[0].length, m.index + m[0].length + 240).split(/\n|(?<=[.!?])\s/)[0];
+    for (const value of sentence.matchAll(/[:\uff1a]\s*([^\s,;]+)/gu)) if (passwordLike(value[1]) && !/\d\.\d/.test(value[1])) return true; // not a version ("Python3.12")
+  }
+  return false;
+}
+
+/** A secret word written letter-spaced ("p a s s p h r a s e"), then stated: a disguise, so any value that is not a not-value counts. */
+const SPACED = /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){3,}(?![\p{L}\p{N}])/gu;
+function spacedStatement(c: Compiled, text: string): boolean {
+  for (const m of matchesOf(SPACED, text)) {
+    const word = m[0].replace(/ /g, "").toLowerCase();
+    if (!c.spacedWords.has(word)) continue;
+    const joined = word + text.slice(m.index + m[0].length, m.index + m[0].length + 160);
+    for (const statement of c.statements) {
+      const s = matchesOf(statement.pattern, joined).find((x) => x.index === 0);
+      const bare = s?.[2].replace(/[.,;:!?)\]]+$/, "").toLowerCase();
+      if (s && bare && bare.length >= 3 && !statement.notValues.has(bare) && (statement.kind !== "pin" || /\d/.test(bare))) return true;
+    }
+  }
+  return false;
+}
 
 /**
  * Identifiers that need policy data (policies/memgate/identifiers/data.json): national ids by
@@ -174,7 +346,7 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
   return {
     name: "identifiers",
     detect(field: string, text: string): Finding[] {
-      const { idWords, idsOfWord, anySecretWord, statements, technicalBefore, passwordWords, cardPin, cardLast } = current();
+      const { idWords, idsOfWord } = current();
       const findings: Finding[] = [];
       if (digitCount(text) >= 4 || text.includes("<<")) {
         const words: { start: number; end: number; ids: ReadonlySet<string> | undefined }[] = [];
@@ -208,31 +380,9 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
           findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
         }
       }
-      if (cardPin && digitCount(text) >= 4) {
-        for (const m of matchesOf(cardPin, text)) {
-          if (cardLast?.test(m[0])) continue;
-          findings.push({ field, class: "credentials", label: "pin_statement:card" });
-          break;
-        }
-      }
-      if (anySecretWord?.test(text)) {
-        const kinds = new Set<string>();
-        for (const statement of statements) {
-          if (kinds.has(statement.kind)) continue; // one finding per kind: "pin" is a word of several languages
-          statement.pattern.lastIndex = 0;
-          for (const m of matchesOf(statement.pattern, text)) {
-            if (statement.kind === "pin" && technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
-            if (secretValue(statement, m[2], m[1] !== "", text.slice(m.index + m[0].length))) {
-              findings.push({ field, class: "credentials", label: `${statement.kind}_statement:${statement.lang}` });
-              kinds.add(statement.kind);
-              break;
-            }
-          }
-        }
-        if (!kinds.has("password") && passwordWords && looseSecret(passwordWords, text)) {
-          findings.push({ field, class: "credentials", label: "password_statement:value" });
-        }
-      }
+      findings.push(...credentialFindings(current(), field, text));
+      const spelled = spellDigits(current(), text);
+      if (spelled !== text) findings.push(...credentialFindings(current(), field, spelled).filter((f) => !findings.some((g) => g.label === f.label)));
       return findings;
     },
   };

@@ -239,3 +239,70 @@ describe("document numbers named by an id word in any covered language (C19-FORB
     expect((await findings(text)).map((f) => f.label)).not.toContain("named_id_number");
   });
 });
+
+describe("credentials stated without the usual link, in every covered language (C19-FORBID §4.6)", () => {
+  const labels = async (text: string): Promise<string[]> => (await findings(text)).filter((f) => f.class === "credentials").map((f) => f.label);
+
+  it.each([
+    ["en", "Back door: 8-2-7-1, then the star key."],
+    ["de", "Fürs Gartentor 3-9-0-6 eingeben."],
+    ["ja, full-width", "裏口は ３-９-０-６ です。"],
+  ])("C19-FORBID: a code keyed digit by digit is a credential without a keyword (%s)", async (_how, text) => {
+    expect(await labels(text)).toContain("code_digit_by_digit");
+  });
+
+  it.each([
+    ["steps numbered in a row", "Steps 1-2-3-4 of the install guide are optional."],
+    ["a date", "Released 2024-05-01, see the changelog."],
+    ["a part number", "Order part A-1-2-3-9 from the catalogue."],
+  ])("C19-FORBID: %s is not a code keyed digit by digit", async (_how, text) => {
+    expect(await labels(text)).not.toContain("code_digit_by_digit");
+  });
+
+  it.each([
+    ["en, verb first", "At the side gate you punch in 58213 and push."],
+    ["fr, letters and digits", "Pour le portail du jardin, composez 44B71 puis validez."],
+    ["nl, a word between", "Bij de poort toets je 5512 in."],
+    ["tr, verb last", "Bahçe kapısı için 4482 tuşlanıyor."],
+  ])("C19-FORBID: an entry code keyed at a door or gate (%s)", async (_how, text) => {
+    expect(await labels(text)).toContain("entry_code");
+  });
+
+  it.each([
+    ["a year", "Type 2024 into the year field of the gate form."],
+    ["no door named", "Enter 1500 in the amount field and press submit."],
+  ])("C19-FORBID: no entry code in %s", async (_how, text) => {
+    expect(await labels(text)).not.toContain("entry_code");
+  });
+
+  it.each([
+    ["en recovery codes", "Backup codes for my Google account: 3819-2277, 9920-1184", "recovery_statement:en"],
+    ["fr recovery codes, no of-word", "Codes de secours Google : 1842 9931, 7721 0042", "recovery_statement:fr"],
+    ["de security answer", "Sicherheitsfrage bei der Sparkasse (Mädchenname der Mutter): Brandtner.", "answer_statement:de"],
+    ["es security answer", "Pregunta de seguridad del banco: Fernández.", "answer_statement:es"],
+    ["en seed phrase", "Seed phrase for my Ledger: ocean drift lamp velvet harbor quiz tunnel melody brisk orphan canvas rival", "seed_phrase"],
+    ["sv seed phrase", "Återställningsfras för plånboken: ocean drift lamp velvet harbor quiz tunnel melody brisk orphan canvas rival", "seed_phrase"],
+    ["it password after a login sentence", "Per accedere alla posta uso il nome del gatto e l'anno: Micio2008", "password_statement:login"],
+    ["de PIN as digit words", "Der PIN der Karte ist vier, sieben, eins, neun.", "pin_statement:de"],
+    ["en letter-spaced word, a phrase as value", "p a s s p h r a s e for the backup disk: green lamp under a wet bridge", "password_statement:letter_spaced"],
+  ])("C19-FORBID: %s", async (_how, text, label) => {
+    expect(await labels(text)).toContain(label);
+  });
+
+  it.each([
+    ["recovery codes without a value", "Recovery codes: generate them in Settings > Security."],
+    ["seed phrase advice with common words", "Seed phrase: write down all twelve words on paper and keep them in a safe place at home."],
+    ["seed phrase advice with commas", "Seed phrase: never share it with anyone, not even support staff who ask for it nicely."],
+    ["a login sentence with a version", "To log in, run the CLI with: Python3.12 installed."],
+    ["a security question removed", "The security question feature was removed in v2.3 of the app."],
+    ["a word spelled out in docs", 'Letter-spaced text like "p a s s w o r d" is joined before classification.'],
+  ])("C19-FORBID: no credential in %s", async (_how, text) => {
+    expect(await labels(text)).toEqual([]);
+  });
+
+  it("C19-FORBID: a credential finding names the rule, never the value", async () => {
+    const all = await findings("Kody zapasowe do 2FA: 8f3k-29dl, q7mz-04xa. Na klatkę: 7-3-0-9.");
+    expect(all.length).toBeGreaterThan(0);
+    for (const f of all) expect(JSON.stringify(f)).not.toMatch(/8f3k|q7mz|7-3-0-9|7309/);
+  });
+});
