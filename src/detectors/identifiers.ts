@@ -346,7 +346,8 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
   return {
     name: "identifiers",
     detect(field: string, text: string): Finding[] {
-      const { idWords, idsOfWord } = current();
+      const compiled = current();
+      const { idWords, idsOfWord } = compiled;
       const findings: Finding[] = [];
       if (digitCount(text) >= 4 || text.includes("<<")) {
         const words: { start: number; end: number; ids: ReadonlySet<string> | undefined }[] = [];
@@ -380,9 +381,10 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
           findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
         }
       }
-      findings.push(...credentialFindings(current(), field, text));
-      const spelled = spellDigits(current(), text);
-      if (spelled !== text) findings.push(...credentialFindings(current(), field, spelled).filter((f) => !findings.some((g) => g.label === f.label)));
+      findings.push(...credentialFindings(compiled, field, text));
+      // Digits written as words: the same rules once more on the text with the digits in it.
+      const spelled = spellDigits(compiled, text);
+      if (spelled !== text) findings.push(...credentialFindings(compiled, field, spelled).filter((f) => !findings.some((g) => g.label === f.label)));
       return findings;
     },
   };
