@@ -15,6 +15,11 @@ interface StoreAnswer {
 /** The repair's minimum age, which is also the write timeout after which a reservation's attempt is presumed dead. */
 const STALE_MS = 60_000;
 const ENV = { MEMGATE_IDEMPOTENCY_WINDOW_S: "3600", MEMGATE_REPAIR_MIN_AGE_MS: String(STALE_MS) };
+/**
+ * Racing retries wait for the winner's write by wall time: on a loaded CI machine one governed
+ * STORE took longer than the default 2 s, and the losers answered "in progress".
+ */
+const PATIENT = { ...ENV, MEMGATE_IDEMPOTENCY_WAIT_MS: "30000" };
 
 async function keyedStore(gw: TestGateway, token: string, key: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<StoreAnswer> {
   const response = await fetch(`${gw.url}/graphql`, {
@@ -54,15 +59,19 @@ describe("retries without duplicates across a crash (issue 15 §4, INV-8, MP-LOG
   let dying: TestGateway;
   let fresh: TestGateway;
   let other: TestGateway;
+  /** With `other`, the racing retries' second gateway; both wait long enough for the winner. */
+  let rival: TestGateway;
   let token: string;
 
   beforeAll(async () => {
     dying = await startTestGateway({ clock, env: ENV });
     fresh = await startTestGateway({ clock, dbName: dying.dbName, env: ENV });
-    other = await startTestGateway({ clock, dbName: dying.dbName, env: ENV });
+    other = await startTestGateway({ clock, dbName: dying.dbName, env: PATIENT });
+    rival = await startTestGateway({ clock, dbName: dying.dbName, env: PATIENT });
     token = await dying.token({ tenant: "crash", subjects: ["alice"], roles: ["agent"] });
   });
   afterAll(async () => {
+    await rival.stop();
     await other.stop();
     await fresh.stop();
     await dying.stop();
@@ -122,7 +131,7 @@ describe("retries without duplicates across a crash (issue 15 §4, INV-8, MP-LOG
       const declared = reserved!.objects![0].objectId;
 
       clock.advance(STALE_MS + 1_000);
-      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => keyedStore(i % 2 ? other : fresh, token, `key-${key}`, input)));
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => keyedStore(i % 2 ? other : rival, token, `key-${key}`, input)));
       expect(answers.map((a) => JSON.stringify(a))).toEqual(answers.map(() => JSON.stringify(answers[0])));
       expect(answers[0].stopReason).toBe("SUCCESS_STORED");
       // A new attempt's item, not the dead one's (which was never written).
