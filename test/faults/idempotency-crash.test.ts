@@ -17,9 +17,10 @@ const STALE_MS = 60_000;
 const ENV = { MEMGATE_IDEMPOTENCY_WINDOW_S: "3600", MEMGATE_REPAIR_MIN_AGE_MS: String(STALE_MS) };
 /**
  * Racing retries wait for the winner's write by wall time: on a loaded CI machine one governed
- * STORE took longer than the default 2 s, and the losers answered "in progress".
+ * STORE took longer than the default 2 s, and the losers answered "in progress". Fair admission is
+ * off on them: a waiting retry holds its in-flight slot, and the queue behind it gives up after 5 s.
  */
-const PATIENT = { ...ENV, MEMGATE_IDEMPOTENCY_WAIT_MS: "30000" };
+const PATIENT = { ...ENV, MEMGATE_IDEMPOTENCY_WAIT_MS: "30000", MEMGATE_RATE_LIMIT_PER_S: "0" };
 
 async function keyedStore(gw: TestGateway, token: string, key: string, input: Record<string, unknown>, signal?: AbortSignal): Promise<StoreAnswer> {
   const response = await fetch(`${gw.url}/graphql`, {
