@@ -145,7 +145,13 @@ export function requiredLiterals(re: RegExp): string[] | undefined {
 
 /** Literals are indexed by this many characters; shorter ones (few: "-", "ki") are looked for one by one. */
 const KEY_LENGTH = 3;
-const keyAt = (text: string, at: number): number => (text.charCodeAt(at) * 65536 + text.charCodeAt(at + 1)) * 65536 + text.charCodeAt(at + 2);
+/**
+ * The low 10 bits of each of three characters: a small integer, which a Map hashes far faster than
+ * the 48-bit number of all three (a heap double). Characters beyond U+03FF may share a key, so a
+ * literal under a key is always compared with the text.
+ */
+const keyAt = (text: string, at: number): number =>
+  ((text.charCodeAt(at) & 0x3ff) << 20) | ((text.charCodeAt(at + 1) & 0x3ff) << 10) | (text.charCodeAt(at + 2) & 0x3ff);
 
 /** Many regexes' required literals, indexed by their first three characters. */
 export class RegexPrefilter<T> {
@@ -196,7 +202,7 @@ export class RegexPrefilter<T> {
       for (const index of indexes) {
         if (this.foundIn[index] === call) continue;
         const { literal, values } = this.literals[index];
-        if (literal.length === KEY_LENGTH || text.startsWith(literal, at)) {
+        if (text.startsWith(literal, at)) {
           this.foundIn[index] = call;
           for (const value of values) out.add(value);
         }
