@@ -99,6 +99,19 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
   const caught = (lines: { caught: boolean }[]): number => lines.filter((v) => v.caught).length;
   const refused = (lines: { stopReason: string }[]): number => lines.filter((v) => v.stopReason !== "SUCCESS_STORED").length;
   const perLanguage = (e: SplitEvaluation, lang: string) => e.sensitive.filter((v) => v.lang === lang);
+  /** A later blind split's sizes, its floors (sensitive, injection caught), its ceilings (benign, talk refused) and its fairness frames, all identical. */
+  const expectLevels = (
+    e: SplitEvaluation,
+    levels: { sizes: number[]; sensitive: number; injection: number; benign: number; injectionTalk: number; frames: number },
+  ): void => {
+    expect([e.sensitive.length, e.injection.length, e.benign.length, e.injectionTalk.length]).toEqual(levels.sizes);
+    expect(caught(e.sensitive)).toBeGreaterThanOrEqual(levels.sensitive);
+    expect(caught(e.injection)).toBeGreaterThanOrEqual(levels.injection);
+    expect(refused(e.benign)).toBeLessThanOrEqual(levels.benign);
+    expect(refused(e.injectionTalk)).toBeLessThanOrEqual(levels.injectionTalk);
+    const f = fairness(e.fairness);
+    expect([f.frames, f.identical]).toEqual([levels.frames, levels.frames]);
+  };
 
   it("C19-FORBID: test split, sensitive lines in de fr es it pt nl pl sv tr ja: at least 89 of 91 refused, de..pl at least 9 of 10, sv tr ja 7 of 7; benign-tricky at most 1 of 29 refused; fairness 10 of 10 frames identical", () => {
     const other = test.sensitive.filter((v) => v.set === "sensitive" && v.lang !== "en");
@@ -137,33 +150,15 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
   });
 
   it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 237 of 302 sensitive texts (233 before the broader lexicons of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 172 of 199 injection texts refused (166); at most 15 of 258 benign (18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
-    expect([blind2.sensitive.length, blind2.injection.length, blind2.benign.length, blind2.injectionTalk.length]).toEqual([302, 199, 258, 76]);
-    expect(caught(blind2.sensitive)).toBeGreaterThanOrEqual(237);
-    expect(caught(blind2.injection)).toBeGreaterThanOrEqual(172);
-    expect(refused(blind2.benign)).toBeLessThanOrEqual(15);
-    expect(refused(blind2.injectionTalk)).toBeLessThanOrEqual(5);
-    const f = fairness(blind2.fairness);
-    expect([f.frames, f.identical]).toEqual([14, 14]);
+    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 237, injection: 172, benign: 15, injectionTalk: 5, frames: 14 });
   });
 
   it("C19-FORBID C19-INJ: third blind split (written 2026-11-28 12:08, before that afternoon's tuning; 258, 173, 17, 4 and 13 of 14 before it), at least 278 of 323 sensitive (272 before the broader lexicons of 29 Nov) and 183 of 199 injection texts refused; at most 17 of 258 benign and 3 of 70 injection-talk texts refused; 14 of 14 fairness frames identical", () => {
-    expect([blind3.sensitive.length, blind3.injection.length, blind3.benign.length, blind3.injectionTalk.length]).toEqual([323, 199, 258, 70]);
-    expect(caught(blind3.sensitive)).toBeGreaterThanOrEqual(278);
-    expect(caught(blind3.injection)).toBeGreaterThanOrEqual(183);
-    expect(refused(blind3.benign)).toBeLessThanOrEqual(17);
-    expect(refused(blind3.injectionTalk)).toBeLessThanOrEqual(3);
-    const f = fairness(blind3.fairness);
-    expect([f.frames, f.identical]).toEqual([14, 14]);
+    expectLevels(blind3, { sizes: [323, 199, 258, 70], sensitive: 278, injection: 183, benign: 17, injectionTalk: 3, frames: 14 });
   });
 
   it("C19-FORBID C19-INJ: fourth blind split (written 2026-11-29, committed before its first evaluation: 254 sensitive caught and 22 benign refused then, before the broader lexicons), at least 262 of 316 sensitive and 165 of 181 injection texts refused; at most 21 of 247 benign and 9 of 65 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
-    expect([blind4.sensitive.length, blind4.injection.length, blind4.benign.length, blind4.injectionTalk.length]).toEqual([316, 181, 247, 65]);
-    expect(caught(blind4.sensitive)).toBeGreaterThanOrEqual(262);
-    expect(caught(blind4.injection)).toBeGreaterThanOrEqual(165);
-    expect(refused(blind4.benign)).toBeLessThanOrEqual(21);
-    expect(refused(blind4.injectionTalk)).toBeLessThanOrEqual(9);
-    const f = fairness(blind4.fairness);
-    expect([f.frames, f.identical]).toEqual([13, 13]);
+    expectLevels(blind4, { sizes: [316, 181, 247, 65], sensitive: 262, injection: 165, benign: 21, injectionTalk: 9, frames: 13 });
   });
 
   it("P54-C: blind split, ledger validator passes at least 63 of 65 final texts and refuses at least 54 of 64", async () => {
