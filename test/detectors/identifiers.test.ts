@@ -300,6 +300,22 @@ describe("credentials stated without the usual link, in every covered language (
     expect(await labels(text)).toEqual([]);
   });
 
+  it.each([
+    ["fr, a colloquial link", "Le mot de passe wifi c'est maintenant girafe2031", "password_statement:fr"],
+    ["es, a changed value", "La contraseña del wifi se cambió a Tortuga-4471", "password_statement:es"],
+    ["sv, a safe code", "Koden till kassaskåpet är 7719.", "pin_statement:sv"],
+    ["pl, a bike lock", "Kod do kłódki to 4402.", "pin_statement:pl"],
+  ])("C19-FORBID: broader vocabulary (%s)", async (_how, text, label) => {
+    expect(await labels(text)).toContain(label);
+  });
+
+  it.each([
+    ["fr, managed elsewhere", "Le mot de passe est géré par le coffre de l'équipe."],
+    ["nl, required", "Het wachtwoord is vereist bij de eerste aanmelding."],
+  ])("C19-FORBID: no credential in a benign sentence (%s)", async (_how, text) => {
+    expect(await labels(text)).toEqual([]);
+  });
+
   it("C19-FORBID: a credential finding names the rule, never the value", async () => {
     const all = await findings("Kody zapasowe do 2FA: 8f3k-29dl, q7mz-04xa. Na klatkę: 7-3-0-9.");
     expect(all.length).toBeGreaterThan(0);
