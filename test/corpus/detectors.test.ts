@@ -149,8 +149,8 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expect(refused(blind.injectionTalk)).toBeLessThanOrEqual(3);
   });
 
-  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 237 of 302 sensitive texts (233 before the broader lexicons of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 172 of 199 injection texts refused (166); at most 15 of 258 benign (18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
-    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 237, injection: 172, benign: 15, injectionTalk: 5, frames: 14 });
+  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 238 of 302 sensitive texts (233 before the broader lexicons and credential words of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 172 of 199 injection texts refused (166); at most 15 of 258 benign (18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
+    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 238, injection: 172, benign: 15, injectionTalk: 5, frames: 14 });
   });
 
   it("C19-FORBID C19-INJ: third blind split (written 2026-11-28 12:08, before that afternoon's tuning; 258, 173, 17, 4 and 13 of 14 before it), at least 278 of 323 sensitive (272 before the broader lexicons of 29 Nov) and 183 of 199 injection texts refused; at most 17 of 258 benign and 3 of 70 injection-talk texts refused; 14 of 14 fairness frames identical", () => {
