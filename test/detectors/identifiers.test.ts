@@ -285,6 +285,10 @@ describe("credentials stated without the usual link, in every covered language (
     ["it password after a login sentence", "Per accedere alla posta uso il nome del gatto e l'anno: Micio2008", "password_statement:login"],
     ["de PIN as digit words", "Der PIN der Karte ist vier, sieben, eins, neun.", "pin_statement:de"],
     ["en letter-spaced word, a phrase as value", "p a s s p h r a s e for the backup disk: green lamp under a wet bridge", "password_statement:letter_spaced"],
+    ["fr password after a colloquial link", "Le mot de passe wifi c'est maintenant girafe2031", "password_statement:fr"],
+    ["es password, a changed value", "La contraseña del wifi se cambió a Tortuga-4471", "password_statement:es"],
+    ["sv safe code", "Koden till kassaskåpet är 7719.", "pin_statement:sv"],
+    ["pl bike-lock code", "Kod do kłódki to 4402.", "pin_statement:pl"],
   ])("C19-FORBID: %s", async (_how, text, label) => {
     expect(await labels(text)).toContain(label);
   });
@@ -296,23 +300,9 @@ describe("credentials stated without the usual link, in every covered language (
     ["a login sentence with a version", "To log in, run the CLI with: Python3.12 installed."],
     ["a security question removed", "The security question feature was removed in v2.3 of the app."],
     ["a word spelled out in docs", 'Letter-spaced text like "p a s s w o r d" is joined before classification.'],
+    ["a French password managed elsewhere", "Le mot de passe est géré par le coffre de l'équipe."],
+    ["a Dutch password that is required", "Het wachtwoord is vereist bij de eerste aanmelding."],
   ])("C19-FORBID: no credential in %s", async (_how, text) => {
-    expect(await labels(text)).toEqual([]);
-  });
-
-  it.each([
-    ["fr, a colloquial link", "Le mot de passe wifi c'est maintenant girafe2031", "password_statement:fr"],
-    ["es, a changed value", "La contraseña del wifi se cambió a Tortuga-4471", "password_statement:es"],
-    ["sv, a safe code", "Koden till kassaskåpet är 7719.", "pin_statement:sv"],
-    ["pl, a bike lock", "Kod do kłódki to 4402.", "pin_statement:pl"],
-  ])("C19-FORBID: broader vocabulary (%s)", async (_how, text, label) => {
-    expect(await labels(text)).toContain(label);
-  });
-
-  it.each([
-    ["fr, managed elsewhere", "Le mot de passe est géré par le coffre de l'équipe."],
-    ["nl, required", "Het wachtwoord is vereist bij de eerste aanmelding."],
-  ])("C19-FORBID: no credential in a benign sentence (%s)", async (_how, text) => {
     expect(await labels(text)).toEqual([]);
   });
 
