@@ -67,7 +67,17 @@ export const DEFAULT_ADMISSION: AdmissionData = {
   tenant_weights: { default: 1, tenants: {} },
 };
 
-export type Admitted = { admitted: true; release(): void };
+export type Admitted = {
+  admitted: true;
+  release(): void;
+  /**
+   * Runs `wait` (a wait on another attempt: an idempotency key held elsewhere) outside the slot:
+   * the slot is given back while it runs, and its time is not counted as service time by the
+   * gradient limit. On return the request holds a slot again, taken whatever the limit (it was
+   * admitted once; the lane runs over its limit by at most the number of such returns at a time).
+   */
+  waitAside<T>(wait: () => Promise<T>): Promise<T>;
+};
 export type Refused = { admitted: false; retryAfterSeconds: number };
 export type AdmissionResult = Admitted | Refused;
 
@@ -228,19 +238,47 @@ class LaneScheduler {
     t.virtualTime = Math.max(t.virtualTime, this.virtualNow) + 1 / this.weightOf(tenant);
     t.principalNow = Math.max(t.principalNow, p.virtualTime);
     p.virtualTime = Math.max(p.virtualTime, t.principalNow) + 1;
+    this.admitted += 1;
+    let started = this.enter(tenant, principal);
+    let aside = false;
+    return admittedOnce(
+      () => {
+        if (aside) return; // given back while it waits; the wait's end finds the ticket released
+        this.gradient.sample(this.now() - started, this.inFlightTotal);
+        this.leave(tenant, principal);
+      },
+      async (wait, released) => {
+        if (aside) return wait();
+        // The wait measures another attempt, not this lane's load: it is not a service-time sample.
+        aside = true;
+        this.leave(tenant, principal);
+        try {
+          return await wait();
+        } finally {
+          aside = false;
+          if (!released()) started = this.enter(tenant, principal);
+        }
+      },
+    );
+  }
+
+  /** One more request of this tenant and principal in flight; returns when it started. */
+  private enter(tenant: string, principal: string): number {
+    const { t, p } = this.holders(tenant, principal);
     t.inFlight += 1;
     p.inFlight += 1;
     this.inFlightTotal += 1;
-    this.admitted += 1;
-    const started = this.now();
-    return admittedOnce(() => {
-      this.gradient.sample(this.now() - started, this.inFlightTotal);
-      t.inFlight -= 1;
-      p.inFlight -= 1;
-      this.inFlightTotal -= 1;
-      this.dispatch();
-      this.forget(tenant, principal);
-    });
+    return this.now();
+  }
+
+  /** One request fewer in flight: the next waiters may start. */
+  private leave(tenant: string, principal: string): void {
+    const { t, p } = this.holders(tenant, principal);
+    t.inFlight -= 1;
+    p.inFlight -= 1;
+    this.inFlightTotal -= 1;
+    this.dispatch();
+    this.forget(tenant, principal);
   }
 
   /** A refusal with Retry-After, answered at the caller's turn (src/http/admission-pacing.ts). */
@@ -311,10 +349,13 @@ function behind(a: TenantHolder, b: TenantHolder, weightA: number, weightB: numb
   return a.inFlight / weightA < b.inFlight / weightB;
 }
 
-const UNLIMITED: Admitted = { admitted: true, release: () => undefined };
+const UNLIMITED: Admitted = { admitted: true, release: () => undefined, waitAside: (wait) => wait() };
 
-/** An admission whose `release` runs `done` once, however often it is called. */
-function admittedOnce(done: () => void): Admitted {
+/**
+ * An admission whose `release` runs `done` once, however often it is called; `aside` runs a
+ * wait outside the slot and is told whether the ticket was released meanwhile.
+ */
+function admittedOnce(done: () => void, aside: <T>(wait: () => Promise<T>, released: () => boolean) => Promise<T> = (wait) => wait()): Admitted {
   let released = false;
   return {
     admitted: true,
@@ -323,6 +364,7 @@ function admittedOnce(done: () => void): Admitted {
       released = true;
       done();
     },
+    waitAside: (wait) => (released ? wait() : aside(wait, () => released)),
   };
 }
 
@@ -365,11 +407,14 @@ export class Admission {
     this.lastActivity = this.now();
     if (!result.admitted) return result;
     this.serving++;
-    return admittedOnce(() => {
-      this.serving--;
-      this.lastActivity = this.now();
-      result.release();
-    });
+    return admittedOnce(
+      () => {
+        this.serving--;
+        this.lastActivity = this.now();
+        result.release();
+      },
+      (wait) => result.waitAside(wait),
+    );
   }
 
   /** What the benchmark and /metrics read. */

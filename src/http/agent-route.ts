@@ -11,7 +11,7 @@ import type { Logger } from "../logger";
 import { jsonDeeperThan } from "./limits";
 import type { Admission } from "./admission";
 import type { PrincipalRateLimiter } from "./rate-limit";
-import { admit, authenticate, requireJson } from "./door-guards";
+import { admit, authenticate, requireJson, waitAsideOf } from "./door-guards";
 
 export interface AgentRouteLimits {
   door: Pick<DoorConfig, "bodyLimitBytes" | "jsonMaxDepth">;
@@ -63,7 +63,13 @@ export function agentRouter(verifier: TokenVerifier, kernel: Kernel, agent: Agen
         res.status(400).json({ errors: [{ message: error.message, extensions: { code: "BAD_USER_INPUT", reason: error.code } }] });
         return;
       }
-      res.json(await runDocument(kernel, agent, res.locals.principal as Principal, req.body, { requestId: req.requestId, idempotencyKey }));
+      res.json(
+        await runDocument(kernel, agent, res.locals.principal as Principal, req.body, {
+          requestId: req.requestId,
+          idempotencyKey,
+          waitAside: waitAsideOf(res),
+        }),
+      );
     },
   );
   return router;

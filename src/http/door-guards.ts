@@ -8,7 +8,8 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Principal } from "../auth/principal";
 import { AuthenticationError, type TokenVerifier } from "../auth/token-verifier";
 import type { Logger } from "../logger";
-import type { Admission } from "./admission";
+import type { Admission, Admitted } from "./admission";
+import type { CallContext } from "../kernel/outcome";
 import type { PrincipalRateLimiter } from "./rate-limit";
 import { explainAuthenticationFailure } from "./unauthenticated";
 
@@ -55,13 +56,19 @@ export function authenticate(verifier: TokenVerifier, rateLimiter: PrincipalRate
  * listener added now would never run and the slot would be lost for good, so it is released at
  * once. Returns whether the caller is still there.
  */
-export function holdSlot(res: Response, release: () => void): boolean {
+export function holdSlot(res: Response, entry: Admitted): boolean {
   if (res.destroyed || !res.socket || res.socket.destroyed) {
-    release();
+    entry.release();
     return false;
   }
-  res.once("close", release);
+  res.once("close", entry.release);
+  res.locals.admitted = entry;
   return true;
+}
+
+/** How the kernel waits outside the request's slot (CallContext.waitAside), when the request holds one. */
+export function waitAsideOf(res: Response): CallContext["waitAside"] {
+  return (res.locals.admitted as Admitted | undefined)?.waitAside;
 }
 
 /** The caller's fair share of a lane (src/http/admission.ts), released when the answer is sent. */
@@ -69,6 +76,6 @@ export function admit(admission: Admission, laneOf: (req: Request) => "read" | "
   return async (req: Request, res: Response, next: NextFunction) => {
     const entry = await admission.acquire(res.locals.principal as Principal, laneOf(req));
     if (!entry.admitted) return tooMany(res, entry.retryAfterSeconds);
-    if (holdSlot(res, entry.release)) next();
+    if (holdSlot(res, entry)) next();
   };
 }

@@ -11,7 +11,7 @@ import { stampsOf, type Outcome } from "../kernel/outcome";
 import type { Logger } from "../logger";
 import type { Services } from "../services";
 import type { Admission } from "./admission";
-import { admit, authenticate, requireJson } from "./door-guards";
+import { admit, authenticate, requireJson, waitAsideOf } from "./door-guards";
 import { jsonDeeperThan } from "./limits";
 import type { PrincipalRateLimiter } from "./rate-limit";
 
@@ -84,6 +84,7 @@ export function operationRouter(definitions: readonly ContractDefinition[], deps
           const outcome = await services.kernel.run(op, principal, request, {
             requestId: req.requestId,
             idempotencyKey,
+            waitAside: waitAsideOf(res),
             ...(unknown.length ? { unknownFields: unknown } : {}),
           });
           res.json(answerOf(declaration, outcome));

@@ -27,7 +27,7 @@ import type { Logger } from "../logger";
 import type { Services } from "../services";
 import { documentLimitRules, jsonDeeperThan, parseBounded, stopWhenClientGoes, tokenLimitCheck } from "./limits";
 import { admit, laneOfGraphQL, type Admission, type Admitted } from "./admission";
-import { holdSlot } from "./door-guards";
+import { holdSlot, waitAsideOf } from "./door-guards";
 import type { PrincipalRateLimiter } from "./rate-limit";
 import { requestId } from "./request-id";
 import { explainAuthenticationFailure } from "./unauthenticated";
@@ -262,7 +262,7 @@ function admittedGraphQLRequest(deps: Pick<HttpServerDeps, "verifier" | "rateLim
           res.json({ errors: [formatOutsideApollo(new RateLimitedError(entry.retryAfterSeconds), door.production)] });
           return;
         }
-        if (!holdSlot(res, entry.release)) return;
+        if (!holdSlot(res, entry)) return;
         res.locals.session = session;
         next();
       })
@@ -365,6 +365,7 @@ export async function createHttpServer(deps: HttpServerDeps): Promise<RunningHtt
           principal: session.principal,
           requestId: req.requestId,
           idempotencyKey: idempotencyKeyOf(req.headers[IDEMPOTENCY_HEADER]),
+          waitAside: waitAsideOf(res),
           services,
           signal: gone.signal,
         };

@@ -158,7 +158,7 @@ export class Kernel {
       // Nothing partial while the database restarts: fail before the first read or write.
       if (this.deps.database && !this.deps.database.available) throw new DatabaseUnavailableError();
       if (keyed) {
-        const taken = await this.reserve<Result>(keyed);
+        const taken = await this.reserve<Result>(keyed, call.waitAside);
         if ("answer" in taken) {
           stopReason = taken.answer.stopReason;
           return taken.answer;
@@ -322,7 +322,7 @@ export class Kernel {
    * done: its outcome; pending and young: wait, then "in progress"; pending and stale: its outcome if
    * its declared objects exist, else the key is taken over.
    */
-  private async reserve<Result>(keyed: Keyed): Promise<{ attempt: string } | { answer: Outcome<Result> }> {
+  private async reserve<Result>(keyed: Keyed, waitAside: CallContext["waitAside"]): Promise<{ attempt: string } | { answer: Outcome<Result> }> {
     const { store, windowMs, staleMs, waitMs = DEFAULT_IDEMPOTENCY_WAIT_MS } = this.deps.idempotency!;
     const waitUntil = Date.now() + waitMs;
     for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
@@ -349,7 +349,8 @@ export class Kernel {
       }
       // Another attempt holds the key (or just took it over): wait for it, briefly.
       if (Date.now() + pause > waitUntil) throw new IdempotencyInProgressError();
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      const wait = () => new Promise((resolve) => setTimeout(resolve, pause));
+      await (waitAside ? waitAside(wait) : wait());
     }
   }
 

@@ -81,4 +81,10 @@ export interface CallContext {
    * what it dropped and the policy refuses it (SCHEMA_INVALID at each pointer; issue 22 §7).
    */
   unknownFields?: readonly string[];
+  /**
+   * Runs a wait on another attempt (a retry whose idempotency key another attempt holds) outside
+   * the caller's admission slot at the door, so a waiting retry holds no share of the gateway and
+   * its wait is not taken for service time (src/http/admission.ts). Absent: the wait keeps the slot.
+   */
+  waitAside?: <T>(wait: () => Promise<T>) => Promise<T>;
 }

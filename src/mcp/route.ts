@@ -118,7 +118,7 @@ export function mcpRouter(deps: McpRouterDeps): Router {
       return;
     }
     res.once("close", entry.release);
-    const server = createMcpSession({ services, principal, call: { requestId: req.requestId }, version: VERSION });
+    const server = createMcpSession({ services, principal, call: { requestId: req.requestId, waitAside: entry.waitAside }, version: VERSION });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       // The client went away: a session that fails to close has no one left to answer.

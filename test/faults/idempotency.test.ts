@@ -30,10 +30,10 @@ describe("retries without duplicates (issue 15 §4, INV-8, MP-LOG)", () => {
   beforeAll(async () => {
     // Waiting attempts wait up to 20 s (default 2 s) for the one holding the key: on a loaded CI
     // machine ten concurrent STOREs can outlast 2 s, and "in progress, retry later" is then the
-    // documented answer, not a duplicate; this test is about duplicates. Fair admission is off: a
-    // waiting attempt holds its in-flight slot, and with the measured limit down to one on a loaded
-    // machine the queued ones can outwait the queue's 5 s (CI, 29 Nov 2026: an answer without data).
-    const env = { MEMGATE_IDEMPOTENCY_WINDOW_S: "3600", MEMGATE_IDEMPOTENCY_WAIT_MS: "20000", MEMGATE_RATE_LIMIT_PER_S: "0" };
+    // documented answer, not a duplicate; this test is about duplicates. Fair admission stays on:
+    // a waiting attempt gives its slot back while it waits (when it held it, with the measured
+    // limit down to one on a loaded machine, the queued ones outwaited the queue's 5 s: CI, 29 Nov 2026).
+    const env = { MEMGATE_IDEMPOTENCY_WINDOW_S: "3600", MEMGATE_IDEMPOTENCY_WAIT_MS: "20000" };
     first = await startTestGateway({ clock, env });
     second = await startTestGateway({ clock, dbName: first.dbName, env });
     token = await first.token({ tenant: "retry", subjects: ["alice"], roles: ["agent"] });

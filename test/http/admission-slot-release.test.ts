@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Response } from "express";
+import type { Admitted } from "../../src/http/admission";
 import { holdSlot } from "../../src/http/door-guards";
 
 /**
@@ -9,8 +10,10 @@ import { holdSlot } from "../../src/http/door-guards";
  * every later request into a 429: seen as a ledger page that never went live after a reload).
  */
 function response(state: { destroyed: boolean; socket: { destroyed: boolean } | null }): Response {
-  return Object.assign(new EventEmitter(), state) as unknown as Response;
+  return Object.assign(new EventEmitter(), state, { locals: {} }) as unknown as Response;
 }
+
+const entry = (release: () => void): Admitted => ({ admitted: true, release, waitAside: (wait) => wait() });
 
 describe("SG-LOAD: the admission slot of a caller who left is released", () => {
   it("releases at once when the caller left while it waited, and tells the door not to go on", () => {
@@ -20,7 +23,7 @@ describe("SG-LOAD: the admission slot of a caller who left is released", () => {
       { destroyed: false, socket: { destroyed: true } },
     ]) {
       const release = jest.fn();
-      expect(holdSlot(response(gone), release)).toBe(false);
+      expect(holdSlot(response(gone), entry(release))).toBe(false);
       expect(release).toHaveBeenCalledTimes(1);
     }
   });
@@ -28,7 +31,7 @@ describe("SG-LOAD: the admission slot of a caller who left is released", () => {
   it("holds the slot of a caller still there until its response closes, and releases it once", () => {
     const release = jest.fn();
     const res = response({ destroyed: false, socket: { destroyed: false } });
-    expect(holdSlot(res, release)).toBe(true);
+    expect(holdSlot(res, entry(release))).toBe(true);
     expect(release).not.toHaveBeenCalled();
     (res as unknown as EventEmitter).emit("close");
     (res as unknown as EventEmitter).emit("close");

@@ -117,6 +117,47 @@ describe("fair admission of in-flight capacity (SG-LOAD, SG-ISO, issue 22 §1)",
     expect(admission.stats("write").inFlight).toBe(0);
   });
 
+  it("SG-LOAD: a retry waiting on another attempt's idempotency key gives its slot back while it waits, and takes one again after", async () => {
+    const { admission } = start(fixed(1));
+    const p = { tenant: "t", id: "p" };
+    const retry = admitted(admission.acquire(p, "write"));
+    const next = admission.acquire(p, "write") as Promise<AdmissionResult>;
+    expect(next).toBeInstanceOf(Promise);
+    let endWait!: () => void;
+    const waited = retry.waitAside(() => new Promise<string>((resolve) => (endWait = () => resolve("answered"))));
+    // While the retry waits, its slot is the next request's.
+    expect(await settled(next)).toBe(true);
+    expect(admission.stats("write").inFlight).toBe(1);
+    endWait();
+    expect(await waited).toBe("answered");
+    // Back in flight whatever the limit: it was admitted once and is not queued again.
+    expect(admission.stats("write").inFlight).toBe(2);
+    retry.release();
+    retry.release();
+    ((await next) as Admitted).release();
+    expect(admission.stats("write").inFlight).toBe(0);
+  });
+
+  it("SG-LOAD: a wait outside the slot is not service time (the measured limit does not shrink); a caller gone meanwhile takes no slot back", async () => {
+    const settings = data({ in_flight: { ...DEFAULT_ADMISSION.in_flight, initial: 8, min: 1, max: 8, window_ms: 0, window_min_requests: 1 } });
+    const { admission, time } = start(settings);
+    const p = { tenant: "t", id: "p" };
+    for (let i = 0; i < 5; i++) {
+      const quick = admitted(admission.acquire(p, "write"));
+      time.advance(10);
+      quick.release();
+    }
+    const limit = admission.stats("write").limit;
+    const retry = admitted(admission.acquire(p, "write"));
+    await retry.waitAside(async () => time.advance(2_000));
+    time.advance(10);
+    retry.release();
+    expect(admission.stats("write").limit).toBeGreaterThanOrEqual(limit);
+    const gone = admitted(admission.acquire(p, "write"));
+    await gone.waitAside(async () => gone.release());
+    expect(admission.stats("write").inFlight).toBe(0);
+  });
+
   it("a principal's queue is bounded: past it, 429 with Retry-After, and the refusal is counted", async () => {
     const { admission } = start(fixed(2, 3));
     const p = { tenant: "t", id: "p" };
