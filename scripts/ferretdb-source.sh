@@ -29,9 +29,10 @@ echo "$version" > "$dir/FerretDB/build/version/version.txt"
 git init -q "$dir/FerretDB"
 
 if [ "$mode" = patched ]; then
-  for patch in "$root"/scripts/ferretdb-patches/memgate.*.patch; do
+  # In number order (a shell glob puts memgate.10 before memgate.2).
+  while IFS= read -r patch; do
     (cd "$dir/FerretDB" && git apply -p1 "$patch") || { echo "ferretdb-source: $(basename "$patch") did not apply" >&2; exit 1; }
-  done
+  done < <(printf '%s\n' "$root"/scripts/ferretdb-patches/memgate.*.patch | sort -V)
 fi
 
 (cd "$dir" && go mod edit -replace "github.com/FerretDB/FerretDB=./FerretDB")
