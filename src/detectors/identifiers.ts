@@ -178,14 +178,16 @@ function compile(data: IdentifierData | undefined): Compiled {
 
 /**
  * A token that reads as a password whatever the words around it: digits, a lower-case letter and a
- * symbol ("Tulpen!2020", "loon-Harbor-1987!"), or mixed case and two digits ("Sonne123"); not a
+ * symbol ("Tulpen!2020", "loon-Harbor-1987!"), capitals, digits and a symbol ("B@REK2019"), or mixed case and two digits ("Sonne123"); not a
  * URL, path, e-mail or assignment ("WPA2-Enterprise", "OAuth2", "argon2id" are not).
  */
 export function passwordLike(token: string): boolean {
   const t = token.replace(/^[([{"'«“‘`]+|[)\]}"'»”’`.,;:]+$/g, "");
   if (t.length < 7 || t.length > 64) return false;
   if (/^(?:https?:|www\.)|[/\\=<>]|@.*\./.test(t)) return false;
-  if (!/\d/.test(t) || !/\p{Ll}/u.test(t)) return false;
+  if (!/\d/.test(t) || !/\p{L}/u.test(t)) return false;
+  // Capitals and digits alone are a code or a part number ("SKU12345"); with a symbol, a password ("B@REK2019").
+  if (!/\p{Ll}/u.test(t)) return t.length >= 8 && /\p{Lu}/u.test(t) && /[!@#$%^&*?+~€£§]/.test(t);
   // A key or token: 20+ characters of letters and digits (a UUID, hex, base64) after a password or key word.
   if (t.length >= 20 && /^[\p{L}\d_-]+$/u.test(t) && t.replace(/\D/g, "").length >= 4) return true;
   const digits = t.replace(/\D/g, "").length;

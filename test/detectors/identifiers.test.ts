@@ -251,6 +251,11 @@ describe("credentials stated without the usual link, in every covered language (
     expect(await labels(text)).toContain("code_digit_by_digit");
   });
 
+  it("C19-FORBID: a password in capitals, digits and a symbol after a password word counts; capitals and digits alone do not", async () => {
+    expect(await labels("hasło do wifi to imię psa wielkimi literami, czyli B@REK2019")).toContain("password_statement:value");
+    expect(await labels("Password reset tickets go to queue SKU12345 and PRJ-20241.")).toEqual([]);
+  });
+
   it.each([
     ["steps numbered in a row", "Steps 1-2-3-4 of the install guide are optional."],
     ["a date", "Released 2024-05-01, see the changelog."],
