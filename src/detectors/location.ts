@@ -54,8 +54,10 @@ const SUFFIX =
 // 221B Baker Street; 1600 Pennsylvania Ave NW; 10 Downing St, London.
 const SUFFIXES = `${SUFFIX}|${SUFFIX.replace(/(^|\|)(\p{L})/gu, (_m, bar: string, c: string) => bar + c.toUpperCase())}`;
 const STREET = new RegExp(`\\b\\d{1,5}[A-Za-z]?,?\\s+(?:[A-Z][\\p{L}'.-]*\\s+){1,4}(?:${SUFFIXES})\\b\\.?`, "u");
-// Hauptstraße 5, Bakerstreet 12 (street word first: STREET_WORD_FIRST below).
-const STREET_FIRST = new RegExp(`\\b[A-Z][\\p{L}'.-]*(?:${SUFFIX})\\s+\\d{1,5}[a-z]?\\b`, "u");
+// Bakerstreet 12, Hauptstr 5: a street word written as the end of the name (other languages' compounds:
+// COMPOUND_STREET below). Not the abbreviations of SUFFIX, which end everyday words: "Inter 600" (a
+// font weight), "Winter 2025", "Chapter 3", "Test 2" read as streets ("-ter", "-st").
+const STREET_FIRST = /\b[A-Z][\p{L}'.-]*(?:street|str)\s+\d{1,5}[a-z]?\b/u;
 // 14 Rue Lepic; 10 Calle Mayor: number first, then a street word that comes before the name.
 const NUMBER_FIRST = /\b\d{1,5},?\s+(?:rue|calle|via|avenida|avenue|boulevard|place|allée|chemin|strada|rua|ulica|carrer|piazza|plaza)\s+[\p{L}'-]{2,}/iu;
 // UK postcodes and US ZIP+4 (a bare five-digit number is too often something else).
