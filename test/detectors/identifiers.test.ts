@@ -100,6 +100,7 @@ describe("identifiers by structure and checksum (C19-FORBID §4.7, issue 21 item
     ["en-US", "1600 Pennsylvania Ave NW, Washington, DC 20500"],
     ["en-UK", "10 Downing Street, London SW1A 2AA"],
     ["de", "Hauptstraße 5, 10115 Berlin"],
+    ["en, a compound street name", "She lives at Bakerstreet 12 now."],
     ["fr", "12 rue de Rivoli, 75001 Paris"],
     ["es", "Calle Mayor 10, 28013 Madrid"],
     ["it", "Via Roma 12, 00184 Roma"],
@@ -127,6 +128,9 @@ describe("identifiers by structure and checksum (C19-FORBID §4.7, issue 21 item
     ["a hardware pin", "GPIO pin 1234 is wired to the LED"],
     ["a tool sent via a service", "sent via Slack 3 times"],
     ["a phone number", "call the office on +49 30 1234567"],
+    ["a font weight", "Titres en Inter 600, texte en 400."],
+    ["a framework version", "App em Flutter 3 com Riverpod."],
+    ["a season and a year", "Winter 2025 release notes are in the wiki."],
   ])("C19-FORBID: no identifier in %s", async (_how, text) => {
     expect(await classes(text)).toEqual([]);
   });
