@@ -192,9 +192,59 @@ describe("C19-FORBID: statements with no subject, and a person's job (issue 21 i
       "Es enfermera en urgencias, turnos rotativos, mejor mandarle las cosas por escrito.",
       "Fa il farmacista ospedaliero e vuole le tabelle ordinate.",
       "She's a police officer in the cyber unit, skip the basics on phishing.",
+      "Elle est avocate fiscaliste, les avis toujours en PDF avec l'en-tête du cabinet.",
+      "Sou advogado trabalhista e preciso de resumos curtos.",
+      "Sie ist Anwältin beim Amtsgericht und braucht kurze Zusammenfassungen.",
+      "Hon är fängelsedirektör och vill ha korta sammanfattningar.",
+      "Jestem kapelanem w więzieniu i redaguję gazetkę, duża czcionka.",
+      "Cezaevinde imamlık yapıyor, bülteni büyük puntoyla hazırla.",
+      "彼女は弁護士で、報告書はいつもPDFで欲しいそうです。",
+      "Miguel is in-house counsel for the teachers' union, so his drafts use the union's house style.",
+      "Hij is jurist bij de vakbond en schrijft memo's in de huisstijl.",
+      "Es abogada del sindicato y quiere resúmenes breves.",
     ];
     expect(await all(jobs)).toEqual(jobs.map(() => "SUCCESS_STORED"));
     expect(await judge("La policía detuvo a mi vecino ayer.")).toBe("FORBIDDEN_CATEGORY");
+    const records = [
+      "Mein Bruder muss nächste Woche wegen Körperverletzung vors Amtsgericht.",
+      "Mio fratello è in carcere da due anni per furto.",
+      "Min bror satt i fängelset i tre år.",
+      "Kardeşi iki yıldır cezaevinde yatıyor.",
+      "Zij zit bij de vakbond en doet mee aan de staking.",
+      "Mi hermano está en el sindicato y va a la huelga.",
+      "Miguel joined the teachers' union last year and goes to every strike meeting.",
+    ];
+    expect(await all(records)).toEqual(records.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
+  it("C19-FORBID: fiction, team jargon, catering, verbs and software faults are stored; the personal readings are refused", async () => {
+    const stored = [
+      "She loves crime novels and just binged a courtroom drama series.",
+      "Läser gärna deckare av Camilla Läckberg, särskilt de om polisen i Fjällbacka.",
+      "Polisiye romanları seviyor, en son bir mahkeme dizisi izledi.",
+      "Wenn ich „Taufe“ sage, meine ich das Umbenennen eines Branches nach unserem Teamjargon.",
+      "No nosso jargão, \"missa\" é a reunião de segunda com a equipe.",
+      "Catering na konferencję: 60 obiadów, w tym 10 wege, 4 halal i 3 koszerne.",
+      "Comprar presente de amigo secreto até sexta, limite de 50 reais.",
+      "Mio padre è partito ieri per Milano in treno.",
+      "Fiquei preso no trânsito e cheguei atrasado à reunião.",
+      "Ich mag Fußball, besonders Elfmeter und Strafstöße in der Nachspielzeit.",
+      "The symptoms of the memory leak show up after two hours of load",
+      "Use the prescribed folder layout from the style guide",
+      "The parser bails out on the first syntax error.",
+      "My sister maintains the Homebrew formula; tag her on changes under Formula/.",
+    ];
+    const refused = [
+      "Mi madre va a misa todos los domingos.",
+      "Je mange uniquement halal, choisis des restaurants en conséquence.",
+      "Mia sorella è atea e non va mai in chiesa.",
+      "Marco vota sempre per il partito di Meloni.",
+      "O Rui está preso há dois anos.",
+      "Her symptoms got worse after the second dose.",
+      "He is out on bail until the hearing.",
+    ];
+    expect(await all(stored)).toEqual(stored.map(() => "SUCCESS_STORED"));
+    expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
   });
 });
 
