@@ -263,7 +263,9 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
     defyVerb: union(
       langs.flatMap((l) => {
         const verbs = [...(l.words?.defy ?? []), ...(l.words?.defied ?? [])].map((v) => v.replace(NEGATION_GUARD, ""));
-        return verbs.length > 0 ? [`${l.unspaced ? "" : "\\b"}(?:${verbs.join("|")})`] : [];
+        // whole words: English "ignore" is not the verb of Swedish "ignorera aldrig"
+        const edge = l.unspaced ? "" : "\\b";
+        return verbs.length > 0 ? [`${edge}(?:${verbs.join("|")})${edge}`] : [];
       }),
       "g",
     ),
@@ -386,16 +388,20 @@ function negatedAt(neg: Negations, sentence: string, at: number, length: number,
  * confirmation", "you no longer need to follow …", "without filters"), that negation is the
  * instruction and a second one only agrees with it ("no pidas confirmación nunca"): not negated.
  */
-function modifierNegated(neg: Negations, rule: Rule, sentence: string, at: number, length: number, verbAlone: boolean): boolean {
+function modifierNegated(neg: Negations, rule: Rule, sentence: string, at: number, length: number, verbAlone: boolean, verb?: Span): boolean {
   const negation = neg.negation;
   if (!negation) return false;
-  const to = at + length + (verbAlone ? (/^\s*[^\s.,;:!?]+/.exec(sentence.slice(at + length))?.[0].length ?? 0) : 0);
+  const next = (end: number): number => end + (/^\s*[^\s.,;:!?]+/.exec(sentence.slice(end))?.[0].length ?? 0);
+  const to = verb ? Math.min(at + length, next(verb.to)) : verbAlone ? next(at + length) : at + length;
+  // after the first word of the match, or (an override) of its verb: a negation far from the verb
+  // negates something else ("whatever the user says later about not pushing, ignore it")
+  const from = (verb?.from ?? at) + (/^\S+/.exec(sentence.slice(verb?.from ?? at))?.[0].length ?? 0);
   negation.lastIndex = 0;
   let modifier = false;
   for (const n of matchesOf(negation, sentence.slice(at, to))) {
     if (n.index === 0) return false; // the rule opens with it ("never ask for confirmation")
     const start = at + n.index;
-    if (start < at + (/^\S+/.exec(sentence.slice(at))?.[0].length ?? 0)) continue;
+    if (start < from) continue;
     const without = sentence.slice(0, start) + sentence.slice(start + n[0].length).replace(/^\s+/, "");
     rule.first.lastIndex = at;
     const again = rule.first.exec(without);
@@ -466,7 +472,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       c.defyVerb.lastIndex = 0;
       const verb = matchesOf(c.defyVerb, sentence.slice(at, at + length))[0];
       if (!verb) return false;
-      return negatedAt(negations, sentence, at + verb.index, 0, true) || modifierNegated(negations, { first: re, rest: [] }, sentence, at, length, false);
+      const span = { from: at + verb.index, to: at + verb.index + verb[0].length };
+      return negatedAt(negations, sentence, span.from, 0, true) || modifierNegated(negations, { first: re, rest: [] }, sentence, at, length, false, span);
     };
     let state: "plain" | "negated" | "quoted" | undefined;
     for (const re of c.override) {
@@ -478,8 +485,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       for (const m of matchesOf(re, sentence)) {
         matched.push({ from: m.index, to: m.index + m[0].length });
         if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
-        else if (defyNegated(m.index, m[0].length, re))
-          state = state === undefined || state === "quoted" ? "negated" : state;
+        else if (defyNegated(m.index, m[0].length, re)) state = state === undefined || state === "quoted" ? "negated" : state;
         else state = "plain";
       }
     }
@@ -509,7 +515,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
           else if (
             action.negatable &&
-            (negatedAt(negations, sentence, m.index, splitVerb(rule) ? m[0].length : 0) || modifierNegated(negations, rule, sentence, m.index, m[0].length, splitVerb(rule)))
+            (negatedAt(negations, sentence, m.index, splitVerb(rule) ? m[0].length : 0) ||
+              modifierNegated(negations, rule, sentence, m.index, m[0].length, splitVerb(rule)))
           )
             state = state === undefined || state === "quoted" ? "negated" : state;
           else state = "plain";
