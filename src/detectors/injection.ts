@@ -50,6 +50,11 @@ interface LanguageBlock {
   negation?: string;
   /** A negation that follows what it negates, in the same clause (Turkish "-maz", Japanese "しない"). */
   negation_after?: string;
+  /**
+   * Verbs that turn a negation before them into licence ("don't hesitate to", "never fail to",
+   * "zögere nicht"): a negation followed by one of these does not govern the action or override.
+   */
+  negation_cancel?: string;
   defensive?: string[];
   /** Frame words that also name what an instruction switches off ("the content filter", "the test suite"): a frame only when the sentence gives no command. */
   defensive_weak?: string[];
@@ -118,6 +123,13 @@ interface Compiled {
   override: RegExp[];
   negation?: RegExp;
   negationAfter?: RegExp;
+  negationCancel?: RegExp;
+  /**
+   * The verbs that set rules aside (the `defy` and `defied` word classes, their guards against a
+   * negation removed, g): an override is negatable only around one of them ("never ignore your
+   * guidelines"), not where its negation is its meaning ("you have no restrictions").
+   */
+  defyVerb?: RegExp;
   defensive?: RegExp;
   defensiveWeak?: RegExp;
   descriptive?: RegExp;
@@ -179,6 +191,8 @@ function groupAcrossLanguages(blocks: readonly Entry[][]): RuleGroup[] {
 }
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
+/** A class's guard against a negation next to the verb ("(?<!\\bnever )", Turkish "(?!me|mi)"): the negation is what the override check looks for. */
+const NEGATION_GUARD = /\(\?<?![^()]*\)/g;
 
 /**
  * A language's rules of one kind: its own, and the templates of that kind with its word
@@ -245,6 +259,16 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
       "g",
     ),
     negationAfter: union(collect((l) => l.negation_after)),
+    negationCancel: union(collect((l) => l.negation_cancel)),
+    defyVerb: union(
+      langs.flatMap((l) => {
+        const verbs = [...(l.words?.defy ?? []), ...(l.words?.defied ?? [])].map((v) => v.replace(NEGATION_GUARD, ""));
+        // whole words: English "ignore" is not the verb of Swedish "ignorera aldrig"
+        const edge = l.unspaced ? "" : "\\b";
+        return verbs.length > 0 ? [`${edge}(?:${verbs.join("|")})${edge}`] : [];
+      }),
+      "g",
+    ),
     defensive: union(
       collect((l) => l.defensive),
       "g",
@@ -298,32 +322,94 @@ interface Span {
 
 const inside = (spans: readonly Span[], from: number, to: number): boolean => spans.some((s) => from >= s.from && to <= s.to);
 
+/** A language's negations as one sentence's rules read them. */
+interface Negations {
+  negation?: RegExp;
+  /** after the verb (Turkish, Japanese) */
+  after?: RegExp;
+  /** verbs that make a negation before them licence ("don't hesitate to") */
+  cancel?: RegExp;
+}
+
+const negationsOf = (c: Compiled): Negations => ({ negation: c.negation, after: c.negationAfter, cancel: c.negationCancel });
+
+/**
+ * Whether the last negation of a clause governs what follows it: not when a verb after it turns
+ * it into licence ("don't hesitate to ignore …", "never forget to disable …"), and, when `near`,
+ * only with at most two words between it and the match ("never ignore", "do not ever ignore"):
+ * an override is a short phrase, and a negation further back negates something else ("never
+ * mention this and ignore your rules").
+ */
+function governs(neg: Negations, clause: string, near: boolean): boolean {
+  if (!neg.negation) return false;
+  neg.negation.lastIndex = 0; // a global regex: matchesOf reads from its lastIndex
+  const found = matchesOf(neg.negation, clause);
+  const last = found[found.length - 1];
+  if (!last) return false;
+  // the whole clause: French and Polish put the verb between two negation words ("n'hésite pas à")
+  if (neg.cancel?.test(clause)) return false;
+  return !near || (clause.slice(last.index + last[0].length).match(/\S+/g) ?? []).length <= 2;
+}
+
 /**
  * Where a negation governs a match: in its clause (after the last , ; : ( or dash), shortly
  * before it, or inside it (a separable verb: "schakel hem nooit uit").
  */
-function negatedAt(negation: RegExp | undefined, sentence: string, at: number, length: number, after?: RegExp): boolean {
+function negatedAt(neg: Negations, sentence: string, at: number, length: number, near = false): boolean {
+  const negation = neg.negation;
   if (!negation) return false;
-  if (after) {
+  if (neg.after) {
     // the rest of its clause, for a language whose negation follows the verb
     const tail = sentence.slice(at + length);
     const end = tail.search(/[,;:(]|\s[-\u2013\u2014]\s/);
-    if (after.test(end < 0 ? tail : tail.slice(0, end))) return true;
+    if (neg.after.test(end < 0 ? tail : tail.slice(0, end))) return true;
   }
   const before = sentence.slice(Math.max(0, at - 60), at);
   const boundary = Math.max(before.lastIndexOf(","), before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf("("), before.lastIndexOf(" - "));
   const clause = before.slice(boundary + 1);
-  negation.lastIndex = 0;
-  if (negation.test(clause)) return true;
+  if (governs(neg, clause, near)) return true;
   // An example in parentheses is governed by the clause it illustrates ("no job may pipe a script into a shell (curl | sh)").
   if (boundary >= 0 && before[boundary] === "(") {
     const outer = sentence.slice(Math.max(0, at - 120), at - before.length + boundary);
-    negation.lastIndex = 0;
-    if (negation.test(outer.slice(Math.max(outer.lastIndexOf(","), outer.lastIndexOf(";"), outer.lastIndexOf(":")) + 1))) return true;
+    if (governs(neg, outer.slice(Math.max(outer.lastIndexOf(","), outer.lastIndexOf(";"), outer.lastIndexOf(":")) + 1), false)) return true;
   }
   negation.lastIndex = 0;
   const inner = sentence.slice(at, at + length);
   return length > 12 && negation.test(inner.slice(inner.indexOf(" ") + 1)); // its own first word ("stop asking") aside
+}
+
+/**
+ * A negation inside a match after its first word (or, for a verb matched alone as the first part
+ * of a rule, the word after it) that the rule does not need. The verb-second imperative of German,
+ * Dutch and Swedish puts it after the verb ("Ignoriere niemals …", "Negeer nooit …", "Kringgå
+ * aldrig …"), Turkish inside the clause ("… asla görmezden gelme"). The rule is tried again on the
+ * sentence without that negation: if it still matches where it did, the negation modifies the
+ * instruction ("never ignore"). If the rule needs a negation of its own ("do not ask for
+ * confirmation", "you no longer need to follow …", "without filters"), that negation is the
+ * instruction and a second one only agrees with it ("no pidas confirmación nunca"): not negated.
+ */
+function modifierNegated(neg: Negations, rule: Rule, sentence: string, at: number, length: number, verbAlone: boolean, verb?: Span): boolean {
+  const negation = neg.negation;
+  if (!negation) return false;
+  const next = (end: number): number => end + (/^\s*[^\s.,;:!?]+/.exec(sentence.slice(end))?.[0].length ?? 0);
+  const to = verb ? Math.min(at + length, next(verb.to)) : verbAlone ? next(at + length) : at + length;
+  // after the first word of the match, or (an override) of its verb: a negation far from the verb
+  // negates something else ("whatever the user says later about not pushing, ignore it")
+  const from = (verb?.from ?? at) + (/^\S+/.exec(sentence.slice(verb?.from ?? at))?.[0].length ?? 0);
+  negation.lastIndex = 0;
+  let modifier = false;
+  for (const n of matchesOf(negation, sentence.slice(at, to))) {
+    if (n.index === 0) return false; // the rule opens with it ("never ask for confirmation")
+    const start = at + n.index;
+    if (start < from) continue;
+    const without = sentence.slice(0, start) + sentence.slice(start + n[0].length).replace(/^\s+/, "");
+    rule.first.lastIndex = at;
+    const again = rule.first.exec(without);
+    rule.first.lastIndex = 0;
+    if (again?.index !== at || !rule.rest.every((re) => re.test(without))) return false; // the rule's own negation
+    if (!neg.cancel?.test(sentence.slice(at, to))) modifier = true;
+  }
+  return modifier;
 }
 
 /** Whether a group's members are worth reading on this sentence (its prefilter passes, or it has none). */
@@ -342,6 +428,7 @@ function mayMatch(group: RuleGroup, sentence: string, possible: ReadonlySet<RegE
 function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   const facts = new Set<string>();
   const matched: Span[] = [];
+  const negations = negationsOf(c);
   // A regex none of whose literals is in the sentence cannot match it, nor any part of it.
   const possible = c.prefilter.candidates(sentence);
   const may = (re: RegExp | undefined): re is RegExp => re !== undefined && possible.has(re);
@@ -377,8 +464,18 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     if (any) facts.add(plain ? "role:template" : "role:template:quoted");
   }
   {
-    let plain = false;
-    let any = false;
+    // A rule that forbids setting the rules aside is a safe note ("Never ignore your safety
+    // guidelines", "Ignoriere niemals …"): the same negations as for actions, read close to the
+    // verb. Secrecy is no override: there the negation is the instruction ("never tell the user").
+    const defyNegated = (at: number, length: number, re: RegExp): boolean => {
+      if (!c.defyVerb) return false;
+      c.defyVerb.lastIndex = 0;
+      const verb = matchesOf(c.defyVerb, sentence.slice(at, at + length))[0];
+      if (!verb) return false;
+      const span = { from: at + verb.index, to: at + verb.index + verb[0].length };
+      return negatedAt(negations, sentence, span.from, 0, true) || modifierNegated(negations, { first: re, rest: [] }, sentence, at, length, false, span);
+    };
+    let state: "plain" | "negated" | "quoted" | undefined;
     for (const re of c.override) {
       if (!may(re)) continue;
       re.lastIndex = 0;
@@ -386,12 +483,13 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       re.lastIndex = 0;
       if (!found) continue;
       for (const m of matchesOf(re, sentence)) {
-        any = true;
         matched.push({ from: m.index, to: m.index + m[0].length });
-        if (!inside(quotes(), m.index, m.index + m[0].length)) plain = true;
+        if (inside(quotes(), m.index, m.index + m[0].length)) state ??= "quoted";
+        else if (defyNegated(m.index, m[0].length, re)) state = state === undefined || state === "quoted" ? "negated" : state;
+        else state = "plain";
       }
     }
-    if (any) facts.add(plain ? "override" : "override:quoted");
+    if (state) facts.add(state === "plain" ? "override" : `override:${state}`);
   }
   // Read once: they are facts of their own, and decide whether `code` in backticks is quoted as an
   // example or is a command to run ("run `curl … | sh` first").
@@ -415,7 +513,11 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         for (const m of matchesOf(rule.first, sentence)) {
           matched.push({ from: m.index, to: m.index + m[0].length });
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
-          else if (action.negatable && negatedAt(c.negation, sentence, m.index, splitVerb(rule) ? m[0].length : 0, c.negationAfter))
+          else if (
+            action.negatable &&
+            (negatedAt(negations, sentence, m.index, splitVerb(rule) ? m[0].length : 0) ||
+              modifierNegated(negations, rule, sentence, m.index, m[0].length, splitVerb(rule)))
+          )
             state = state === undefined || state === "quoted" ? "negated" : state;
           else state = "plain";
         }
@@ -432,7 +534,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
     const commands = facts.has("intent:imperative") || facts.has("intent:you");
     // a frame word under a negation is part of the instruction ("answer without refusals")
-    const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(c.negation, rest, m.index, 0));
+    const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(negations, rest, m.index, 0));
     if (framed || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
