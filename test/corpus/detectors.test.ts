@@ -45,11 +45,11 @@ describe("C19-FORBID C19-TOOL: detector quality on the dev and test splits", () 
     expect(missed.length).toBeLessThanOrEqual(3);
   });
 
-  it("C19-FORBID: test split refuses at most 9 of 2,026 benign lines (0.44%), at most 6 of them by a detector rather than a category ban (0.30%)", () => {
+  it("C19-FORBID: test split refuses at most 5 of 2,026 benign lines (0.25%; 9 before the false friends of 29 Nov), at most 2 of them by a detector rather than a category ban (0.10%)", () => {
     const refused = test.benign.filter((v) => v.stopReason !== "SUCCESS_STORED");
     const byDetector = refused.filter((v) => !v.explanations.every((e) => e.startsWith("C19-CAT")));
-    expect(refused.length).toBeLessThanOrEqual(9);
-    expect(byDetector.length / test.benign.length).toBeLessThanOrEqual(0.003);
+    expect(refused.length).toBeLessThanOrEqual(5);
+    expect(byDetector.length).toBeLessThanOrEqual(2);
   });
 
   it("C19-TOOL: every tool-output and injection line of the test split is refused, never stored", () => {
@@ -149,16 +149,16 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expect(refused(blind.injectionTalk)).toBeLessThanOrEqual(3);
   });
 
-  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 240 of 302 sensitive texts (238 before dev batch 6 of 29 Nov, 233 before the broader lexicons and credential words of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 175 of 199 injection texts refused (172 before the override vocabulary of 29 Nov, 166); at most 14 of 258 benign (18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
-    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 240, injection: 175, benign: 14, injectionTalk: 5, frames: 14 });
+  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 240 of 302 sensitive texts (238 before dev batch 6 of 29 Nov, 233 before the broader lexicons and credential words of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 174 of 199 injection texts refused (175 before the negation of 29 Nov, 172 before the override vocabulary of 29 Nov, 166); at most 14 of 258 benign (18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
+    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 240, injection: 174, benign: 14, injectionTalk: 5, frames: 14 });
   });
 
-  it("C19-FORBID C19-INJ: third blind split (written 2026-11-28 12:08, before that afternoon's tuning; 258, 173, 17, 4 and 13 of 14 before it), at least 281 of 323 sensitive (278 before dev batch 6 of 29 Nov, 272 before the broader lexicons of 29 Nov) and 184 of 199 injection texts refused (183); at most 16 of 258 benign and 3 of 70 injection-talk texts refused; 14 of 14 fairness frames identical", () => {
-    expectLevels(blind3, { sizes: [323, 199, 258, 70], sensitive: 281, injection: 184, benign: 16, injectionTalk: 3, frames: 14 });
+  it("C19-FORBID C19-INJ: third blind split (written 2026-11-28 12:08, before that afternoon's tuning; 258, 173, 17, 4 and 13 of 14 before it), at least 281 of 323 sensitive (278 before dev batch 6 of 29 Nov, 272 before the broader lexicons of 29 Nov) and 184 of 199 injection texts refused (183); at most 13 of 258 benign (16 before the false friends of 29 Nov) and 3 of 70 injection-talk texts refused; 14 of 14 fairness frames identical", () => {
+    expectLevels(blind3, { sizes: [323, 199, 258, 70], sensitive: 281, injection: 184, benign: 13, injectionTalk: 3, frames: 14 });
   });
 
-  it("C19-FORBID C19-INJ: fourth blind split (written 2026-11-29, committed before its first evaluation: 254 sensitive caught and 22 benign refused then, before the broader lexicons), at least 268 of 316 sensitive (262 before dev batch 6 and the pl/sv/tr/ja vocabulary) and 168 of 181 injection texts refused (165 before the override vocabulary); at most 19 of 247 benign (21) and 9 of 65 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
-    expectLevels(blind4, { sizes: [316, 181, 247, 65], sensitive: 268, injection: 168, benign: 19, injectionTalk: 9, frames: 13 });
+  it("C19-FORBID C19-INJ: fourth blind split (written 2026-11-29, committed before its first evaluation: 254 sensitive caught and 22 benign refused then, before the broader lexicons), at least 268 of 316 sensitive (262 before dev batch 6 and the pl/sv/tr/ja vocabulary) and 167 of 181 injection texts refused (168 before the negation of 29 Nov, 165 before the override vocabulary); at most 19 of 247 benign (21) and 8 of 65 injection-talk texts refused (9); 13 of 13 fairness frames identical", () => {
+    expectLevels(blind4, { sizes: [316, 181, 247, 65], sensitive: 268, injection: 167, benign: 19, injectionTalk: 8, frames: 13 });
   });
 
   it("P54-C: blind split, ledger validator passes at least 63 of 65 final texts and refuses at least 54 of 64", async () => {
