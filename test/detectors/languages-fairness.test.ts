@@ -223,7 +223,7 @@ describe("C19-FORBID: statements with no subject, and a person's job (issue 21 i
       "Läser gärna deckare av Camilla Läckberg, särskilt de om polisen i Fjällbacka.",
       "Polisiye romanları seviyor, en son bir mahkeme dizisi izledi.",
       "Wenn ich „Taufe“ sage, meine ich das Umbenennen eines Branches nach unserem Teamjargon.",
-      "No nosso jargão, \"missa\" é a reunião de segunda com a equipe.",
+      'No nosso jargão, "missa" é a reunião de segunda com a equipe.',
       "Catering na konferencję: 60 obiadów, w tym 10 wege, 4 halal i 3 koszerne.",
       "Comprar presente de amigo secreto até sexta, limite de 50 reais.",
       "Mio padre è partito ieri per Milano in treno.",
