@@ -17,7 +17,7 @@ export async function evaluate(): Promise<EvalRow[]> {
   };
   const scorer = createGroundingScorer(process.env);
   const rows: EvalRow[] = [];
-  for (const split of ["dev", "test", "blind"] as Split[]) {
+  for (const split of ["dev", "test", "blind", "blind-2"] as Split[]) {
     const dir = path.join(ROOT, "test/corpus/grounding", split);
     if (!existsSync(dir)) continue;
     const report = await score(scorer, loadTriples(dir), threshold);
