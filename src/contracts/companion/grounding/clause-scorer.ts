@@ -1,4 +1,5 @@
 import { aliasesIn, clausesOf, type Clause } from "./clauses";
+import { otherLanguageOf, supportInLanguage } from "./other-languages";
 import { FORMER, IRREALIS, NEGATIONS } from "./lexical-scorer";
 import paraphrases from "./paraphrases.json";
 import type { GroundingScore, GroundingScorer } from "./scorer";
@@ -37,6 +38,9 @@ export class ClauseGroundingScorer implements GroundingScorer {
   }
 
   scoreSync(source: string, claim: string): GroundingScore {
+    // the parser, WordNet and paraphrases below read English only
+    const lang = otherLanguageOf(source);
+    if (lang) return { score: supportInLanguage(source, claim, lang), unsupported: 0, scorer: this.name };
     const summary = samePhrasing(source);
     const candidate = samePhrasing(claim);
     // the same fact with its parts in the summary's order: a fronted time or place, an apposition,
