@@ -1,57 +1,36 @@
-// nlp.js's language packages ship no type declarations; memgate uses their stemmers and stop-word lists.
+// nlp.js's language packages ship no type declarations; memgate uses only their stemmers.
 declare module "@nlpjs/lang-de" {
   export class StemmerDe {
     stemWord(word: string): string;
-  }
-  export class StopwordsDe {
-    isStopword(word: string): boolean;
   }
 }
 declare module "@nlpjs/lang-fr" {
   export class StemmerFr {
     stemWord(word: string): string;
   }
-  export class StopwordsFr {
-    isStopword(word: string): boolean;
-  }
 }
 declare module "@nlpjs/lang-es" {
   export class StemmerEs {
     stemWord(word: string): string;
-  }
-  export class StopwordsEs {
-    isStopword(word: string): boolean;
   }
 }
 declare module "@nlpjs/lang-it" {
   export class StemmerIt {
     stemWord(word: string): string;
   }
-  export class StopwordsIt {
-    isStopword(word: string): boolean;
-  }
 }
 declare module "@nlpjs/lang-pt" {
   export class StemmerPt {
     stemWord(word: string): string;
-  }
-  export class StopwordsPt {
-    isStopword(word: string): boolean;
   }
 }
 declare module "@nlpjs/lang-nl" {
   export class StemmerNl {
     stemWord(word: string): string;
   }
-  export class StopwordsNl {
-    isStopword(word: string): boolean;
-  }
 }
 declare module "@nlpjs/lang-pl" {
   export class StemmerPl {
     stemWord(word: string): string;
-  }
-  export class StopwordsPl {
-    isStopword(word: string): boolean;
   }
 }
