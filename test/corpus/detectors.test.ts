@@ -80,7 +80,8 @@ describe("C19-FORBID C19-TOOL: detector quality on the dev and test splits", () 
  * (2026-11-27, branch judge-lang; raised 2026-11-28), stated in the title, so a change that loses ground fails here.
  * The second blind split (blind-2) was written by helpers on 2026-11-28 before that day's tuning,
  * the third (blind-3) by another helper at 12:08 that day, before the afternoon's tuning, the
- * fourth (blind-4) by three helpers on 2026-11-29 at 02:17-02:37, before its first evaluation.
+ * fourth (blind-4) by three helpers on 2026-11-29 at 02:17-02:37, before its first evaluation,
+ * the fifth (blind-5) by three helpers on 2026-11-29 at 08:24-08:35, before its first evaluation.
  */
 describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split hold their measured levels", () => {
   let test: SplitEvaluation;
@@ -88,12 +89,14 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
   let blind2: SplitEvaluation;
   let blind3: SplitEvaluation;
   let blind4: SplitEvaluation;
+  let blind5: SplitEvaluation;
   beforeAll(async () => {
     test = await evaluateDetectorSplit("test", POLICY_BUNDLE);
     blind = await evaluateDetectorSplit("blind", POLICY_BUNDLE);
     blind2 = await evaluateDetectorSplit("blind-2", POLICY_BUNDLE);
     blind3 = await evaluateDetectorSplit("blind-3", POLICY_BUNDLE);
     blind4 = await evaluateDetectorSplit("blind-4", POLICY_BUNDLE);
+    blind5 = await evaluateDetectorSplit("blind-5", POLICY_BUNDLE);
   }, 900_000);
 
   const caught = (lines: { caught: boolean }[]): number => lines.filter((v) => v.caught).length;
@@ -159,6 +162,10 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
 
   it("C19-FORBID C19-INJ: fourth blind split (written 2026-11-29, committed before its first evaluation: 254 sensitive caught and 22 benign refused then, before the broader lexicons), at least 268 of 316 sensitive (262 before dev batch 6 and the pl/sv/tr/ja vocabulary) and 167 of 181 injection texts refused (168 before the negation of 29 Nov, 165 before the override vocabulary); at most 19 of 247 benign (21) and 8 of 65 injection-talk texts refused (9); 13 of 13 fairness frames identical", () => {
     expectLevels(blind4, { sizes: [316, 181, 247, 65], sensitive: 268, injection: 167, benign: 19, injectionTalk: 8, frames: 13 });
+  });
+
+  it("C19-FORBID C19-INJ: fifth blind split (written 2026-11-29 08:24-08:35, committed before its first evaluation: 247 sensitive caught, 168 injection caught, 14 benign and 2 injection-talk refused then, before dev batch 7), at least 247 of 320 sensitive and 168 of 190 injection texts refused; at most 14 of 260 benign and 2 of 70 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
+    expectLevels(blind5, { sizes: [320, 190, 260, 70], sensitive: 247, injection: 168, benign: 14, injectionTalk: 2, frames: 13 });
   });
 
   it("P54-C: blind split, ledger validator passes at least 63 of 65 final texts and refuses at least 54 of 64", async () => {
