@@ -9,9 +9,8 @@ import words from "./languages.json";
  * they supported nothing, and now and then accepted a fact mixed across clauses. Here a
  * candidate is supported when each of its clauses has one clause of the summary holding every
  * content word of it, by stem (nlp.js Snowball stemmers, stopwords-iso's function words), with
- * the same numbers (digits or words), the same negation, and
- * no wish or plan the candidate drops ("quiere adoptar un perro" does not support "adopta un
- * perro"). That accepts restatements and reordered clauses, and refuses mixed clauses, mixed
+ * the same numbers (digits or words), the same negation, and no wish or plan the candidate drops
+ * ("quiere adoptar un perro" does not support "adopta un perro"). That accepts restatements and reordered clauses, and refuses mixed clauses, mixed
  * entities, invented facts, changed numbers and negations; hypernyms and synonyms need a
  * language's own thesaurus, which memgate does not have (docs/JUDGEMENT.md, Grounding).
  */
@@ -37,13 +36,45 @@ const LANGUAGES = words as Record<string, LanguageWords>;
  * auxiliaries), so a verb the candidate claims is still a word to support.
  */
 const FUNCTION_WORD_MAX = 5;
-const STOPWORDS: Record<string, ReadonlySet<string>> = Object.fromEntries(
-  Object.keys(LANGUAGES).map((lang) => [lang, new Set((stopwordsIso as Record<string, string[]>)[lang].filter((w) => w.length <= FUNCTION_WORD_MAX))]),
-);
 const WORD = /[\p{L}\p{N}]+/gu;
 const fold = (word: string): string => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The language a summary is read in here, or undefined for English and languages without a stemmer and stop words. */
+/** One language's word lists as sets (accents folded, except the stop words, compared as written) and its clause boundary. */
+interface Language {
+  stem: (word: string) => string;
+  subject: ReadonlySet<string>;
+  negations: ReadonlySet<string>;
+  irrealis: ReadonlySet<string>;
+  /** As written, not by stem: "Madrid" and "madre" share one. */
+  relations: ReadonlySet<string>;
+  numbers: Readonly<Record<string, number>>;
+  stopwords: ReadonlySet<string>;
+  cut: RegExp;
+}
+
+const compiled = new Map<string, Language>();
+function languageOf(lang: string): Language {
+  let language = compiled.get(lang);
+  if (!language) {
+    const w = LANGUAGES[lang];
+    const conjunctions = w.conjunctions.map((c) => escape(c) + (/['’]$/.test(c) ? "" : "\\s")).join("|");
+    language = {
+      stem: stemmerFor(lang),
+      subject: new Set(w.subject.map(fold)),
+      negations: new Set(w.negations.map(fold)),
+      irrealis: new Set(w.irrealis.map(fold)),
+      relations: new Set(w.relations.map(fold)),
+      numbers: w.numbers,
+      stopwords: new Set((stopwordsIso as Record<string, string[]>)[lang].filter((word) => word.length <= FUNCTION_WORD_MAX)),
+      cut: new RegExp(`[.!?;:,]+(?:\\s|$)|\\s(?:${conjunctions})`, "iu"),
+    };
+    compiled.set(lang, language);
+  }
+  return language;
+}
+
+/** The language a summary is read in here, or undefined for English and languages without word lists here. */
 export function otherLanguageOf(summary: string): string | undefined {
   const { lang, reliable } = identifyLanguage(summary);
   return reliable && lang !== "en" && LANGUAGES[lang] ? lang : undefined;
@@ -60,15 +91,8 @@ interface Reading {
   words: Set<string>;
 }
 
-function readingOf(text: string, lang: string): Reading {
-  const language = LANGUAGES[lang];
-  const stem = stemmerFor(lang);
-  const subject = new Set(language.subject.map(fold));
-  const negations = new Set(language.negations.map(fold));
-  const irrealis = new Set(language.irrealis.map(fold));
-  const stopwords = STOPWORDS[lang];
-  // as written, not by stem: "Madrid" and "madre" share one
-  const relations = new Set(language.relations.map(fold));
+function readingOf(text: string, language: Language): Reading {
+  const { stem, subject, negations, irrealis, relations, stopwords } = language;
   const reading: Reading = { content: new Set(), numbers: new Set(), negated: false, irrealis: false, people: new Set(), words: new Set() };
   for (const [raw] of text.matchAll(WORD)) {
     const word = raw.toLowerCase();
@@ -86,14 +110,13 @@ function readingOf(text: string, lang: string): Reading {
   return reading;
 }
 
-/** The summary's clauses: its sentences cut at commas, semicolons and the language's conjunctions. */
-function clausesOf(summary: string, lang: string): string[] {
-  const conjunctions = LANGUAGES[lang].conjunctions.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + (/['’]$/.test(c) ? "" : "\\s")).join("|");
-  const cut = new RegExp(`[.!?;:,]+(?:\\s|$)|\\s(?:${conjunctions})`, "iu");
-  return summary
-    .split(cut)
+/** A text's clauses, each read: its sentences cut at punctuation and the language's conjunctions. */
+function clausesOf(text: string, language: Language): Reading[] {
+  return text
+    .split(language.cut)
     .map((clause) => clause.trim())
-    .filter(Boolean);
+    .filter(Boolean)
+    .map((clause) => readingOf(clause, language));
 }
 
 /** Whether one clause of the summary holds everything one clause of the candidate says. */
@@ -112,7 +135,8 @@ function supported(claim: Reading, sources: readonly Reading[]): boolean {
 
 /** 1 when every clause of the candidate is supported by a clause of the summary, else 0 (the policy's threshold decides). */
 export function supportInLanguage(summary: string, candidate: string, lang: string): number {
-  const sources = clausesOf(summary, lang).map((clause) => readingOf(clause, lang));
-  const claims = clausesOf(candidate, lang).map((clause) => readingOf(clause, lang));
+  const language = languageOf(lang);
+  const sources = clausesOf(summary, language);
+  const claims = clausesOf(candidate, language);
   return claims.length > 0 && claims.every((claim) => supported(claim, sources)) ? 1 : 0;
 }
