@@ -412,6 +412,17 @@ function modifierNegated(neg: Negations, rule: Rule, sentence: string, at: numbe
   return modifier;
 }
 
+/**
+ * Whether the other parts of a rule still match with the first word of its first part blanked out
+ * (read only when the rule matched): one word is not two parts ("dados públicos" is no verb of
+ * moving and a public place at once), while a separable verb may hold the others ("leite … an x@y weiter").
+ */
+function restElsewhere(rule: Rule, sentence: string, from: number, to: number): boolean {
+  const word = /^[^\s]+/.exec(sentence.slice(from, to))?.[0].length ?? to - from;
+  const without = sentence.slice(0, from) + " ".repeat(word) + sentence.slice(from + word);
+  return rule.rest.every((re) => re.test(without));
+}
+
 /** Whether a group's members are worth reading on this sentence (its prefilter passes, or it has none). */
 function mayMatch(group: RuleGroup, sentence: string, possible: ReadonlySet<RegExp>): boolean {
   const p = group.prefilter;
@@ -511,6 +522,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
         if (!may(rule.first)) continue;
         for (const m of matchesOf(rule.first, sentence)) {
+          // each part is a word of its own: "dados públicos" is not a verb of moving and a public place at once
+          if (rule.rest.length > 0 && !restElsewhere(rule, sentence, m.index, m.index + m[0].length)) continue;
           matched.push({ from: m.index, to: m.index + m[0].length });
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
           else if (
