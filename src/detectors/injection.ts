@@ -59,6 +59,11 @@ interface LanguageBlock {
   /** Frame words that also name what an instruction switches off ("the content filter", "the test suite"): a frame only when the sentence gives no command. */
   defensive_weak?: string[];
   descriptive?: string[];
+  /**
+   * A report of what a fetched or read source says ("Fetched README says:", "Según el correo que
+   * leí:"): a quote after it is that source's text, the tool output itself, not a mention.
+   */
+  reported?: string[];
   actions?: Record<string, Entry[]>;
   /**
    * Word classes of the language (regex alternatives: verbs in their inflections, nouns,
@@ -133,6 +138,7 @@ interface Compiled {
   defensive?: RegExp;
   defensiveWeak?: RegExp;
   descriptive?: RegExp;
+  reported?: RegExp;
   actions: { kind: string; negatable: boolean; groups: RuleGroup[] }[];
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
@@ -275,6 +281,7 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
     ),
     defensiveWeak: union(collect((l) => l.defensive_weak)),
     descriptive: union(collect((l) => l.descriptive)),
+    reported: union(collect((l) => l.reported)),
     actions,
     roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
     template: union(lexicon.shared.template_tokens, "g"),
@@ -452,6 +459,9 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       if (c.quotes && !/^\s*[[{]/.test(sentence))
         for (const m of matchesOf(c.quotes, sentence))
           if (!JSON_KEY_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) quoted.push({ from: m.index, to: m.index + m[0].length });
+      // what a fetched or read source is reported to say is that source's text: used, not quoted
+      const reported = quoted.length > 0 ? c.reported?.exec(sentence) : null;
+      if (reported) quoted = quoted.filter((q) => q.from < reported.index);
     }
     return quoted;
   };
