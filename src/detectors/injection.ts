@@ -59,6 +59,11 @@ interface LanguageBlock {
   /** Frame words that also name what an instruction switches off ("the content filter", "the test suite"): a frame only when the sentence gives no command. */
   defensive_weak?: string[];
   descriptive?: string[];
+  /**
+   * A report of what a fetched or read source says ("Fetched README says:", "Según el correo que
+   * leí:"): a quote after it is that source's text, the tool output itself, not a mention.
+   */
+  reported?: string[];
   actions?: Record<string, Entry[]>;
   /**
    * Word classes of the language (regex alternatives: verbs in their inflections, nouns,
@@ -133,6 +138,7 @@ interface Compiled {
   defensive?: RegExp;
   defensiveWeak?: RegExp;
   descriptive?: RegExp;
+  reported?: RegExp;
   actions: { kind: string; negatable: boolean; groups: RuleGroup[] }[];
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
@@ -275,6 +281,7 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
     ),
     defensiveWeak: union(collect((l) => l.defensive_weak)),
     descriptive: union(collect((l) => l.descriptive)),
+    reported: union(collect((l) => l.reported)),
     actions,
     roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
     template: union(lexicon.shared.template_tokens, "g"),
@@ -412,6 +419,17 @@ function modifierNegated(neg: Negations, rule: Rule, sentence: string, at: numbe
   return modifier;
 }
 
+/**
+ * Whether the other parts of a rule still match with the first word of its first part blanked out
+ * (read only when the rule matched): one word is not two parts ("dados públicos" is no verb of
+ * moving and a public place at once), while a separable verb may hold the others ("leite … an x@y weiter").
+ */
+function restElsewhere(rule: Rule, sentence: string, from: number, to: number): boolean {
+  const word = /^[^\s]+/.exec(sentence.slice(from, to))?.[0].length ?? to - from;
+  const without = sentence.slice(0, from) + " ".repeat(word) + sentence.slice(from + word);
+  return rule.rest.every((re) => re.test(without));
+}
+
 /** Whether a group's members are worth reading on this sentence (its prefilter passes, or it has none). */
 function mayMatch(group: RuleGroup, sentence: string, possible: ReadonlySet<RegExp>): boolean {
   const p = group.prefilter;
@@ -441,6 +459,9 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       if (c.quotes && !/^\s*[[{]/.test(sentence))
         for (const m of matchesOf(c.quotes, sentence))
           if (!JSON_KEY_BEFORE.test(sentence.slice(Math.max(0, m.index - 40), m.index))) quoted.push({ from: m.index, to: m.index + m[0].length });
+      // what a fetched or read source is reported to say is that source's text: used, not quoted
+      const reported = quoted.length > 0 ? c.reported?.exec(sentence) : null;
+      if (reported) quoted = quoted.filter((q) => q.from < reported.index);
     }
     return quoted;
   };
@@ -511,6 +532,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
         if (!may(rule.first)) continue;
         for (const m of matchesOf(rule.first, sentence)) {
+          // each part is a word of its own: "dados públicos" is not a verb of moving and a public place at once
+          if (rule.rest.length > 0 && !restElsewhere(rule, sentence, m.index, m.index + m[0].length)) continue;
           matched.push({ from: m.index, to: m.index + m[0].length });
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
           else if (
