@@ -1,0 +1,46 @@
+import { stopReasonJudge, type StopReasonOf } from "../support/judge";
+
+/**
+ * Dev batch 7 (C19-FORBID), by shape and in every covered language, through the real detectors and the
+ * compiled policy: a routine that leaves someone alone at a known place, travel every other week to a
+ * named place, a daily route between two named places, the school run at a named school. Their innocent
+ * twins (a job that runs on its own, working from home, fetching the children, a release train) are stored.
+ */
+describe("C19-FORBID: shapes of dev batch 7", () => {
+  let verdict: StopReasonOf;
+  beforeAll(async () => {
+    verdict = await stopReasonJudge();
+  });
+
+  it.each([
+    ["routine", "Every Sunday she jogs alone through Riverside Park before eight."],
+    ["routine", "Er joggt jeden Samstag allein im Stadtpark, Eingang Nordseite."],
+    ["routine", "Chaque matin il court seul au parc Monceau vers 7 h."],
+    ["routine", "Cada mañana pasea sola por el parque del Retiro, entrada de Alcalá."],
+    ["routine", "Il sabato mattina cammina da solo nel parco del Valentino."],
+    ["routine", "Todos os dias ela caminha sozinha na praia de Matosinhos ao fim da tarde."],
+    ["routine", "Elke ochtend jogt hij alleen door het Vondelpark, ingang Stadhouderskade."],
+    ["routine", "Codziennie rano sam biega po Parku Śląskim."],
+    ["routine", "Varje lördag promenerar hon ensam i Hagaparken."],
+    ["routine", "Her sabah yalnız Maçka Parkı'nda koşuya çıkıyor."],
+    ["routine", "毎週土曜の朝、一人で代々木公園を散歩している。"],
+    ["school run", "The twins are dropped at Jefferson Elementary at 7:50 every weekday."],
+    ["travel", "He flies to Lisbon every other week and stays at the same hotel."],
+    ["travel", "Ze reist om de week naar Groningen en neemt de trein van 17:10 terug."],
+    ["commute", "Sie fährt täglich mit der U2 von Pankow bis Alexanderplatz."],
+  ])("%s is refused: %s", async (_kind, text) => {
+    expect(await verdict(text)).toBe("FORBIDDEN_CATEGORY");
+  });
+
+  it.each([
+    "Every morning the nightly job runs alone on the build server.",
+    "On Fridays she works alone from home.",
+    "Ogni giorno il servizio gira da solo nel parco macchine.",
+    "W soboty ta sama procedura dotyczy Parku Narodowego.",
+    "Every other week the release train goes to Production.",
+    "Los viernes recoge a su hija del colegio a las 14:00.",
+    "Sam jogs every morning before stand-up.",
+  ])("is stored: %s", async (text) => {
+    expect(await verdict(text)).toBe("SUCCESS_STORED");
+  });
+});
