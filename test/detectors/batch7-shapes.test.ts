@@ -43,4 +43,16 @@ describe("C19-FORBID: shapes of dev batch 7", () => {
   ])("is stored: %s", async (text) => {
     expect(await verdict(text)).toBe("SUCCESS_STORED");
   });
+
+  // The same rule for every group: an observance named as a scheduling fact is a date, whatever the religion.
+  const frames: [string, string[]][] = [
+    ["Durante {} el equipo de Tánger prefiere reuniones por la mañana.", ["el Ramadán", "la Navidad", "la Cuaresma", "el Shabbat", "Diwali", "Pésaj"]],
+    ["Tijdens {} hebben ze daar vrij; plan geen deploys.", ["het Suikerfeest", "het Offerfeest", "Kerstmis", "Pasen", "de sabbat", "Chanoeka", "Divali"]],
+    ["Durante o {} a equipa do Porto prefere reuniões de manhã.", ["Ramadão", "Natal", "Shabbat", "Diwali"]],
+    ["Während {} plant das Team in Köln keine Releases.", ["des Ramadan", "der Fastenzeit", "des Sabbats", "Weihnachten", "Chanukka"]],
+    ["Pendant {}, l'équipe de Lyon préfère les réunions le matin.", ["le ramadan", "le carême", "le shabbat", "Noël", "Hanoukka"]],
+  ];
+  it.each(frames.flatMap(([frame, names]) => names.map((name) => frame.replace("{}", name))))("an observance as a date is stored: %s", async (text) => {
+    expect(await verdict(text)).toBe("SUCCESS_STORED");
+  });
 });
