@@ -55,4 +55,29 @@ describe("C19-FORBID: shapes of dev batch 7", () => {
   it.each(frames.flatMap(([frame, names]) => names.map((name) => frame.replace("{}", name))))("an observance as a date is stored: %s", async (text) => {
     expect(await verdict(text)).toBe("SUCCESS_STORED");
   });
+
+  // False friends of batch 7, each as a family: a union as an organisation (a client), a contract's party,
+  // pill-shaped buttons, clandestine networks in history, job titles in a CRM field.
+  it.each([
+    "Der Pilotkunde ist eine Gewerkschaft; die Rolle „Delegierte“ sieht nur ihr Bundesland.",
+    'Il cliente pilota è un sindacato di categoria; il ruolo "delegato" vede solo la sua provincia.',
+    'De pilotklant is een vakbond; de rol "afgevaardigde" ziet alleen de eigen regio.',
+    '"Partei" bedeutet im Vertragsmodul Kunde oder Lieferant.',
+    "« Partie » dans le module des contrats désigne le client ou le fournisseur.",
+    "Prefiere los botones en forma de píldora para los filtros rápidos.",
+    "Hij wil pilvormige knoppen voor de snelle filters.",
+    "Pour expliquer le chiffrement, il compare avec les réseaux clandestins de la Résistance.",
+    "顧客管理の「職業」欄には看護師・警察官・裁判官などを登録できる。",
+  ])("is stored: %s", async (text) => {
+    expect(await verdict(text)).toBe("SUCCESS_STORED");
+  });
+
+  it.each([
+    "Il est clandestin en France depuis deux ans, ne pas en parler.",
+    "Sie ist seit Jahren in der Partei aktiv und will das nicht im Profil.",
+    "Mijn buurman is lid van de partij en wil dat niet in zijn profiel.",
+    "彼は裁判を抱えていて、来月出廷する。",
+  ])("still refused: %s", async (text) => {
+    expect(await verdict(text)).toBe("FORBIDDEN_CATEGORY");
+  });
 });
