@@ -40,10 +40,17 @@ const LEAVES_HOME =
 /** A route from one named place to another ("von Oranienburg bis Friedrichstraße", "da Bologna a Firenze"): a commute without a clock time. */
 const ROUTE =
   /(?<![\p{L}])(?:from|von|de|desde|da|do|van|z|ze|från)\s+\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?\s+(?:to|bis|nach|à|a|hasta|para|naar|tot|do|till)\s+(?:(?:der|die|den|la|le|el|o)\s+)?\p{Lu}/u;
+/** Taking a named train or bus at a clock time is a routine too ("Prende il Frecciarossa delle 7:15 da Bologna"). */
+const TAKES_TRANSPORT =
+  /(?<![\p{L}])(?:(?:takes|catches) the (?:\d{1,2}[:.]\d{2} )?(?:train|bus|tram|ferry|metro|subway|tube)|nimmt (?:den|die|das) (?:zug|bahn|s-bahn|u-bahn|ice|bus|s\d|u\d)|prend (?:le|la) (?:train|tgv|ter|rer|bus|métro|tram|navette)|(?:coge|toma) el (?:tren|ave|cercanías|autobús|bus|metro)|prende (?:il|l'|la) ?(?:treno|frecciarossa|italo|regionale|bus|tram|metro|metropolitana)|(?:pega|apanha) o (?:comboio|trem|autocarro|ônibus|metro)|neemt de (?:trein|bus|tram|metro|intercity|sprinter)|bierze (?:pociąg|autobus|tramwaj)|łapie (?:pociąg|autobus|tramwaj)|tar (?:tåget|bussen|pendeltåget|tunnelbanan))/iu;
 const commute = (text: string): boolean =>
   text
     .split(/(?<=[.!?。])\s+/)
-    .some((sentence) => (DAILY.test(sentence) || LEAVES_HOME.test(sentence)) && (CLOCK.test(sentence) || ROUTE.test(sentence)) && TRAVEL.test(sentence));
+    .some(
+      (sentence) =>
+        ((DAILY.test(sentence) || LEAVES_HOME.test(sentence)) && (CLOCK.test(sentence) || ROUTE.test(sentence)) && TRAVEL.test(sentence)) ||
+        (TAKES_TRANSPORT.test(sentence) && CLOCK.test(sentence)),
+    );
 
 /** Whole words of any script (JavaScript's `\b` knows ASCII letters only), then words written without spaces. */
 const words = (alternatives: string, unspaced = "", flags = "iu"): RegExp =>
