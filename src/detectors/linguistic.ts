@@ -329,7 +329,11 @@ export class LinguisticAnalysis {
       }
       // The object: the first noun or pronoun after the verb, past determiners and modifiers.
       let k = i + 1;
-      while (inSentence(k) && SKIP_BEFORE_OBJECT.has(tokens[k].pos) && !CLAUSE_OPENERS.has(tokens[k].lower)) k++;
+      // A participle after a determiner is a modifier too: "diagnose a broken local setup", "the failing tests".
+      const modifier = (t: number): boolean =>
+        (SKIP_BEFORE_OBJECT.has(tokens[t].pos) && !CLAUSE_OPENERS.has(tokens[t].lower)) ||
+        (tokens[t].pos === "VERB" && t > i + 1 && (tokens[t - 1].pos === "DET" || tokens[t - 1].pos === "ADJ") && tokens[t].lower !== tokens[t].lemma);
+      while (inSentence(k) && modifier(k)) k++;
       // A time ("evicted last month") is not what the verb acts on.
       const object = inSentence(k) && !tokens[k].temporal ? tokens[k] : undefined;
       if (object && CLAUSE_OPENERS.has(object.lower)) facts.add("object_clause");

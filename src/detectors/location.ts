@@ -37,8 +37,73 @@ const TRAVEL =
 /** Leaving home at a time is a routine too ("sale de casa a las 7:30 y coge el cercanías"). */
 const LEAVES_HOME =
   /\b(?:leaves (?:the house|home|her flat|his flat)|sets off from home|verlässt (?:das haus|die wohnung)|geht (?:um [^.]{1,12} )?aus dem haus|quitte (?:la maison|son domicile|chez (?:lui|elle))|part de chez (?:lui|elle)|sale de casa|sai de casa|esce di casa|gaat (?:de deur|van huis) uit|vertrekt (?:van|thuis)|wychodzi z domu|lämnar (?:hemmet|huset)|går hemifrån|evden çıkıyor|evden çıkar)/iu;
+/** A route from one named place to another ("von Oranienburg bis Friedrichstraße", "da Bologna a Firenze"): a commute without a clock time. */
+const ROUTE =
+  /(?<![\p{L}])(?:from|von|de|desde|da|do|van|z|ze|från)\s+\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?\s+(?:to|bis|nach|à|a|hasta|para|naar|tot|do|till)\s+(?:(?:der|die|den|la|le|el|o)\s+)?\p{Lu}/u;
+/** Taking a named train or bus at a clock time is a routine too ("Prende il Frecciarossa delle 7:15 da Bologna"). */
+const TAKES_TRANSPORT =
+  /(?<![\p{L}])(?:(?:takes|catches) the (?:\d{1,2}[:.]\d{2} )?(?:train|bus|tram|ferry|metro|subway|tube)|nimmt (?:den|die|das) (?:zug|bahn|s-bahn|u-bahn|ice|bus|s\d|u\d)|prend (?:le|la) (?:train|tgv|ter|rer|bus|métro|tram|navette)|(?:coge|toma) el (?:tren|ave|cercanías|autobús|bus|metro)|prende (?:il|l'|la) ?(?:treno|frecciarossa|italo|regionale|bus|tram|metro|metropolitana)|(?:pega|apanha) o (?:comboio|trem|autocarro|ônibus|metro)|neemt de (?:trein|bus|tram|metro|intercity|sprinter)|bierze (?:pociąg|autobus|tramwaj)|łapie (?:pociąg|autobus|tramwaj)|tar (?:tåget|bussen|pendeltåget|tunnelbanan))/iu;
 const commute = (text: string): boolean =>
-  text.split(/(?<=[.!?。])\s+/).some((sentence) => (DAILY.test(sentence) || LEAVES_HOME.test(sentence)) && CLOCK.test(sentence) && TRAVEL.test(sentence));
+  text
+    .split(/(?<=[.!?。])\s+/)
+    .some(
+      (sentence) =>
+        ((DAILY.test(sentence) || LEAVES_HOME.test(sentence)) && (CLOCK.test(sentence) || ROUTE.test(sentence)) && TRAVEL.test(sentence)) ||
+        (TAKES_TRANSPORT.test(sentence) && CLOCK.test(sentence)),
+    );
+
+/** Whole words of any script (JavaScript's `\b` knows ASCII letters only), then words written without spaces. */
+const words = (alternatives: string, unspaced = "", flags = "iu"): RegExp =>
+  new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives})(?![\\p{L}\\p{N}_])${unspaced ? `|${unspaced}` : ""}`, flags);
+
+/**
+ * A routine that leaves someone alone at a known place (seed 000 §4.5, travel patterns): a recurring day
+ * or time, a word for being alone and a place or an outing, in one sentence ("joggt jeden Morgen allein
+ * durch den Volkspark", "le mercredi elle déjeune seule au parc", "los sábados está sola en la casa del
+ * pueblo", "毎朝一人で駒沢公園を走っている"). Every covered language, both genders.
+ */
+const RECURRING = words(
+  "every (?:day|morning|evening|weekday|night|weekend)|each (?:day|morning|weekday)|daily|weekdays|every (?:other )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)|jeden (?:tag|morgen|abend|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)|jedes wochenende|täglich|werktags|montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags|chaque (?:jour|matin|soir|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|tous les (?:jours|matins|soirs|lundis|mardis|mercredis|jeudis|vendredis|samedis|dimanches)|le (?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|cada (?:día|dia|mañana|manhã|lunes|martes|miércoles|jueves|viernes|sábado|domingo)|todos los días|todas las mañanas|los (?:lunes|martes|miércoles|jueves|viernes|sábados|domingos|fines de semana)|todos os dias|todas as manhãs|(?:aos|às) (?:segundas|terças|quartas|quintas|sextas|sábados|domingos)|ogni (?:giorno|mattina|sera|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|fine settimana)|il (?:lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica)|elke (?:dag|ochtend|avond|werkdag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)|iedere (?:dag|ochtend)|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:en|ochtend|middag|avond)|codziennie|każdego (?:dnia|ranka|rana)|w (?:poniedziałki|wtorki|środy|czwartki|piątki|soboty|niedziele)|varje (?:dag|morgon|kväll|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|helg)|(?:måndagar|tisdagar|onsdagar|torsdagar|fredagar|lördagar|söndagar)|her (?:gün|sabah|akşam|pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar|hafta sonu)",
+  "毎朝|毎日|毎晩|毎週|週末",
+);
+// Case-sensitive: "Sam" is a name, Polish "sam" is "alone".
+const ALONE = words(
+  "alone|by (?:herself|himself|themselves)|on (?:her|his|their) own|allein|alleine|seule?|toute? seule?|sola|a solas|da sol[ao]|sozinh[ao]|alleen|(?<!(?:ta|to|tą|tej|tak|ten|tym) )sam[aą]?|ensam|yalnız|tek başına",
+  "一人で|ひとりで|単独で",
+  "u",
+);
+const PLACE_OR_OUTING = words(
+  "park(?! ?(?:servers?|fleet))\\p{L}*|parc(?! (?:informatique|machines?|serveurs?|automobile))|parque(?! (?:de servidores|informático|de máquinas|móvil|automovilístico))|parco(?! (?:macchine|auto|mezzi|veicoli|server))|parku|volkspark|forest|woods|trail|beach|lake|riverside|wald|strand|ufer|forêt|plage|bosque|playa|bosco|lungo|spiaggia|praia|bos|duinen|plaży|skog|stranden|runt|sahil|orman|jogs?|swims?|hikes?|goes running|runs (?:along|through|around|in the|by the)|joggt|spaziert|schwimmt|joggt|déjeune|fait son jogging|court|pasea|almuerza|sale a correr|corre|cammina|pranza|nuota|caminha|almoça|jogt|wandelt|zwemt|luncht|biega|spaceruje|pływa|springer|joggar|promenerar|simmar|koşu\\p{L}*|yürüyüş\\p{L}*|cabin|chalet|hütte|ferienhaus|sommerhaus|maison de campagne|casa del pueblo|casa de campo|casa di campagna|casa na praia|zomerhuis|domek|domku|stuga|stugan|sommarstuga|yazlık",
+  "公園|走って|散歩|ジョギング|ランニング",
+);
+const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?。])\s+/);
+const aloneRoutine = (text: string): boolean =>
+  RECURRING.test(text) && ALONE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && ALONE.test(s) && PLACE_OR_OUTING.test(s));
+
+/**
+ * The school run at a named school and a clock time ("Kids get dropped at Lincoln Elementary at 8:05"): which
+ * school and when. Fetching the children from an unnamed school is a scheduling fact and stays stored.
+ */
+const CHILDREN = words(
+  "kids?|children|twins|boys|girls|daughters?|sons?|dropped|drop-off|picked up|pick-up|kinder|tochter|sohn|enfants?|fille|fils|niños|hijos?|hijas?|bambini|figli[oa]?|filh[oa]s?|miúdos|crianças|kinderen|dochter|zoon|dzieci|córk\\p{L}*|syn\\p{L}*|barnen|dottern|sonen|çocu\\p{L}*",
+  "子ども|子供|娘|息子",
+);
+const NAMED_SCHOOL =
+  /\p{Lu}\p{Ll}+\s+(?:Elementary|Primary|Middle School|High School|School|Academy|Kindergarten|Montessori|Grundschule|Gymnasium|Schule|Basisschool|Skola|skolan)(?![\p{L}])|(?<![\p{L}])(?:school|schule|grundschule|kita|école|escuela|colegio|scuola|escola|szkoł\p{L}*|przedszkol\p{L}*|skolan|okul\p{L}*)\s+(?:(?:am|an der|de la|del|di|da|do|dos|nr\.?|n\.?º)\s+)?\p{Lu}\p{Ll}+/u;
+const schoolRun = (text: string): boolean =>
+  NAMED_SCHOOL.test(text) && sentencesOf(text).some((s) => NAMED_SCHOOL.test(s) && CHILDREN.test(s) && CLOCK.test(s));
+
+/** Travel every other week to a named place ("cada dos semanas a Bilbao", "co drugi piątek jeździ do Gdańska", "every other weekend … in Boise"). */
+const FORTNIGHTLY = words(
+  "every (?:other|second) (?:week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|every two weeks|fortnightly|alle zwei wochen|jedes zweite wochenende|jeden zweiten (?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)|toutes les deux semaines|un week-end sur deux|cada dos semanas|cada quince días|un fin de semana sí y otro no|ogni due settimane|un fine settimana sì e uno no|a cada duas semanas|de quinze em quinze dias|om de week|om het weekend|elke twee weken|co drugi (?:tydzień|weekend|poniedziałek|wtorek|piątek|sobotę|niedzielę)|co drug[aą] (?:środ[aę]|sobot[aę]|niedziel[aę])|co dwa tygodnie|varannan (?:vecka|helg|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag)|iki haftada bir",
+  "隔週",
+);
+const TRIP = words(
+  "flights?|flies|fly|by train|takes the train|(?:on|catches) the train|train (?:home|back)|hotel|drives? (?:up|down|to)|visits?|stays?|travels?|flug|fliegt|fährt|zug|vol|vole|viaja|vuelo|se aloja|tren|vola|volo|treno|viaggia|voo|comboio|vliegt|vlucht|trein|reist|jeździ|leci|pociąg\\p{L}*|wraca|flyger|åker|tåget|gidiyor|uçak\\p{L}*",
+  "新幹線|飛行機",
+);
+const PLACE_NAME = /(?<![\p{L}])(?:to|in|at|a|à|nach|naar|do|till|para|en)\s+\p{Lu}\p{Ll}{2,}/u;
+const fortnightlyTrip = (text: string): boolean => FORTNIGHTLY.test(text) && TRIP.test(text) && PLACE_NAME.test(text);
 // Japanese addresses: prefecture or ward, then chōme and block numbers ("北沢2丁目14-7").
 const JA_ADDRESS =
   /[市区町村郡].{0,12}?\d+\s*[-－‐ー]\s*\d+\s*[-－‐ー]\s*\d+|\d+\s*丁目\s*\d+\s*[-－‐ー番]\s*\d+|[都道府県].{0,12}[市区町村].{0,16}\d+\s*[-－‐]\s*\d+/u;
@@ -125,8 +190,11 @@ export const locationDetector: Detector = {
     const findings: Finding[] = [];
     // A commute's time may be written in words ("om kwart over zeven").
     if (commute(text)) findings.push({ field, class: "location", label: "commute" });
+    if (aloneRoutine(text)) findings.push({ field, class: "location", label: "routine" });
+    if (fortnightlyTrip(text)) findings.push({ field, class: "location", label: "travel_pattern" });
     // Every coordinate, house number and postcode has a digit; most texts have none.
     if (!/\d/.test(text)) return findings;
+    if (schoolRun(text)) findings.push({ field, class: "location", label: "routine" });
     if (coordinatePair(text) || DMS.test(text) || NAMED.test(text) || PLUS_CODE.test(text)) {
       findings.push({ field, class: "location", label: "coordinates" });
     }

@@ -101,6 +101,7 @@ _about_animal(field, class) if {
 
 # seed 000 §3: bans that hold in one category only (credentials by name in PROJECT_CONFIG;
 # location, health and personal schedule in REMINDER). Findings of class ban:<CATEGORY>:<kind>.
+# A pet's vaccination or medicine in a reminder is the animal's health, as for the classes (animal_contexts).
 violations contains _violation("C19-CAT", sprintf("%s_not_allowed_in_%s", [kind, lower(category)])) if {
 	operation.is_write
 	category := input.item.category
@@ -112,6 +113,7 @@ violations contains _violation("C19-CAT", sprintf("%s_not_allowed_in_%s", [kind,
 	parts[0] == "ban"
 	parts[1] == category
 	kind := parts[2]
+	not _about_animal(f.field, kind)
 }
 
 # §4.9: tool output is untrusted, whatever it says.

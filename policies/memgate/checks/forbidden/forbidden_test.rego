@@ -80,6 +80,16 @@ test_c19_cat_category_bans_apply_in_their_category_only[note] if {
 	count(v) == c.n
 }
 
+test_c19_cat_a_pets_health_in_a_reminder_is_the_animals[note] if {
+	some note, c in {
+		"C19-CAT a vaccination reminder for cats and dogs": {"class": "ban:REMINDER:health", "n": 0},
+		"C19-CAT a personal schedule beside a pet still counts": {"class": "ban:REMINDER:personal_schedule", "n": 1},
+	}
+	findings := [_f("value", c.class), _f("value", "context:animal")]
+	v := forbidden.violations with input as _write(findings, {"item": {"category": "REMINDER"}})
+	count(v) == c.n
+}
+
 test_c19_tool_output_origin_is_forbidden if {
 	v := forbidden.violations with input as _write([], {"item": {"category": "PREFERENCE", "origin": "TOOL_OUTPUT"}})
 	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-TOOL", "detail": "tool_output_origin"}}
