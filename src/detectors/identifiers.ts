@@ -216,8 +216,8 @@ function secretValue(statement: Statement, value: string, quoted: boolean, after
 
 // After an id word: a number of 5+ digits ("passport no. 123456789"), or a document number of capitals
 // and digits with at least three digits ("Reisepass C01X00T47", "licence MORGA657054SM9IJ").
-const ID_SHAPE = /^[^\n\d]{0,25}?[A-Z]{0,3}\d[\d -]{4,18}/;
-const DOCUMENT_NUMBER = /^[^\n]{0,25}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
+const ID_SHAPE = /^[^\n\d]{0,40}?[A-Z]{0,3}\d[\d -]{4,18}/;
+const DOCUMENT_NUMBER = /^[^\n]{0,40}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
 
 /**
  * A code keyed digit by digit with dashes ("4-7-1-9", "2-0-4-8"): four to eight single digits,
@@ -390,7 +390,7 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
         }
         const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
         // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
-        if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 48)))) {
+        if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 64)))) {
           findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
         }
       }
