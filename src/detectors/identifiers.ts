@@ -1,4 +1,5 @@
 import type { Detector, Finding } from "./detector";
+import { financialFindings } from "./financial";
 import { digitCount, idLengths, nationalIdsIn } from "./government-id";
 import type { LexiconSource } from "./lexicon";
 import { matchesOf } from "./matches";
@@ -70,8 +71,7 @@ interface Compiled {
   anyNotValue: ReadonlySet<string>;
   /** Secret words without spaces, lower case: written letter-spaced ("p a s s p h r a s e"), a disguise. */
   spacedWords: ReadonlySet<string>;
-  /** A run of four or more digit words, and each word's digit. */
-  digitRun: RegExp | undefined;
+  /** Each digit word of any language (lower case, without accents) and its digit. */
   digitOf: ReadonlyMap<string, string>;
 }
 
@@ -105,7 +105,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     more.verbs.push(...(s.keypad_verbs ?? []));
     more.login.push(...(s.login_words ?? []));
     (s.not_values ?? []).forEach((w) => more.notValues.add(w.toLowerCase()));
-    (s.digit_words ?? []).forEach((w, digit) => digitOf.set(w.toLowerCase(), String(digit)));
+    (s.digit_words ?? []).forEach((w, digit) => digitOf.set(fold(w), String(digit)));
     // a link of an unspaced language ("は") is written without spaces around it, as symbols are
     const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
     const symbolLinks = (s.links ?? []).filter((l) => !/\p{L}/u.test(l) || UNSPACED.test(l));
@@ -168,10 +168,6 @@ function compile(data: IdentifierData | undefined): Compiled {
     loginWords: more.login.length > 0 ? new RegExp(wordsPattern(more.login), "giu") : undefined,
     anyNotValue: more.notValues,
     spacedWords: new Set([...secretWords, ...more.phrase].map((w) => w.toLowerCase()).filter((w) => !/\s/.test(w) && w.length >= 4)),
-    digitRun:
-      digitOf.size > 0
-        ? new RegExp(`(?<![\\p{L}])(?:${alternation([...digitOf.keys()])})(?:[ \\t,;-]+(?:${alternation([...digitOf.keys()])})){3,7}(?![\\p{L}])`, "giu")
-        : undefined,
     digitOf,
   };
 }
@@ -273,15 +269,47 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
   return findings;
 }
 
-/** Four or more digits written as words, read as the digits ("cztery, dziewięć, jeden, sześć" → "4916"). */
-function spellDigits(c: Compiled, text: string): string {
-  if (!c.digitRun || !c.anySecretWord?.test(text)) return text;
-  return text.replace(c.digitRun, (run) =>
-    run
-      .split(/[ \t,;-]+/)
-      .map((w) => c.digitOf.get(w.toLowerCase()) ?? "")
-      .join(""),
-  );
+/** A word in lower case without accents ("één" → "een", "Três" → "tres"): how digit words are looked up. */
+function fold(word: string): string {
+  const lower = word.toLowerCase();
+  return /^[a-z]*$/.test(lower) ? lower : lower.normalize("NFD").replace(/\p{M}/gu, "").replace(/ı/g, "i");
+}
+const WORD_AT = /\p{L}+/gu;
+/** Between two digit words of one number: spaces, a comma or semicolon, or a dash ("vier-één-zeven-nul"). */
+const DIGIT_GAP = /^[ \t]*(?:[,;\u2010-\u2013-][ \t]*)?$/;
+const DASH = /[\u2010-\u2013-]/;
+
+/**
+ * Four or more digits written as words, read as the digits (docs/JUDGEMENT.md "Normalisation and
+ * identifiers"): "four zero two one, zero six eight one, …" → "40210681…", "neun null sechs …" →
+ * "906…". A number is what it is however it is spelled, so every identifier rule reads the text
+ * with the digits in it. Words joined by dashes only ("nio-fyra-noll-två") are keyed digit by
+ * digit and stay so ("9-4-0-2"); otherwise the digits are joined, pauses at commas included.
+ */
+export function spellDigits(digitOf: ReadonlyMap<string, string>, text: string): string {
+  if (digitOf.size === 0) return text;
+  const runs: { start: number; end: number; digits: string[]; dashed: boolean }[] = [];
+  let run: (typeof runs)[number] | undefined;
+  for (const m of matchesOf(WORD_AT, text)) {
+    const digit = m[0].length <= 9 ? digitOf.get(fold(m[0])) : undefined;
+    if (digit !== undefined && run && DIGIT_GAP.test(text.slice(run.end, m.index))) {
+      run.dashed &&= DASH.test(text.slice(run.end, m.index));
+      run.digits.push(digit);
+      run.end = m.index + m[0].length;
+      continue;
+    }
+    if (run && run.digits.length >= 4) runs.push(run);
+    run = digit === undefined ? undefined : { start: m.index, end: m.index + m[0].length, digits: [digit], dashed: true };
+  }
+  if (run && run.digits.length >= 4) runs.push(run);
+  if (runs.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const r of runs) {
+    out += text.slice(from, r.start) + r.digits.join(r.dashed ? "-" : "");
+    from = r.end;
+  }
+  return out + text.slice(from);
 }
 
 /** Twelve to twenty-four words of three to eight small letters, none a common word, after a colon: a wallet's seed phrase. */
@@ -337,6 +365,46 @@ function spacedStatement(c: Compiled, text: string): boolean {
   return false;
 }
 
+/** Ids, documents and credentials in one text (see createIdentifierDetector). */
+function identifierFindings(compiled: Compiled, field: string, text: string): Finding[] {
+  const { idWords, idsOfWord } = compiled;
+  const findings: Finding[] = [];
+  if (digitCount(text) >= 4 || text.includes("<<")) {
+    const words: { start: number; end: number; ids: ReadonlySet<string> | undefined }[] = [];
+    if (idWords) {
+      idWords.lastIndex = 0;
+      for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length, ids: idsOfWord(m[0]) });
+    }
+    // A word that names particular ids ("BSN") raises confidence in those only; a generic one ("id number") in any.
+    const near = (at: number) => words.filter((w) => w.end <= at && at - w.end <= 48);
+    // A word naming the id may also follow it: "6 4 9 3 6 5 1 1 2 is van Kees, voor de Belastingdienst".
+    const after = (end: number | undefined) => (end === undefined ? [] : words.filter((w) => w.start >= end && w.start - end <= 60));
+    const keywordNear = (_: string, at: number, id: string, end?: number) => [...near(at), ...after(end)].some((w) => w.ids === undefined || w.ids.has(id));
+    const otherIdNamed = (_: string, at: number, id: string) => near(at).some((w) => w.ids !== undefined && !w.ids.has(id));
+    for (const label of nationalIdsIn(text, { keywordNear, otherIdNamed }))
+      findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
+    // A number of an id's length right after the word that names it, checksum failing ("Meine Steuer-ID ist 47159263744"):
+    // a topic, so it counts about a person ("meine") and not in test data ("hat absichtlich eine falsche Prüfziffer").
+    if (!findings.length) {
+      for (const w of words) {
+        const run = /^[^\n\d]{0,20}?(\d[\d .-]{7,18}\d)(?![\d.,]\d)/.exec(text.slice(w.end, w.end + 48));
+        const length = run?.[1].replace(/\D/g, "").length ?? 0;
+        if (length && [...(w.ids ?? [])].some((id) => idLengths(id).includes(length))) {
+          findings.push({ field, class: "topic:biometrics_ids", label: "named_id_unchecked" });
+          break;
+        }
+      }
+    }
+    const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
+    // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
+    if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 64)))) {
+      findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
+    }
+  }
+  findings.push(...credentialFindings(compiled, field, text));
+  return findings;
+}
+
 /**
  * Identifiers that need policy data (policies/memgate/identifiers/data.json): national ids by
  * structure and checksum (government-id.ts), those whose checksum is weak counted when an id
@@ -360,44 +428,13 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
     name: "identifiers",
     detect(field: string, text: string): Finding[] {
       const compiled = current();
-      const { idWords, idsOfWord } = compiled;
-      const findings: Finding[] = [];
-      if (digitCount(text) >= 4 || text.includes("<<")) {
-        const words: { start: number; end: number; ids: ReadonlySet<string> | undefined }[] = [];
-        if (idWords) {
-          idWords.lastIndex = 0;
-          for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length, ids: idsOfWord(m[0]) });
-        }
-        // A word that names particular ids ("BSN") raises confidence in those only; a generic one ("id number") in any.
-        const near = (at: number) => words.filter((w) => w.end <= at && at - w.end <= 48);
-        // A word naming the id may also follow it: "6 4 9 3 6 5 1 1 2 is van Kees, voor de Belastingdienst".
-        const after = (end: number | undefined) => (end === undefined ? [] : words.filter((w) => w.start >= end && w.start - end <= 60));
-        const keywordNear = (_: string, at: number, id: string, end?: number) => [...near(at), ...after(end)].some((w) => w.ids === undefined || w.ids.has(id));
-        const otherIdNamed = (_: string, at: number, id: string) => near(at).some((w) => w.ids !== undefined && !w.ids.has(id));
-        for (const label of nationalIdsIn(text, { keywordNear, otherIdNamed }))
-          findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
-        // A number of an id's length right after the word that names it, checksum failing ("Meine Steuer-ID ist 47159263744"):
-        // a topic, so it counts about a person ("meine") and not in test data ("hat absichtlich eine falsche Prüfziffer").
-        if (!findings.length) {
-          for (const w of words) {
-            const run = /^[^\n\d]{0,20}?(\d[\d .-]{7,18}\d)(?![\d.,]\d)/.exec(text.slice(w.end, w.end + 48));
-            const length = run?.[1].replace(/\D/g, "").length ?? 0;
-            if (length && [...(w.ids ?? [])].some((id) => idLengths(id).includes(length))) {
-              findings.push({ field, class: "topic:biometrics_ids", label: "named_id_unchecked" });
-              break;
-            }
-          }
-        }
-        const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
-        // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
-        if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 64)))) {
-          findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
-        }
+      const findings = identifierFindings(compiled, field, text);
+      // Digits written as words: every rule once more on the text with the digits in it.
+      const spelled = spellDigits(compiled.digitOf, text);
+      if (spelled !== text) {
+        const more = [...identifierFindings(compiled, field, spelled), ...financialFindings(field, spelled)];
+        findings.push(...more.filter((f) => !findings.some((g) => g.label === f.label)));
       }
-      findings.push(...credentialFindings(compiled, field, text));
-      // Digits written as words: the same rules once more on the text with the digits in it.
-      const spelled = spellDigits(compiled, text);
-      if (spelled !== text) findings.push(...credentialFindings(compiled, field, spelled).filter((f) => !findings.some((g) => g.label === f.label)));
       return findings;
     },
   };
