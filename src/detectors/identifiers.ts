@@ -67,6 +67,8 @@ interface Compiled {
   entryWords: RegExp | undefined;
   keypadVerbs: RegExp | undefined;
   loginWords: RegExp | undefined;
+  /** Every of-word of every language, lower case ("for", "do", "für"). */
+  ofWords: ReadonlySet<string>;
   /** Every not-value of every language: a seed phrase has none of them ("on", "and", "the"). */
   anyNotValue: ReadonlySet<string>;
   /** Secret words without spaces, lower case: written letter-spaced ("p a s s p h r a s e"), a disguise. */
@@ -97,7 +99,7 @@ function compile(data: IdentifierData | undefined): Compiled {
   const statements: Statement[] = [];
   const secretWords: string[] = [];
   const passwordWords: string[] = [];
-  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>() };
+  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>(), ofWords: new Set<string>() };
   const digitOf = new Map<string, string>();
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
     more.phrase.push(...(s.phrase_words ?? []));
@@ -105,6 +107,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     more.verbs.push(...(s.keypad_verbs ?? []));
     more.login.push(...(s.login_words ?? []));
     (s.not_values ?? []).forEach((w) => more.notValues.add(w.toLowerCase()));
+    (s.of_words ?? []).forEach((w) => more.ofWords.add(w.toLowerCase()));
     (s.digit_words ?? []).forEach((w, digit) => digitOf.set(fold(w), String(digit)));
     // a link of an unspaced language ("は") is written without spaces around it, as symbols are
     const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
@@ -167,6 +170,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     keypadVerbs: more.verbs.length > 0 ? new RegExp(wordsPattern(more.verbs), "giu") : undefined,
     loginWords: more.login.length > 0 ? new RegExp(wordsPattern(more.login), "giu") : undefined,
     anyNotValue: more.notValues,
+    ofWords: more.ofWords,
     spacedWords: new Set([...secretWords, ...more.phrase].map((w) => w.toLowerCase()).filter((w) => !/\s/.test(w) && w.length >= 4)),
     digitOf,
   };
@@ -191,18 +195,23 @@ export function passwordLike(token: string): boolean {
 }
 
 /** A password word followed, in its line and within a few words, by a password-like token ("ww Tulpen!2020", "mdp Ameli = … → Mistigri1984!"). */
-function looseSecret(words: RegExp, text: string): boolean {
+function looseSecret(words: RegExp, ofWords: ReadonlySet<string>, text: string): boolean {
   for (const m of matchesOf(words, text)) {
     const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/\n|(?<=[.!?])\s/)[0];
-    if (rest.split(/\s+/).slice(0, 14).some(passwordLike)) return true;
+    const tokens = rest.trim().split(/\s+/).slice(0, 14);
+    // The service a key is for is named right after it by an of-word ("Klucz API do Przelewy24", "password for Office365"): a name, not the value.
+    if (tokens.some((t, i) => passwordLike(t) && !(i === 1 && ofWords.has(tokens[0].toLowerCase())))) return true;
   }
   return false;
 }
 
+/** An environment variable's or config key's name ("IYZICO_API_KEY", "DATABASE_PASSWORD", "$DB_PASS", "${TOKEN}"): where a value is read from, not a value. */
+const KEY_NAME = /^(?:\$\{?)?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\}?$|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^(?:process\.env|os\.environ|env)[.[]/;
+
 /** A stated value that reads as a secret: digits, symbols, inner capitals, quotes, or a last word that is not a common one. */
 function secretValue(statement: Statement, value: string, quoted: boolean, after: string): boolean {
   const bare = value.replace(/[.,;:!?)\]]+$/, "");
-  if (bare.length < 3 || statement.notValues.has(bare.toLowerCase())) return false;
+  if (bare.length < 3 || statement.notValues.has(bare.toLowerCase()) || KEY_NAME.test(bare)) return false;
   if (statement.kind === "recovery") return /\d/.test(bare) && bare.length >= 4;
   if (statement.kind === "pin") return /\d{3,}|\d[\d \u2010\u2011-]*\d/.test(bare) && /^[\d \u2010\u2011-]+$/.test(bare.replace(/[#*]/g, ""));
   if (quoted || /\d|[^\p{L}'-]/u.test(bare) || /\p{Ll}\p{Lu}/u.test(bare)) return true;
@@ -258,7 +267,7 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
         }
       }
     }
-    if (!kinds.has("password") && c.passwordWords && looseSecret(c.passwordWords, text)) found("password_statement:value");
+    if (!kinds.has("password") && c.passwordWords && looseSecret(c.passwordWords, c.ofWords, text)) found("password_statement:value");
   }
   // Cheap tests first: each rule below scans the text with a large alternation of every language's words.
   const colon = /[:=\uff1a]/.test(text);
