@@ -32,6 +32,8 @@ interface SecretWords {
   keypad_verbs?: string[];
   /** Logging in ("loguję się …: Kowalczyk1957"): a password-like token after a colon in the same sentence. */
   login_words?: string[];
+  /** Words that give what a secret was just described as ("ou seja", "czyli", "cioè"): the value follows them. */
+  reveal_words?: string[];
   /** The digits 0 to 9 written as words: four or more in a row are read as the digits ("cztery, dziewięć, jeden, sześć"). */
   digit_words?: string[];
   of_words?: string[];
@@ -67,6 +69,10 @@ interface Compiled {
   entryWords: RegExp | undefined;
   keypadVerbs: RegExp | undefined;
   loginWords: RegExp | undefined;
+  /** Any PIN or entry-code word of any language. */
+  pinWords: RegExp | undefined;
+  /** A colon, an arrow or a dash, or a reveal word of any language, then the value ("…, ou seja, RuaAugusta217"). */
+  reveal: RegExp | undefined;
   /** Every of-word of every language, lower case ("for", "do", "für"). */
   ofWords: ReadonlySet<string>;
   /** Every not-value of every language: a seed phrase has none of them ("on", "and", "the"). */
@@ -99,7 +105,7 @@ function compile(data: IdentifierData | undefined): Compiled {
   const statements: Statement[] = [];
   const secretWords: string[] = [];
   const passwordWords: string[] = [];
-  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>(), ofWords: new Set<string>() };
+  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>(), ofWords: new Set<string>(), pins: [] as string[], reveal: [] as string[] };
   const digitOf = new Map<string, string>();
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
     more.phrase.push(...(s.phrase_words ?? []));
@@ -108,6 +114,8 @@ function compile(data: IdentifierData | undefined): Compiled {
     more.login.push(...(s.login_words ?? []));
     (s.not_values ?? []).forEach((w) => more.notValues.add(w.toLowerCase()));
     (s.of_words ?? []).forEach((w) => more.ofWords.add(w.toLowerCase()));
+    more.pins.push(...(s.pin_words ?? []));
+    more.reveal.push(...(s.reveal_words ?? []));
     (s.digit_words ?? []).forEach((w, digit) => digitOf.set(fold(w), String(digit)));
     // a link of an unspaced language ("は") is written without spaces around it, as symbols are
     const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
@@ -171,6 +179,8 @@ function compile(data: IdentifierData | undefined): Compiled {
     loginWords: more.login.length > 0 ? new RegExp(wordsPattern(more.login), "giu") : undefined,
     anyNotValue: more.notValues,
     ofWords: more.ofWords,
+    pinWords: more.pins.length > 0 ? new RegExp(wordsPattern(more.pins), "giu") : undefined,
+    reveal: new RegExp(`(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|,?\\s*${wordsPattern(more.reveal.length > 0 ? more.reveal : ["i.e."])}[,:]?)\\s*["'«“„‘\`]?([^\\s"'»”’\`]+)`, "giu"),
     spacedWords: new Set([...secretWords, ...more.phrase].map((w) => w.toLowerCase()).filter((w) => !/\s/.test(w) && w.length >= 4)),
     digitOf,
   };
@@ -207,6 +217,41 @@ function looseSecret(words: RegExp, ofWords: ReadonlySet<string>, text: string):
 
 /** An environment variable's or config key's name ("IYZICO_API_KEY", "DATABASE_PASSWORD", "$DB_PASS", "${TOKEN}"): where a value is read from, not a value. */
 const KEY_NAME = /^(?:\$\{?)?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\}?$|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^(?:process\.env|os\.environ|env)[.[]/;
+
+/** Capitals and digits, three letters or more and two digits or more ("PAMUK2020", "BUREK2019"): a password once a password was described. */
+const CAPS_AND_DIGITS = /^(?=(?:[^\d]*\d){2})(?=(?:[^\p{Lu}]*\p{Lu}){3})[\p{Lu}\d@#$!%&*?+_-]{6,32}$/u;
+/** Four to eight digits, or four to eight digits spaced or dashed one by one: a PIN once a PIN was described. */
+const PIN_VALUE = /^(?:\d{4,8}|\d(?:[ \u2010-\u2013-]\d){3,7})$/;
+/** Four to eight digits spaced one by one ("2 0 1 4"), nothing of digits around: keyed, not written as a number. */
+const SPACED_PIN = /(?<!\d[ .,/:-]{0,2})\d(?: \d){3,7}(?! ?\d|[.,/:-] ?\d)/;
+
+/**
+ * A secret described, then given in the same sentence ("senha do wifi é o nome da rua + número do prédio, ou seja, …
+ * RuaAugusta217", "Il codice del cancello è l'anno della mia nascita al contrario, cioè 7891", "wifi şifresi kedinin adı
+ * büyük harfle ve doğum yılı: PAMUK2020", "Die Geheimzahl … ist das Geburtsjahr seiner Tochter, 2 0 1 4"): after the word,
+ * a colon, an arrow or a reveal word and then a value that reads as one (a PIN's digits, a password's token); digits
+ * keyed one by one after a PIN word count wherever they stand in its sentence.
+ */
+function describedSecret(c: Compiled, text: string): "password" | "pin" | undefined {
+  if (!c.reveal) return undefined;
+  for (const [kind, words] of [
+    ["pin", c.pinWords],
+    ["password", c.passwordWords],
+  ] as const) {
+    if (!words) continue;
+    for (const m of matchesOf(words, text)) {
+      if (kind === "pin" && c.technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+      const end = m.index + m[0].length;
+      const sentence = text.slice(end, end + 200).split(/\n|(?<=[.!?\u3002])\s/)[0];
+      if (kind === "pin" && SPACED_PIN.test(sentence)) return kind;
+      for (const r of matchesOf(c.reveal, sentence)) {
+        const value = r[1].replace(/[.,;:!?)\]]+$/, "");
+        if (kind === "pin" ? PIN_VALUE.test(value) : passwordLike(value) || CAPS_AND_DIGITS.test(value)) return kind;
+      }
+    }
+  }
+  return undefined;
+}
 
 /** A stated value that reads as a secret: digits, symbols, inner capitals, quotes, or a last word that is not a common one. */
 function secretValue(statement: Statement, value: string, quoted: boolean, after: string): boolean {
@@ -268,6 +313,10 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
       }
     }
     if (!kinds.has("password") && c.passwordWords && looseSecret(c.passwordWords, c.ofWords, text)) found("password_statement:value");
+    else if (!kinds.has("pin") && !kinds.has("password")) {
+      const described = describedSecret(c, text);
+      if (described) found(`${described}_statement:described`);
+    }
   }
   // Cheap tests first: each rule below scans the text with a large alternation of every language's words.
   const colon = /[:=\uff1a]/.test(text);
