@@ -71,6 +71,10 @@ interface Compiled {
   loginWords: RegExp | undefined;
   /** Any PIN or entry-code word of any language. */
   pinWords: RegExp | undefined;
+  /** Any security-question word of any language. */
+  answerWords: RegExp | undefined;
+  /** After a word of description, a link, a colon, an arrow or a reveal word of any language, then a capitalised name that ends its clause; or a name set off by commas. */
+  answerName: RegExp | undefined;
   /** A colon, an arrow or a dash, or a reveal word of any language, then the value ("…, ou seja, RuaAugusta217"). */
   reveal: RegExp | undefined;
   /** Every of-word of every language, lower case ("for", "do", "für"). */
@@ -105,7 +109,7 @@ function compile(data: IdentifierData | undefined): Compiled {
   const statements: Statement[] = [];
   const secretWords: string[] = [];
   const passwordWords: string[] = [];
-  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>(), ofWords: new Set<string>(), pins: [] as string[], reveal: [] as string[] };
+  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>(), ofWords: new Set<string>(), pins: [] as string[], reveal: [] as string[], answers: [] as string[], links: [] as string[] };
   const digitOf = new Map<string, string>();
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
     more.phrase.push(...(s.phrase_words ?? []));
@@ -116,6 +120,8 @@ function compile(data: IdentifierData | undefined): Compiled {
     (s.of_words ?? []).forEach((w) => more.ofWords.add(w.toLowerCase()));
     more.pins.push(...(s.pin_words ?? []));
     more.reveal.push(...(s.reveal_words ?? []));
+    more.answers.push(...(s.answer_words ?? []));
+    more.links.push(...(s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l)));
     (s.digit_words ?? []).forEach((w, digit) => digitOf.set(fold(w), String(digit)));
     // a link of an unspaced language ("は") is written without spaces around it, as symbols are
     const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
@@ -179,6 +185,11 @@ function compile(data: IdentifierData | undefined): Compiled {
     loginWords: more.login.length > 0 ? new RegExp(wordsPattern(more.login), "giu") : undefined,
     anyNotValue: more.notValues,
     ofWords: more.ofWords,
+    answerWords: more.answers.length > 0 ? new RegExp(wordsPattern(more.answers), "giu") : undefined,
+    answerName: new RegExp(
+      `\\p{L}[^\\p{L}]*?(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|\\s${wordsPattern([...more.links, ...more.reveal])})\\s*["'«“„‘]?\\p{Lu}[\\p{Ll}'’-]{2,}["'»”’]?(?=\\s*(?:[.;!?)]|,|$))|\\p{L},\\s*\\p{Lu}[\\p{Ll}'’-]{2,},`,
+      "gu",
+    ),
     pinWords: more.pins.length > 0 ? new RegExp(wordsPattern(more.pins), "giu") : undefined,
     reveal: new RegExp(`(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|,?\\s*${wordsPattern(more.reveal.length > 0 ? more.reveal : ["i.e."])}[,:]?)\\s*["'«“„‘\`]?([^\\s"'»”’\`]+)`, "giu"),
     spacedWords: new Set([...secretWords, ...more.phrase].map((w) => w.toLowerCase()).filter((w) => !/\s/.test(w) && w.length >= 4)),
@@ -232,8 +243,18 @@ const SPACED_PIN = /(?<!\d[ .,/:-]{0,2})\d(?: \d){3,7}(?! ?\d|[.,/:-] ?\d)/;
  * a colon, an arrow or a reveal word and then a value that reads as one (a PIN's digits, a password's token); digits
  * keyed one by one after a PIN word count wherever they stand in its sentence.
  */
-function describedSecret(c: Compiled, text: string): "password" | "pin" | undefined {
+function describedSecret(c: Compiled, text: string): "password" | "pin" | "answer" | undefined {
   if (!c.reveal) return undefined;
+  // A security question, then its answer: a name that ends its clause ("… nome do primeiro animal = Tobias.", "… son premier chat, Pistache,").
+  if (c.answerWords && c.answerName) {
+    for (const m of matchesOf(c.answerWords, text)) {
+      const end = m.index + m[0].length;
+      // The link right after the word is the statement rule's ("Die Sicherheitsfrage ist Pflicht" names no answer): a description comes first.
+      const sentence = text.slice(end, end + 200).split(/\n|(?<=[.!?\u3002])\s/)[0].replace(/^[\s:=\uff1a]*\p{L}*/u, "");
+      c.answerName.lastIndex = 0;
+      if (c.answerName.test(sentence)) return "answer";
+    }
+  }
   for (const [kind, words] of [
     ["pin", c.pinWords],
     ["password", c.passwordWords],
@@ -313,7 +334,7 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
       }
     }
     if (!kinds.has("password") && c.passwordWords && looseSecret(c.passwordWords, c.ofWords, text)) found("password_statement:value");
-    else if (!kinds.has("pin") && !kinds.has("password")) {
+    else if (!kinds.has("pin") && !kinds.has("password") && !kinds.has("answer")) {
       const described = describedSecret(c, text);
       if (described) found(`${described}_statement:described`);
     }
