@@ -319,6 +319,7 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
     if (matchesOf(c.cardPin, text).some((m) => !c.cardLast?.test(m[0]))) found("pin_statement:card");
   }
   if (digitByDigit(text)) found("code_digit_by_digit");
+  if (text.length >= 32 && hexApiKey(text)) found("api_key_hex");
   if (c.anySecretWord?.test(text)) {
     const kinds = new Set<string>();
     for (const statement of c.statements) {
@@ -346,6 +347,22 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
   if (c.loginWords && colon && digitCount(text) >= 2 && loginPassword(c.loginWords, text)) found("password_statement:login");
   if (c.spacedWords.size > 0 && / \p{L} \p{L} /u.test(text) && spacedStatement(c, text)) found("password_statement:letter_spaced");
   return findings;
+}
+
+/** 32 to 64 hex digits of one case: an API key's common form (and a digest's). */
+const HEX_KEY = /(?<![0-9A-Za-z])(?:[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![0-9A-Za-z])/;
+/** An API, a secret or a token named: "Wetter-API", "天気APIのあれ", "api key", "secret". */
+const API_WORD = /(?<![\p{L}])(?:api|secret|token)|(?<![A-Za-z])API/iu;
+/** A digest named: then the hex is a hash, a commit or an ETag, published rather than secret. */
+const DIGEST_WORD = /(?<![\p{L}])(?:sha-?\d*|md5|hash\w*|checksums?|digest|commit|etag|uuid|fingerprint|integrity|hmac|signature)(?![\p{L}])|ハッシュ|コミット/iu;
+
+/** An API key in hex named by its API in the same sentence ("Der Schlüssel für die Wetter-API ist 9f3c1ab7…"), no digest word in it. */
+function hexApiKey(text: string): boolean {
+  const hex = HEX_KEY.exec(text);
+  if (!hex) return false;
+  const from = Math.max(text.lastIndexOf("\n", hex.index), ...[". ", "! ", "? ", "\u3002"].map((p) => text.lastIndexOf(p, hex.index)));
+  const sentence = text.slice(from + 1, hex.index + hex[0].length + 80);
+  return API_WORD.test(sentence) && !DIGEST_WORD.test(sentence);
 }
 
 /** A word in lower case without accents ("één" → "een", "Três" → "tres"): how digit words are looked up. */
