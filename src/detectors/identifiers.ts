@@ -109,7 +109,18 @@ function compile(data: IdentifierData | undefined): Compiled {
   const statements: Statement[] = [];
   const secretWords: string[] = [];
   const passwordWords: string[] = [];
-  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>(), ofWords: new Set<string>(), pins: [] as string[], reveal: [] as string[], answers: [] as string[], links: [] as string[] };
+  const more = {
+    phrase: [] as string[],
+    entry: [] as string[],
+    verbs: [] as string[],
+    login: [] as string[],
+    notValues: new Set<string>(),
+    ofWords: new Set<string>(),
+    pins: [] as string[],
+    reveal: [] as string[],
+    answers: [] as string[],
+    links: [] as string[],
+  };
   const digitOf = new Map<string, string>();
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
     more.phrase.push(...(s.phrase_words ?? []));
@@ -191,7 +202,10 @@ function compile(data: IdentifierData | undefined): Compiled {
       "gu",
     ),
     pinWords: more.pins.length > 0 ? new RegExp(wordsPattern(more.pins), "giu") : undefined,
-    reveal: new RegExp(`(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|,?\\s*${wordsPattern(more.reveal.length > 0 ? more.reveal : ["i.e."])}[,:]?)\\s*["'«“„‘\`]?([^\\s"'»”’\`]+)`, "giu"),
+    reveal: new RegExp(
+      `(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|,?\\s*${wordsPattern(more.reveal.length > 0 ? more.reveal : ["i.e."])}[,:]?)\\s*["'«“„‘\`]?([^\\s"'»”’\`]+)`,
+      "giu",
+    ),
     spacedWords: new Set([...secretWords, ...more.phrase].map((w) => w.toLowerCase()).filter((w) => !/\s/.test(w) && w.length >= 4)),
     digitOf,
   };
@@ -250,7 +264,10 @@ function describedSecret(c: Compiled, text: string): "password" | "pin" | "answe
     for (const m of matchesOf(c.answerWords, text)) {
       const end = m.index + m[0].length;
       // The link right after the word is the statement rule's ("Die Sicherheitsfrage ist Pflicht" names no answer): a description comes first.
-      const sentence = text.slice(end, end + 200).split(/\n|(?<=[.!?\u3002])\s/)[0].replace(/^[\s:=\uff1a]*\p{L}*/u, "");
+      const sentence = text
+        .slice(end, end + 200)
+        .split(/\n|(?<=[.!?\u3002])\s/)[0]
+        .replace(/^[\s:=\uff1a]*\p{L}*/u, "");
       c.answerName.lastIndex = 0;
       if (c.answerName.test(sentence)) return "answer";
     }
@@ -354,7 +371,8 @@ const HEX_KEY = /(?<![0-9A-Za-z])(?:[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![0-9A-Za-
 /** An API, a secret or a token named: "Wetter-API", "天気APIのあれ", "api key", "secret". */
 const API_WORD = /(?<![\p{L}])(?:api|secret|token)|(?<![A-Za-z])API/iu;
 /** A digest named: then the hex is a hash, a commit or an ETag, published rather than secret. */
-const DIGEST_WORD = /(?<![\p{L}])(?:sha-?\d*|md5|hash\w*|checksums?|digest|commit|etag|uuid|fingerprint|integrity|hmac|signature)(?![\p{L}])|ハッシュ|コミット/iu;
+const DIGEST_WORD =
+  /(?<![\p{L}])(?:sha-?\d*|md5|hash\w*|checksums?|digest|commit|etag|uuid|fingerprint|integrity|hmac|signature)(?![\p{L}])|ハッシュ|コミット/iu;
 
 /** An API key in hex named by its API in the same sentence ("Der Schlüssel für die Wetter-API ist 9f3c1ab7…"), no digest word in it. */
 function hexApiKey(text: string): boolean {
@@ -477,8 +495,7 @@ function identifierFindings(compiled: Compiled, field: string, text: string): Fi
     const after = (end: number | undefined) => (end === undefined ? [] : words.filter((w) => w.start >= end && w.start - end <= 60));
     const keywordNear = (_: string, at: number, id: string, end?: number) => [...near(at), ...after(end)].some((w) => w.ids === undefined || w.ids.has(id));
     const otherIdNamed = (_: string, at: number, id: string) => near(at).some((w) => w.ids !== undefined && !w.ids.has(id));
-    for (const label of nationalIdsIn(text, { keywordNear, otherIdNamed }))
-      findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
+    for (const label of nationalIdsIn(text, { keywordNear, otherIdNamed })) findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
     // A number of an id's length right after the word that names it, checksum failing ("Meine Steuer-ID ist 47159263744"):
     // a topic, so it counts about a person ("meine") and not in test data ("hat absichtlich eine falsche Prüfziffer").
     if (!findings.length) {

@@ -339,11 +339,12 @@ describe("numbers by their checksum whatever the spelling, secrets described the
     expect(await labels("Steps one-two-three-four of the tutorial.")).toEqual([]);
   });
 
-  it.each([
-    ["an IBAN whose mod 97 passes and whose Spanish bank check digits do not", "Cuenta: ES70 5963 8441 9131 9217 2692."],
-  ])("C19-FORBID: %s is an IBAN", async (_how, text) => {
-    expect(await labels(text)).toContain("iban_checksum");
-  });
+  it.each([["an IBAN whose mod 97 passes and whose Spanish bank check digits do not", "Cuenta: ES70 5963 8441 9131 9217 2692."]])(
+    "C19-FORBID: %s is an IBAN",
+    async (_how, text) => {
+      expect(await labels(text)).toContain("iban_checksum");
+    },
+  );
 
   it.each([
     ["an IBAN failing mod 97", "IBAN invalide pour les tests : FR2881699776566370570418966."],
@@ -353,7 +354,10 @@ describe("numbers by their checksum whatever the spelling, secrets described the
   });
 
   it.each([
-    ["pt, a password after 'ou seja' and a colon", 'senha do wifi é o nome da rua + número do prédio, ou seja, "RuaAugusta2xx" mas com o nº certo: RuaAugusta217'],
+    [
+      "pt, a password after 'ou seja' and a colon",
+      'senha do wifi é o nome da rua + número do prédio, ou seja, "RuaAugusta2xx" mas com o nº certo: RuaAugusta217',
+    ],
     ["tr, capitals and digits after a colon", "Evdeki wifi şifresi kedinin adı büyük harfle ve doğum yılı: PAMUK2020"],
     ["it, a PIN after 'cioè'", "Il codice del cancello è l'anno della mia nascita al contrario, cioè 7891."],
     ["de, a PIN keyed digit by digit later in its sentence", "Die Geheimzahl seiner EC-Karte ist das Geburtsjahr seiner Tochter, 2 0 1 4. Bitte merken."],
