@@ -71,6 +71,10 @@ interface Compiled {
   loginWords: RegExp | undefined;
   /** Any PIN or entry-code word of any language. */
   pinWords: RegExp | undefined;
+  /** Cheap tests before pinWords, passwordWords and answerWords: the first words of their entries (no boundaries, no Unicode mode). */
+  pinFirst: RegExp | undefined;
+  passwordFirst: RegExp | undefined;
+  answerFirst: RegExp | undefined;
   /** Any security-question word of any language. */
   answerWords: RegExp | undefined;
   /** After a word of description, a link, a colon, an arrow or a reveal word of any language, then a capitalised name that ends its clause; or a name set off by commas. */
@@ -201,6 +205,9 @@ function compile(data: IdentifierData | undefined): Compiled {
       `\\p{L}[^\\p{L}]*?(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|\\s${wordsPattern([...more.links, ...more.reveal])})\\s*["'«“„‘]?\\p{Lu}[\\p{Ll}'’-]{2,}["'»”’]?(?=\\s*(?:[.;!?)]|,|$))|\\p{L},\\s*\\p{Lu}[\\p{Ll}'’-]{2,},`,
       "gu",
     ),
+    pinFirst: more.pins.length > 0 ? firstWords(more.pins) : undefined,
+    passwordFirst: passwordWords.length > 0 ? firstWords(passwordWords) : undefined,
+    answerFirst: more.answers.length > 0 ? firstWords(more.answers) : undefined,
     pinWords: more.pins.length > 0 ? new RegExp(wordsPattern(more.pins), "giu") : undefined,
     reveal: new RegExp(
       `(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|,?\\s*${wordsPattern(more.reveal.length > 0 ? more.reveal : ["i.e."])}[,:]?)\\s*["'«“„‘\`]?([^\\s"'»”’\`]+)`,
@@ -260,7 +267,7 @@ const SPACED_PIN = /(?<!\d[ .,/:-]{0,2})\d(?: \d){3,7}(?! ?\d|[.,/:-] ?\d)/;
 function describedSecret(c: Compiled, text: string): "password" | "pin" | "answer" | undefined {
   if (!c.reveal) return undefined;
   // A security question, then its answer: a name that ends its clause ("… nome do primeiro animal = Tobias.", "… son premier chat, Pistache,").
-  if (c.answerWords && c.answerName) {
+  if (c.answerWords && c.answerName && c.answerFirst?.test(text)) {
     for (const m of matchesOf(c.answerWords, text)) {
       const end = m.index + m[0].length;
       // The link right after the word is the statement rule's ("Die Sicherheitsfrage ist Pflicht" names no answer): a description comes first.
@@ -272,11 +279,11 @@ function describedSecret(c: Compiled, text: string): "password" | "pin" | "answe
       if (c.answerName.test(sentence)) return "answer";
     }
   }
-  for (const [kind, words] of [
-    ["pin", c.pinWords],
-    ["password", c.passwordWords],
+  for (const [kind, words, first] of [
+    ["pin", c.pinWords, c.pinFirst],
+    ["password", c.passwordWords, c.passwordFirst],
   ] as const) {
-    if (!words) continue;
+    if (!words || !first?.test(text)) continue;
     for (const m of matchesOf(words, text)) {
       if (kind === "pin" && c.technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
       const end = m.index + m[0].length;
@@ -404,8 +411,9 @@ export function spellDigits(digitOf: ReadonlyMap<string, string>, text: string):
   if (digitOf.size === 0) return text;
   const runs: { start: number; end: number; digits: string[]; dashed: boolean }[] = [];
   let run: (typeof runs)[number] | undefined;
-  for (const m of matchesOf(WORD_AT, text)) {
-    const digit = m[0].length <= 9 ? digitOf.get(fold(m[0])) : undefined;
+  WORD_AT.lastIndex = 0;
+  for (let m = WORD_AT.exec(text); m !== null; m = WORD_AT.exec(text)) {
+    const digit = m[0].length >= 2 && m[0].length <= 9 ? digitOf.get(fold(m[0])) : undefined;
     if (digit !== undefined && run && DIGIT_GAP.test(text.slice(run.end, m.index))) {
       run.dashed &&= DASH.test(text.slice(run.end, m.index));
       run.digits.push(digit);
