@@ -75,6 +75,7 @@ interface Compiled {
   pinFirst: RegExp | undefined;
   passwordFirst: RegExp | undefined;
   answerFirst: RegExp | undefined;
+  revealFirst: RegExp | undefined;
   /** Any security-question word of any language. */
   answerWords: RegExp | undefined;
   /** After a word of description, a link, a colon, an arrow or a reveal word of any language, then a capitalised name that ends its clause; or a name set off by commas. */
@@ -208,6 +209,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     pinFirst: more.pins.length > 0 ? firstWords(more.pins) : undefined,
     passwordFirst: passwordWords.length > 0 ? firstWords(passwordWords) : undefined,
     answerFirst: more.answers.length > 0 ? firstWords(more.answers) : undefined,
+    revealFirst: more.reveal.length > 0 ? firstWords(more.reveal) : undefined,
     pinWords: more.pins.length > 0 ? new RegExp(wordsPattern(more.pins), "giu") : undefined,
     reveal: new RegExp(
       `(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|,?\\s*${wordsPattern(more.reveal.length > 0 ? more.reveal : ["i.e."])}[,:]?)\\s*["'«“„‘\`]?([^\\s"'»”’\`]+)`,
@@ -279,6 +281,8 @@ function describedSecret(c: Compiled, text: string): "password" | "pin" | "answe
       if (c.answerName.test(sentence)) return "answer";
     }
   }
+  // Nothing to give a value by (a colon, an arrow, a reveal word) and no digits keyed one by one: nothing described is given.
+  if (!/[:=\u2192\u2014\u2013\uff1a]|->/.test(text) && !c.revealFirst?.test(text) && !SPACED_PIN.test(text)) return undefined;
   for (const [kind, words, first] of [
     ["pin", c.pinWords, c.pinFirst],
     ["password", c.passwordWords, c.passwordFirst],
