@@ -1,4 +1,4 @@
-import { countrySpecs, isValidIBAN } from "ibantools";
+import { countrySpecs, validateIBAN, ValidationErrorsIBAN } from "ibantools";
 import type { Detector, Finding } from "./detector";
 import { digitCount, QUANTITY } from "./government-id";
 import { matchesOf } from "./matches";
@@ -83,6 +83,15 @@ const IBAN_CHAR = /[A-Za-z0-9]/;
 /** Between groups: a space, dot, dash or slash, or a short run of them ("GB62 / NWBK / 6016"). */
 const IBAN_SEPARATOR = /^[ .\-\u00A0/|]{1,3}/;
 
+/**
+ * An IBAN's own checks: the country's length and BBAN format (ibantools' registry) and mod 97. A national
+ * check digit inside the BBAN (Spain's CCC, Poland's, Portugal's NIB …) is the bank's, not the IBAN's: a
+ * number that passes mod 97 (one in 97 by chance) in its country's format is written as an IBAN and counts.
+ */
+export function ibanValid(iban: string): boolean {
+  return validateIBAN(iban).errorCodes.every((e) => e === ValidationErrorsIBAN.WrongAccountBankBranchChecksum);
+}
+
 /** An IBAN in any spacing and case: the country's length (ibantools' registry) and the mod-97 check. */
 function ibanIn(text: string): boolean {
   for (const match of matchesOf(IBAN_START, text)) {
@@ -100,7 +109,7 @@ function ibanIn(text: string): boolean {
       if (!separator || !IBAN_CHAR.test(text[i + separator.length] ?? "")) break;
       i += separator.length - 1;
     }
-    if (iban.length === length && isValidIBAN(iban)) return true;
+    if (iban.length === length && ibanValid(iban)) return true;
   }
   return false;
 }
@@ -125,7 +134,7 @@ const NRB = /(?<![\p{L}\p{N}])\d{2}(?:[ -]?\d{4}){6}(?![\p{N}])/gu;
 function bankAccountIn(text: string): boolean {
   if (SORT_CODE_ACCOUNT.test(text) || JP_ACCOUNT.test(text)) return true;
   if (matchesOf(ROUTING, text).some((m) => abaValid(m[1]))) return true;
-  return matchesOf(NRB, text).some((m) => isValidIBAN(`PL${m[0].replace(/\D/g, "")}`));
+  return matchesOf(NRB, text).some((m) => ibanValid(`PL${m[0].replace(/\D/g, "")}`));
 }
 
 /**
@@ -136,12 +145,15 @@ function bankAccountIn(text: string): boolean {
  */
 export const financialDetector: Detector = {
   name: "financial",
-  detect(field: string, text: string): Finding[] {
-    const findings: Finding[] = [];
-    const digits = digitCount(text);
-    if (digits >= 13 && cardIn(text)) findings.push({ field, class: "biometrics_ids", label: "card_number_luhn" });
-    if (digits >= 2 && ibanIn(text)) findings.push({ field, class: "biometrics_ids", label: "iban_checksum" });
-    if (digits >= 7 && bankAccountIn(text)) findings.push({ field, class: "biometrics_ids", label: "bank_account" });
-    return findings;
-  },
+  detect: (field: string, text: string): Finding[] => financialFindings(field, text),
 };
+
+/** Cards, IBANs and bank accounts in one text (the identifier detector reads digits written as words with it). */
+export function financialFindings(field: string, text: string): Finding[] {
+  const findings: Finding[] = [];
+  const digits = digitCount(text);
+  if (digits >= 13 && cardIn(text)) findings.push({ field, class: "biometrics_ids", label: "card_number_luhn" });
+  if (digits >= 2 && ibanIn(text)) findings.push({ field, class: "biometrics_ids", label: "iban_checksum" });
+  if (digits >= 7 && bankAccountIn(text)) findings.push({ field, class: "biometrics_ids", label: "bank_account" });
+  return findings;
+}

@@ -1,4 +1,5 @@
 import type { Detector, Finding } from "./detector";
+import { financialFindings } from "./financial";
 import { digitCount, idLengths, nationalIdsIn } from "./government-id";
 import type { LexiconSource } from "./lexicon";
 import { matchesOf } from "./matches";
@@ -31,6 +32,8 @@ interface SecretWords {
   keypad_verbs?: string[];
   /** Logging in ("loguję się …: Kowalczyk1957"): a password-like token after a colon in the same sentence. */
   login_words?: string[];
+  /** Words that give what a secret was just described as ("ou seja", "czyli", "cioè"): the value follows them. */
+  reveal_words?: string[];
   /** The digits 0 to 9 written as words: four or more in a row are read as the digits ("cztery, dziewięć, jeden, sześć"). */
   digit_words?: string[];
   of_words?: string[];
@@ -66,12 +69,26 @@ interface Compiled {
   entryWords: RegExp | undefined;
   keypadVerbs: RegExp | undefined;
   loginWords: RegExp | undefined;
+  /** Any PIN or entry-code word of any language. */
+  pinWords: RegExp | undefined;
+  /** Cheap tests before pinWords, passwordWords and answerWords: the first words of their entries (no boundaries, no Unicode mode). */
+  pinFirst: RegExp | undefined;
+  passwordFirst: RegExp | undefined;
+  answerFirst: RegExp | undefined;
+  revealFirst: RegExp | undefined;
+  /** Any security-question word of any language. */
+  answerWords: RegExp | undefined;
+  /** After a word of description, a link, a colon, an arrow or a reveal word of any language, then a capitalised name that ends its clause; or a name set off by commas. */
+  answerName: RegExp | undefined;
+  /** A colon, an arrow or a dash, or a reveal word of any language, then the value ("…, ou seja, RuaAugusta217"). */
+  reveal: RegExp | undefined;
+  /** Every of-word of every language, lower case ("for", "do", "für"). */
+  ofWords: ReadonlySet<string>;
   /** Every not-value of every language: a seed phrase has none of them ("on", "and", "the"). */
   anyNotValue: ReadonlySet<string>;
   /** Secret words without spaces, lower case: written letter-spaced ("p a s s p h r a s e"), a disguise. */
   spacedWords: ReadonlySet<string>;
-  /** A run of four or more digit words, and each word's digit. */
-  digitRun: RegExp | undefined;
+  /** Each digit word of any language (lower case, without accents) and its digit. */
   digitOf: ReadonlyMap<string, string>;
 }
 
@@ -97,7 +114,18 @@ function compile(data: IdentifierData | undefined): Compiled {
   const statements: Statement[] = [];
   const secretWords: string[] = [];
   const passwordWords: string[] = [];
-  const more = { phrase: [] as string[], entry: [] as string[], verbs: [] as string[], login: [] as string[], notValues: new Set<string>() };
+  const more = {
+    phrase: [] as string[],
+    entry: [] as string[],
+    verbs: [] as string[],
+    login: [] as string[],
+    notValues: new Set<string>(),
+    ofWords: new Set<string>(),
+    pins: [] as string[],
+    reveal: [] as string[],
+    answers: [] as string[],
+    links: [] as string[],
+  };
   const digitOf = new Map<string, string>();
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
     more.phrase.push(...(s.phrase_words ?? []));
@@ -105,7 +133,12 @@ function compile(data: IdentifierData | undefined): Compiled {
     more.verbs.push(...(s.keypad_verbs ?? []));
     more.login.push(...(s.login_words ?? []));
     (s.not_values ?? []).forEach((w) => more.notValues.add(w.toLowerCase()));
-    (s.digit_words ?? []).forEach((w, digit) => digitOf.set(w.toLowerCase(), String(digit)));
+    (s.of_words ?? []).forEach((w) => more.ofWords.add(w.toLowerCase()));
+    more.pins.push(...(s.pin_words ?? []));
+    more.reveal.push(...(s.reveal_words ?? []));
+    more.answers.push(...(s.answer_words ?? []));
+    more.links.push(...(s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l)));
+    (s.digit_words ?? []).forEach((w, digit) => digitOf.set(fold(w), String(digit)));
     // a link of an unspaced language ("は") is written without spaces around it, as symbols are
     const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
     const symbolLinks = (s.links ?? []).filter((l) => !/\p{L}/u.test(l) || UNSPACED.test(l));
@@ -167,11 +200,22 @@ function compile(data: IdentifierData | undefined): Compiled {
     keypadVerbs: more.verbs.length > 0 ? new RegExp(wordsPattern(more.verbs), "giu") : undefined,
     loginWords: more.login.length > 0 ? new RegExp(wordsPattern(more.login), "giu") : undefined,
     anyNotValue: more.notValues,
+    ofWords: more.ofWords,
+    answerWords: more.answers.length > 0 ? new RegExp(wordsPattern(more.answers), "giu") : undefined,
+    answerName: new RegExp(
+      `\\p{L}[^\\p{L}]*?(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|\\s${wordsPattern([...more.links, ...more.reveal])})\\s*["'«“„‘]?\\p{Lu}[\\p{Ll}'’-]{2,}["'»”’]?(?=\\s*(?:[.;!?)]|,|$))|\\p{L},\\s*\\p{Lu}[\\p{Ll}'’-]{2,},`,
+      "gu",
+    ),
+    pinFirst: more.pins.length > 0 ? firstWords(more.pins) : undefined,
+    passwordFirst: passwordWords.length > 0 ? firstWords(passwordWords) : undefined,
+    answerFirst: more.answers.length > 0 ? firstWords(more.answers) : undefined,
+    revealFirst: more.reveal.length > 0 ? firstWords(more.reveal) : undefined,
+    pinWords: more.pins.length > 0 ? new RegExp(wordsPattern(more.pins), "giu") : undefined,
+    reveal: new RegExp(
+      `(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|,?\\s*${wordsPattern(more.reveal.length > 0 ? more.reveal : ["i.e."])}[,:]?)\\s*["'«“„‘\`]?([^\\s"'»”’\`]+)`,
+      "giu",
+    ),
     spacedWords: new Set([...secretWords, ...more.phrase].map((w) => w.toLowerCase()).filter((w) => !/\s/.test(w) && w.length >= 4)),
-    digitRun:
-      digitOf.size > 0
-        ? new RegExp(`(?<![\\p{L}])(?:${alternation([...digitOf.keys()])})(?:[ \\t,;-]+(?:${alternation([...digitOf.keys()])})){3,7}(?![\\p{L}])`, "giu")
-        : undefined,
     digitOf,
   };
 }
@@ -195,18 +239,73 @@ export function passwordLike(token: string): boolean {
 }
 
 /** A password word followed, in its line and within a few words, by a password-like token ("ww Tulpen!2020", "mdp Ameli = … → Mistigri1984!"). */
-function looseSecret(words: RegExp, text: string): boolean {
+function looseSecret(words: RegExp, ofWords: ReadonlySet<string>, text: string): boolean {
   for (const m of matchesOf(words, text)) {
     const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/\n|(?<=[.!?])\s/)[0];
-    if (rest.split(/\s+/).slice(0, 14).some(passwordLike)) return true;
+    const tokens = rest.trim().split(/\s+/).slice(0, 14);
+    // The service a key is for is named right after it by an of-word ("Klucz API do Przelewy24", "password for Office365"): a name, not the value.
+    if (tokens.some((t, i) => passwordLike(t) && !(i === 1 && ofWords.has(tokens[0].toLowerCase())))) return true;
   }
   return false;
+}
+
+/** An environment variable's or config key's name ("IYZICO_API_KEY", "DATABASE_PASSWORD", "$DB_PASS", "${TOKEN}"): where a value is read from, not a value. */
+const KEY_NAME = /^(?:\$\{?)?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\}?$|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^(?:process\.env|os\.environ|env)[.[]/;
+
+/** Capitals and digits, three letters or more and two digits or more ("PAMUK2020", "BUREK2019"): a password once a password was described. */
+const CAPS_AND_DIGITS = /^(?=(?:[^\d]*\d){2})(?=(?:[^\p{Lu}]*\p{Lu}){3})[\p{Lu}\d@#$!%&*?+_-]{6,32}$/u;
+/** Four to eight digits, or four to eight digits spaced or dashed one by one: a PIN once a PIN was described. */
+const PIN_VALUE = /^(?:\d{4,8}|\d(?:[ \u2010-\u2013-]\d){3,7})$/;
+/** Four to eight digits spaced one by one ("2 0 1 4"), nothing of digits around: keyed, not written as a number. */
+const SPACED_PIN = /(?<!\d[ .,/:-]{0,2})\d(?: \d){3,7}(?! ?\d|[.,/:-] ?\d)/;
+
+/**
+ * A secret described, then given in the same sentence ("senha do wifi é o nome da rua + número do prédio, ou seja, …
+ * RuaAugusta217", "Il codice del cancello è l'anno della mia nascita al contrario, cioè 7891", "wifi şifresi kedinin adı
+ * büyük harfle ve doğum yılı: PAMUK2020", "Die Geheimzahl … ist das Geburtsjahr seiner Tochter, 2 0 1 4"): after the word,
+ * a colon, an arrow or a reveal word and then a value that reads as one (a PIN's digits, a password's token); digits
+ * keyed one by one after a PIN word count wherever they stand in its sentence.
+ */
+function describedSecret(c: Compiled, text: string): "password" | "pin" | "answer" | undefined {
+  if (!c.reveal) return undefined;
+  // A security question, then its answer: a name that ends its clause ("… nome do primeiro animal = Tobias.", "… son premier chat, Pistache,").
+  if (c.answerWords && c.answerName && c.answerFirst?.test(text)) {
+    for (const m of matchesOf(c.answerWords, text)) {
+      const end = m.index + m[0].length;
+      // The link right after the word is the statement rule's ("Die Sicherheitsfrage ist Pflicht" names no answer): a description comes first.
+      const sentence = text
+        .slice(end, end + 200)
+        .split(/\n|(?<=[.!?\u3002])\s/)[0]
+        .replace(/^[\s:=\uff1a]*\p{L}*/u, "");
+      c.answerName.lastIndex = 0;
+      if (c.answerName.test(sentence)) return "answer";
+    }
+  }
+  // Nothing to give a value by (a colon, an arrow, a reveal word) and no digits keyed one by one: nothing described is given.
+  if (!/[:=\u2192\u2014\u2013\uff1a]|->/.test(text) && !c.revealFirst?.test(text) && !SPACED_PIN.test(text)) return undefined;
+  for (const [kind, words, first] of [
+    ["pin", c.pinWords, c.pinFirst],
+    ["password", c.passwordWords, c.passwordFirst],
+  ] as const) {
+    if (!words || !first?.test(text)) continue;
+    for (const m of matchesOf(words, text)) {
+      if (kind === "pin" && c.technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+      const end = m.index + m[0].length;
+      const sentence = text.slice(end, end + 200).split(/\n|(?<=[.!?\u3002])\s/)[0];
+      if (kind === "pin" && SPACED_PIN.test(sentence)) return kind;
+      for (const r of matchesOf(c.reveal, sentence)) {
+        const value = r[1].replace(/[.,;:!?)\]]+$/, "");
+        if (kind === "pin" ? PIN_VALUE.test(value) : passwordLike(value) || CAPS_AND_DIGITS.test(value)) return kind;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** A stated value that reads as a secret: digits, symbols, inner capitals, quotes, or a last word that is not a common one. */
 function secretValue(statement: Statement, value: string, quoted: boolean, after: string): boolean {
   const bare = value.replace(/[.,;:!?)\]]+$/, "");
-  if (bare.length < 3 || statement.notValues.has(bare.toLowerCase())) return false;
+  if (bare.length < 3 || statement.notValues.has(bare.toLowerCase()) || KEY_NAME.test(bare)) return false;
   if (statement.kind === "recovery") return /\d/.test(bare) && bare.length >= 4;
   if (statement.kind === "pin") return /\d{3,}|\d[\d \u2010\u2011-]*\d/.test(bare) && /^[\d \u2010\u2011-]+$/.test(bare.replace(/[#*]/g, ""));
   if (quoted || /\d|[^\p{L}'-]/u.test(bare) || /\p{Ll}\p{Lu}/u.test(bare)) return true;
@@ -216,8 +315,8 @@ function secretValue(statement: Statement, value: string, quoted: boolean, after
 
 // After an id word: a number of 5+ digits ("passport no. 123456789"), or a document number of capitals
 // and digits with at least three digits ("Reisepass C01X00T47", "licence MORGA657054SM9IJ").
-const ID_SHAPE = /^[^\n\d]{0,25}?[A-Z]{0,3}\d[\d -]{4,18}/;
-const DOCUMENT_NUMBER = /^[^\n]{0,25}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
+const ID_SHAPE = /^[^\n\d]{0,40}?[A-Z]{0,3}\d[\d -]{4,18}/;
+const DOCUMENT_NUMBER = /^[^\n]{0,40}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
 
 /**
  * A code keyed digit by digit with dashes ("4-7-1-9", "2-0-4-8"): four to eight single digits,
@@ -248,6 +347,7 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
     if (matchesOf(c.cardPin, text).some((m) => !c.cardLast?.test(m[0]))) found("pin_statement:card");
   }
   if (digitByDigit(text)) found("code_digit_by_digit");
+  if (text.length >= 32 && hexApiKey(text)) found("api_key_hex");
   if (c.anySecretWord?.test(text)) {
     const kinds = new Set<string>();
     for (const statement of c.statements) {
@@ -262,7 +362,11 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
         }
       }
     }
-    if (!kinds.has("password") && c.passwordWords && looseSecret(c.passwordWords, text)) found("password_statement:value");
+    if (!kinds.has("password") && c.passwordWords && looseSecret(c.passwordWords, c.ofWords, text)) found("password_statement:value");
+    else if (!kinds.has("pin") && !kinds.has("password") && !kinds.has("answer")) {
+      const described = describedSecret(c, text);
+      if (described) found(`${described}_statement:described`);
+    }
   }
   // Cheap tests first: each rule below scans the text with a large alternation of every language's words.
   const colon = /[:=\uff1a]/.test(text);
@@ -273,15 +377,65 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
   return findings;
 }
 
-/** Four or more digits written as words, read as the digits ("cztery, dziewięć, jeden, sześć" → "4916"). */
-function spellDigits(c: Compiled, text: string): string {
-  if (!c.digitRun || !c.anySecretWord?.test(text)) return text;
-  return text.replace(c.digitRun, (run) =>
-    run
-      .split(/[ \t,;-]+/)
-      .map((w) => c.digitOf.get(w.toLowerCase()) ?? "")
-      .join(""),
-  );
+/** 32 to 64 hex digits of one case: an API key's common form (and a digest's). */
+const HEX_KEY = /(?<![0-9A-Za-z])(?:[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![0-9A-Za-z])/;
+/** An API, a secret or a token named: "Wetter-API", "天気APIのあれ", "api key", "secret". */
+const API_WORD = /(?<![\p{L}])(?:api|secret|token)|(?<![A-Za-z])API/iu;
+/** A digest named: then the hex is a hash, a commit or an ETag, published rather than secret. */
+const DIGEST_WORD =
+  /(?<![\p{L}])(?:sha-?\d*|md5|hash\w*|checksums?|digest|commit|etag|uuid|fingerprint|integrity|hmac|signature)(?![\p{L}])|ハッシュ|コミット/iu;
+
+/** An API key in hex named by its API in the same sentence ("Der Schlüssel für die Wetter-API ist 9f3c1ab7…"), no digest word in it. */
+function hexApiKey(text: string): boolean {
+  const hex = HEX_KEY.exec(text);
+  if (!hex) return false;
+  const from = Math.max(text.lastIndexOf("\n", hex.index), ...[". ", "! ", "? ", "\u3002"].map((p) => text.lastIndexOf(p, hex.index)));
+  const sentence = text.slice(from + 1, hex.index + hex[0].length + 80);
+  return API_WORD.test(sentence) && !DIGEST_WORD.test(sentence);
+}
+
+/** A word in lower case without accents ("één" → "een", "Três" → "tres"): how digit words are looked up. */
+function fold(word: string): string {
+  const lower = word.toLowerCase();
+  return /^[a-z]*$/.test(lower) ? lower : lower.normalize("NFD").replace(/\p{M}/gu, "").replace(/ı/g, "i");
+}
+const WORD_AT = /\p{L}+/gu;
+/** Between two digit words of one number: spaces, a comma or semicolon, or a dash ("vier-één-zeven-nul"). */
+const DIGIT_GAP = /^[ \t]*(?:[,;\u2010-\u2013-][ \t]*)?$/;
+const DASH = /[\u2010-\u2013-]/;
+
+/**
+ * Four or more digits written as words, read as the digits (docs/JUDGEMENT.md "Normalisation and
+ * identifiers"): "four zero two one, zero six eight one, …" → "40210681…", "neun null sechs …" →
+ * "906…". A number is what it is however it is spelled, so every identifier rule reads the text
+ * with the digits in it. Words joined by dashes only ("nio-fyra-noll-två") are keyed digit by
+ * digit and stay so ("9-4-0-2"); otherwise the digits are joined, pauses at commas included.
+ */
+export function spellDigits(digitOf: ReadonlyMap<string, string>, text: string): string {
+  if (digitOf.size === 0) return text;
+  const runs: { start: number; end: number; digits: string[]; dashed: boolean }[] = [];
+  let run: (typeof runs)[number] | undefined;
+  WORD_AT.lastIndex = 0;
+  for (let m = WORD_AT.exec(text); m !== null; m = WORD_AT.exec(text)) {
+    const digit = m[0].length >= 2 && m[0].length <= 9 ? digitOf.get(fold(m[0])) : undefined;
+    if (digit !== undefined && run && DIGIT_GAP.test(text.slice(run.end, m.index))) {
+      run.dashed &&= DASH.test(text.slice(run.end, m.index));
+      run.digits.push(digit);
+      run.end = m.index + m[0].length;
+      continue;
+    }
+    if (run && run.digits.length >= 4) runs.push(run);
+    run = digit === undefined ? undefined : { start: m.index, end: m.index + m[0].length, digits: [digit], dashed: true };
+  }
+  if (run && run.digits.length >= 4) runs.push(run);
+  if (runs.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const r of runs) {
+    out += text.slice(from, r.start) + r.digits.join(r.dashed ? "-" : "");
+    from = r.end;
+  }
+  return out + text.slice(from);
 }
 
 /** Twelve to twenty-four words of three to eight small letters, none a common word, after a colon: a wallet's seed phrase. */
@@ -337,6 +491,45 @@ function spacedStatement(c: Compiled, text: string): boolean {
   return false;
 }
 
+/** Ids, documents and credentials in one text (see createIdentifierDetector). */
+function identifierFindings(compiled: Compiled, field: string, text: string): Finding[] {
+  const { idWords, idsOfWord } = compiled;
+  const findings: Finding[] = [];
+  if (digitCount(text) >= 4 || text.includes("<<")) {
+    const words: { start: number; end: number; ids: ReadonlySet<string> | undefined }[] = [];
+    if (idWords) {
+      idWords.lastIndex = 0;
+      for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length, ids: idsOfWord(m[0]) });
+    }
+    // A word that names particular ids ("BSN") raises confidence in those only; a generic one ("id number") in any.
+    const near = (at: number) => words.filter((w) => w.end <= at && at - w.end <= 48);
+    // A word naming the id may also follow it: "6 4 9 3 6 5 1 1 2 is van Kees, voor de Belastingdienst".
+    const after = (end: number | undefined) => (end === undefined ? [] : words.filter((w) => w.start >= end && w.start - end <= 60));
+    const keywordNear = (_: string, at: number, id: string, end?: number) => [...near(at), ...after(end)].some((w) => w.ids === undefined || w.ids.has(id));
+    const otherIdNamed = (_: string, at: number, id: string) => near(at).some((w) => w.ids !== undefined && !w.ids.has(id));
+    for (const label of nationalIdsIn(text, { keywordNear, otherIdNamed })) findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
+    // A number of an id's length right after the word that names it, checksum failing ("Meine Steuer-ID ist 47159263744"):
+    // a topic, so it counts about a person ("meine") and not in test data ("hat absichtlich eine falsche Prüfziffer").
+    if (!findings.length) {
+      for (const w of words) {
+        const run = /^[^\n\d]{0,20}?(\d[\d .-]{7,18}\d)(?![\d.,]\d)/.exec(text.slice(w.end, w.end + 48));
+        const length = run?.[1].replace(/\D/g, "").length ?? 0;
+        if (length && [...(w.ids ?? [])].some((id) => idLengths(id).includes(length))) {
+          findings.push({ field, class: "topic:biometrics_ids", label: "named_id_unchecked" });
+          break;
+        }
+      }
+    }
+    const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
+    // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
+    if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 64)))) {
+      findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
+    }
+  }
+  findings.push(...credentialFindings(compiled, field, text));
+  return findings;
+}
+
 /**
  * Identifiers that need policy data (policies/memgate/identifiers/data.json): national ids by
  * structure and checksum (government-id.ts), those whose checksum is weak counted when an id
@@ -360,44 +553,13 @@ export function createIdentifierDetector(source: LexiconSource): Detector {
     name: "identifiers",
     detect(field: string, text: string): Finding[] {
       const compiled = current();
-      const { idWords, idsOfWord } = compiled;
-      const findings: Finding[] = [];
-      if (digitCount(text) >= 4 || text.includes("<<")) {
-        const words: { start: number; end: number; ids: ReadonlySet<string> | undefined }[] = [];
-        if (idWords) {
-          idWords.lastIndex = 0;
-          for (const m of matchesOf(idWords, text)) words.push({ start: m.index, end: m.index + m[0].length, ids: idsOfWord(m[0]) });
-        }
-        // A word that names particular ids ("BSN") raises confidence in those only; a generic one ("id number") in any.
-        const near = (at: number) => words.filter((w) => w.end <= at && at - w.end <= 48);
-        // A word naming the id may also follow it: "6 4 9 3 6 5 1 1 2 is van Kees, voor de Belastingdienst".
-        const after = (end: number | undefined) => (end === undefined ? [] : words.filter((w) => w.start >= end && w.start - end <= 60));
-        const keywordNear = (_: string, at: number, id: string, end?: number) => [...near(at), ...after(end)].some((w) => w.ids === undefined || w.ids.has(id));
-        const otherIdNamed = (_: string, at: number, id: string) => near(at).some((w) => w.ids !== undefined && !w.ids.has(id));
-        for (const label of nationalIdsIn(text, { keywordNear, otherIdNamed }))
-          findings.push({ field, class: "biometrics_ids", label: `national_id:${label}` });
-        // A number of an id's length right after the word that names it, checksum failing ("Meine Steuer-ID ist 47159263744"):
-        // a topic, so it counts about a person ("meine") and not in test data ("hat absichtlich eine falsche Prüfziffer").
-        if (!findings.length) {
-          for (const w of words) {
-            const run = /^[^\n\d]{0,20}?(\d[\d .-]{7,18}\d)(?![\d.,]\d)/.exec(text.slice(w.end, w.end + 48));
-            const length = run?.[1].replace(/\D/g, "").length ?? 0;
-            if (length && [...(w.ids ?? [])].some((id) => idLengths(id).includes(length))) {
-              findings.push({ field, class: "topic:biometrics_ids", label: "named_id_unchecked" });
-              break;
-            }
-          }
-        }
-        const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
-        // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
-        if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 48)))) {
-          findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
-        }
+      const findings = identifierFindings(compiled, field, text);
+      // Digits written as words: every rule once more on the text with the digits in it.
+      const spelled = spellDigits(compiled.digitOf, text);
+      if (spelled !== text) {
+        const more = [...identifierFindings(compiled, field, spelled), ...financialFindings(field, spelled)];
+        findings.push(...more.filter((f) => !findings.some((g) => g.label === f.label)));
       }
-      findings.push(...credentialFindings(compiled, field, text));
-      // Digits written as words: the same rules once more on the text with the digits in it.
-      const spelled = spellDigits(compiled, text);
-      if (spelled !== text) findings.push(...credentialFindings(compiled, field, spelled).filter((f) => !findings.some((g) => g.label === f.label)));
       return findings;
     },
   };

@@ -321,3 +321,60 @@ describe("credentials stated without the usual link, in every covered language (
     for (const f of all) expect(JSON.stringify(f)).not.toMatch(/8f3k|q7mz|7-3-0-9|7309/);
   });
 });
+
+describe("numbers by their checksum whatever the spelling, secrets described then given (dev batch 7)", () => {
+  const labels = async (text: string): Promise<string[]> => (await findings(text)).map((f) => f.label);
+
+  it.each([
+    ["a card, English words in groups", "Card: four one one one, one one one one, one one one one, one one one one. For the renewal.", "card_number_luhn"],
+    ["a card, Spanish words", "Tarjeta: cuatro uno uno uno uno uno uno uno uno uno uno uno uno uno uno uno.", "card_number_luhn"],
+    ["a Steuer-ID, German words", "Die Steuer-ID lautet vier sieben null drei sechs zwei eins acht eins neun null.", "national_id:de_idnr"],
+    ["a code keyed word by word with dashes, Dutch", "De code van het hek is vier-één-zeven-nul.", "code_digit_by_digit"],
+  ])("C19-FORBID: digits written as words are digits: %s", async (_how, text, label) => {
+    expect(await labels(text)).toContain(label);
+  });
+
+  it("C19-FORBID: counting in words is no number", async () => {
+    expect(await labels("The kids count one, two, three, four and then jump.")).toEqual([]);
+    expect(await labels("Steps one-two-three-four of the tutorial.")).toEqual([]);
+  });
+
+  it.each([["an IBAN whose mod 97 passes and whose Spanish bank check digits do not", "Cuenta: ES70 5963 8441 9131 9217 2692."]])(
+    "C19-FORBID: %s is an IBAN",
+    async (_how, text) => {
+      expect(await labels(text)).toContain("iban_checksum");
+    },
+  );
+
+  it.each([
+    ["an IBAN failing mod 97", "IBAN invalide pour les tests : FR2881699776566370570418966."],
+    ["a card failing Luhn", "The fixture card number 4242 4242 4242 4241 is deliberately invalid."],
+  ])("C19-FORBID: %s is no identifier", async (_how, text) => {
+    expect((await findings(text)).filter((f) => f.class === "biometrics_ids")).toEqual([]);
+  });
+
+  it.each([
+    [
+      "pt, a password after 'ou seja' and a colon",
+      'senha do wifi é o nome da rua + número do prédio, ou seja, "RuaAugusta2xx" mas com o nº certo: RuaAugusta217',
+    ],
+    ["tr, capitals and digits after a colon", "Evdeki wifi şifresi kedinin adı büyük harfle ve doğum yılı: PAMUK2020"],
+    ["it, a PIN after 'cioè'", "Il codice del cancello è l'anno della mia nascita al contrario, cioè 7891."],
+    ["de, a PIN keyed digit by digit later in its sentence", "Die Geheimzahl seiner EC-Karte ist das Geburtsjahr seiner Tochter, 2 0 1 4. Bitte merken."],
+    ["es, a security answer after an arrow", "Pregunta de seguridad del banco: ciudad donde nací → Albacete."],
+    ["fr, a security answer set off by commas", "Pour la banque, la réponse secrète c'est le nom de son premier chat, Pistache, et la ville de sa mère."],
+    ["de, a hex API key named by its API", "Der Schlüssel für die Wetter-API ist 9f3c1ab7e24d58f0c6b2a91d7e3f4058, den brauchst du wieder."],
+  ])("C19-FORBID: a secret described, then given: %s", async (_how, text) => {
+    expect((await findings(text)).some((f) => f.class === "credentials")).toBe(true);
+  });
+
+  it.each([
+    ["an environment variable's name", "iyzico API anahtarı IYZICO_API_KEY ortam değişkeninden okunur, koda yazılmaz."],
+    ["a service named after the key word", "Klucz API do Przelewy24 jest wstrzykiwany przy starcie z sejfu."],
+    ["a security question made mandatory", "Die Sicherheitsfrage ist Pflicht."],
+    ["a PIN screen and a ticket", "The PIN entry screen was redesigned in release 2024: see ticket 4821."],
+    ["a commit hash beside an API", "The API fix landed in commit 9f3c1ab7e24d58f0c6b2a91d7e3f4058."],
+  ])("C19-FORBID: %s states no secret", async (_how, text) => {
+    expect((await findings(text)).filter((f) => f.class === "credentials")).toEqual([]);
+  });
+});
