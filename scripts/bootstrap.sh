@@ -111,7 +111,7 @@ fi
 #   memgate.11 on PostgreSQL, patch 10's index is created with its table, in the table's transaction,
 #              so it grows with the table. Patch 10 created it on a process's first `_id` range query
 #              of the table, so after a bulk load the first gateway's background work (re-judging,
-#              log verification) built it over each whole table (0.3-0.6 s a table at 40,000-200,000
+#              log verification) built it over each whole table (0.2-1.0 s a table at 40,000-200,000
 #              rows, growing with the table), holding a lock that blocks the table's writes meanwhile.
 #              A table from before the patch gets it on first use, built CONCURRENTLY in the
 #              background under an advisory lock (an invalid leftover of an interrupted build is
