@@ -13,7 +13,7 @@ OPA_VERSION="v1.10.1"
 REGAL_VERSION="v0.39.0"
 FERRETDB_VERSION="v1.24.2"
 # The local patches below change what is built: the recorded version says which are in.
-FERRETDB_BUILD="$FERRETDB_VERSION+memgate.12"
+FERRETDB_BUILD="$FERRETDB_VERSION+memgate.13"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
@@ -108,6 +108,15 @@ fi
 #              MongoDB compares strings; created on first use): re-judging walked each page by a
 #              scan of the collection (3 objects/s in bench:scale). Its Go test needs a live
 #              PostgreSQL and is skipped without one (MEMGATE_FERRETDB_TEST_POSTGRESQL_URL).
+#   memgate.11 on PostgreSQL, patch 10's index is created with its table, in the table's transaction,
+#              so it grows with the table. Patch 10 created it on a process's first `_id` range query
+#              of the table, so after a bulk load the first gateway's background work (re-judging,
+#              log verification) built it over each whole table (0.2-1.0 s a table at 40,000-200,000
+#              rows, growing with the table), holding a lock that blocks the table's writes meanwhile.
+#              A table from before the patch gets it on first use, built CONCURRENTLY in the
+#              background under an advisory lock (an invalid leftover of an interrupted build is
+#              dropped and built again); the query reads the table without it meanwhile. Live Go
+#              test as patch 10's.
 build_ferretdb() { # patched|none, the binary to write
   need_go
   local build="$tools/build/ferretdb-$1"
