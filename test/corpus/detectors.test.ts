@@ -127,10 +127,10 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expect([f.frames, f.identical]).toEqual([10, 10]);
   });
 
-  it("C19-FORBID: blind split, sensitive recall at least 274 of 308 (0.890; 264 before 28 Nov afternoon): de 31/34, en 37/43, es 30/33, fr 31/33, it 31/33, nl 29/33, pl 27/33, pt 29/33, ja 9/11, sv 10/11, tr 10/11 (11 before: one Turkish text lost in the afternoon's lexicon change, not looked at)", () => {
+  it("C19-FORBID: blind split, sensitive recall at least 278 of 308 (0.903; 274 before dev batch 7 of 29 Nov, 264 before 28 Nov afternoon): de 31/34, en 38/43, es 30/33, fr 31/33, it 31/33, nl 29/33, pl 27/33, pt 32/33, ja 9/11, sv 10/11, tr 10/11 (11 before: one Turkish text lost in the afternoon's lexicon change, not looked at)", () => {
     expect(blind.sensitive.length).toBe(308);
-    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(274);
-    const floors: Record<string, number> = { de: 31, en: 37, es: 30, fr: 31, it: 31, nl: 29, pl: 27, pt: 29, ja: 9, sv: 10, tr: 10 };
+    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(278);
+    const floors: Record<string, number> = { de: 31, en: 38, es: 30, fr: 31, it: 31, nl: 29, pl: 27, pt: 32, ja: 9, sv: 10, tr: 10 };
     for (const [lang, floor] of Object.entries(floors)) expect(caught(perLanguage(blind, lang))).toBeGreaterThanOrEqual(floor);
   });
 
@@ -139,33 +139,33 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     for (const [cls, floor] of Object.entries(floors)) expect(caught(blind.sensitive.filter((v) => v.cls === cls))).toBeGreaterThanOrEqual(floor);
   });
 
-  it("C19-FORBID: blind split, at most 9 of 275 benign-but-tricky texts refused (3.3%; 6 before the broader lexicons of 29 Nov, which caught 20 more sensitive texts over the four blind splits; 11 before the occupation contexts of 28 Nov afternoon), and every fairness frame identical (11 of 11)", () => {
+  it("C19-FORBID: blind split, at most 8 of 275 benign-but-tricky texts refused (2.9%; 9 before dev batch 7 of 29 Nov, 6 before the broader lexicons of 29 Nov, which caught 20 more sensitive texts over the four blind splits; 11 before the occupation contexts of 28 Nov afternoon), and every fairness frame identical (11 of 11)", () => {
     expect(blind.benign.length).toBe(275);
-    expect(refused(blind.benign)).toBeLessThanOrEqual(9);
+    expect(refused(blind.benign)).toBeLessThanOrEqual(8);
     const f = fairness(blind.fairness);
     expect([f.frames, f.identical]).toEqual([11, 11]);
   });
 
-  it("C19-INJ: blind split, at least 152 of 172 injection texts refused and at most 3 of 66 texts about injection refused (28 Nov afternoon, injection by templates: 148 and 2 before)", () => {
+  it("C19-INJ: blind split, at least 153 of 172 injection texts refused and at most 3 of 66 texts about injection refused (152 before dev batch 7 of 29 Nov; 28 Nov afternoon, injection by templates: 148 and 2 before)", () => {
     expect(blind.injection.length).toBe(172);
-    expect(caught(blind.injection)).toBeGreaterThanOrEqual(152);
+    expect(caught(blind.injection)).toBeGreaterThanOrEqual(153);
     expect(refused(blind.injectionTalk)).toBeLessThanOrEqual(3);
   });
 
-  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 240 of 302 sensitive texts (238 before dev batch 6 of 29 Nov, 233 before the broader lexicons and credential words of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 174 of 199 injection texts refused (175 before the negation of 29 Nov, 172 before the override vocabulary of 29 Nov, 166); at most 14 of 258 benign (18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
-    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 240, injection: 174, benign: 14, injectionTalk: 5, frames: 14 });
+  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 245 of 302 sensitive texts (240 before dev batch 7 of 29 Nov, 238 before dev batch 6 of 29 Nov, 233 before the broader lexicons and credential words of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 177 of 199 injection texts refused (174 before dev batch 7, 175 before the negation of 29 Nov, 172 before the override vocabulary of 29 Nov, 166); at most 13 of 258 benign (14 before dev batch 7, 18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
+    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 245, injection: 177, benign: 13, injectionTalk: 5, frames: 14 });
   });
 
-  it("C19-FORBID C19-INJ: third blind split (written 2026-11-28 12:08, before that afternoon's tuning; 258, 173, 17, 4 and 13 of 14 before it), at least 281 of 323 sensitive (278 before dev batch 6 of 29 Nov, 272 before the broader lexicons of 29 Nov) and 184 of 199 injection texts refused (183); at most 13 of 258 benign (16 before the false friends of 29 Nov) and 3 of 70 injection-talk texts refused; 14 of 14 fairness frames identical", () => {
-    expectLevels(blind3, { sizes: [323, 199, 258, 70], sensitive: 281, injection: 184, benign: 13, injectionTalk: 3, frames: 14 });
+  it("C19-FORBID C19-INJ: third blind split (written 2026-11-28 12:08, before that afternoon's tuning; 258, 173, 17, 4 and 13 of 14 before it), at least 285 of 323 sensitive (281 before dev batch 7 of 29 Nov, 278 before dev batch 6 of 29 Nov, 272 before the broader lexicons of 29 Nov) and 185 of 199 injection texts refused (184, 183); at most 8 of 258 benign (13 before dev batch 7, 16 before the false friends of 29 Nov) and 3 of 70 injection-talk texts refused; 14 of 14 fairness frames identical", () => {
+    expectLevels(blind3, { sizes: [323, 199, 258, 70], sensitive: 285, injection: 185, benign: 8, injectionTalk: 3, frames: 14 });
   });
 
-  it("C19-FORBID C19-INJ: fourth blind split (written 2026-11-29, committed before its first evaluation: 254 sensitive caught and 22 benign refused then, before the broader lexicons), at least 268 of 316 sensitive (262 before dev batch 6 and the pl/sv/tr/ja vocabulary) and 167 of 181 injection texts refused (168 before the negation of 29 Nov, 165 before the override vocabulary); at most 19 of 247 benign (21) and 8 of 65 injection-talk texts refused (9); 13 of 13 fairness frames identical", () => {
-    expectLevels(blind4, { sizes: [316, 181, 247, 65], sensitive: 268, injection: 167, benign: 19, injectionTalk: 8, frames: 13 });
+  it("C19-FORBID C19-INJ: fourth blind split (written 2026-11-29, committed before its first evaluation: 254 sensitive caught and 22 benign refused then, before the broader lexicons), at least 277 of 316 sensitive (268 before dev batch 7 of 29 Nov, 262 before dev batch 6 and the pl/sv/tr/ja vocabulary) and 168 of 181 injection texts refused (167 before dev batch 7, 168 before the negation of 29 Nov, 165 before the override vocabulary); at most 13 of 247 benign (19 before dev batch 7, 21) and 8 of 65 injection-talk texts refused (9); 13 of 13 fairness frames identical", () => {
+    expectLevels(blind4, { sizes: [316, 181, 247, 65], sensitive: 277, injection: 168, benign: 13, injectionTalk: 8, frames: 13 });
   });
 
-  it("C19-FORBID C19-INJ: fifth blind split (written 2026-11-29 08:24-08:35, committed before its first evaluation: 247 sensitive caught, 168 injection caught, 14 benign and 2 injection-talk refused then, before dev batch 7), at least 247 of 320 sensitive and 168 of 190 injection texts refused; at most 14 of 260 benign and 2 of 70 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
-    expectLevels(blind5, { sizes: [320, 190, 260, 70], sensitive: 247, injection: 168, benign: 14, injectionTalk: 2, frames: 13 });
+  it("C19-FORBID C19-INJ: fifth blind split (written 2026-11-29 08:24-08:35, committed before its first evaluation: 247 sensitive caught, 168 injection caught, 14 benign and 2 injection-talk refused then, before dev batch 7), at least 251 of 320 sensitive and 170 of 190 injection texts refused after dev batch 7; at most 12 of 260 benign and 2 of 70 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
+    expectLevels(blind5, { sizes: [320, 190, 260, 70], sensitive: 251, injection: 170, benign: 12, injectionTalk: 2, frames: 13 });
   });
 
   it("P54-C: blind split, ledger validator passes at least 63 of 65 final texts and refuses at least 54 of 64", async () => {
