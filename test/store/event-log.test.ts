@@ -102,6 +102,7 @@ describe("the memory_events chain", () => {
     expect(await explain({ _id: { $in: ids }, tenant_id: "batch" })).toBe(patched);
     // memgate.7: a string `_id` range alone is read from an index on the `_id` as text (a page of a walk over a tenant's prefix).
     expect(await explain({ _id: { $gte: ids[0], $lte: ids[1] } })).toBe(patched);
-    expect(await explain({ _id: { $gte: ids[0], $lte: ids[1] }, tenant_id: "batch" })).toBe(false);
+    // With another field beside it the range is not patch 7's case on SQLite; FerretDB's PostgreSQL backend pushes a field equality down itself.
+    if (!process.env.MEMGATE_FERRETDB_POSTGRESQL_URL) expect(await explain({ _id: { $gte: ids[0], $lte: ids[1] }, tenant_id: "batch" })).toBe(false);
   });
 });
