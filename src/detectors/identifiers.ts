@@ -1,6 +1,7 @@
 import type { Detector, Finding } from "./detector";
 import { financialFindings } from "./financial";
 import { digitCount, idLengths, nationalIdsIn } from "./government-id";
+import { fold } from "./language-lexicon";
 import type { LexiconSource } from "./lexicon";
 import { matchesOf } from "./matches";
 
@@ -138,7 +139,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     more.reveal.push(...(s.reveal_words ?? []));
     more.answers.push(...(s.answer_words ?? []));
     more.links.push(...(s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l)));
-    (s.digit_words ?? []).forEach((w, digit) => digitOf.set(fold(w), String(digit)));
+    (s.digit_words ?? []).forEach((w, digit) => digitOf.set(digitKey(w), String(digit)));
     // a link of an unspaced language ("は") is written without spaces around it, as symbols are
     const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
     const symbolLinks = (s.links ?? []).filter((l) => !/\p{L}/u.test(l) || UNSPACED.test(l));
@@ -395,10 +396,7 @@ function hexApiKey(text: string): boolean {
 }
 
 /** A word in lower case without accents ("één" → "een", "Três" → "tres"): how digit words are looked up. */
-function fold(word: string): string {
-  const lower = word.toLowerCase();
-  return /^[a-z]*$/.test(lower) ? lower : lower.normalize("NFD").replace(/\p{M}/gu, "").replace(/ı/g, "i");
-}
+const digitKey = (word: string): string => fold(word.toLowerCase());
 const WORD_AT = /\p{L}+/gu;
 /** Between two digit words of one number: spaces, a comma or semicolon, or a dash ("vier-één-zeven-nul"). */
 const DIGIT_GAP = /^[ \t]*(?:[,;\u2010-\u2013-][ \t]*)?$/;
@@ -417,7 +415,7 @@ export function spellDigits(digitOf: ReadonlyMap<string, string>, text: string):
   let run: (typeof runs)[number] | undefined;
   WORD_AT.lastIndex = 0;
   for (let m = WORD_AT.exec(text); m !== null; m = WORD_AT.exec(text)) {
-    const digit = m[0].length >= 2 && m[0].length <= 9 ? digitOf.get(fold(m[0])) : undefined;
+    const digit = m[0].length >= 2 && m[0].length <= 9 ? digitOf.get(digitKey(m[0])) : undefined;
     if (digit !== undefined && run && DIGIT_GAP.test(text.slice(run.end, m.index))) {
       run.dashed &&= DASH.test(text.slice(run.end, m.index));
       run.digits.push(digit);

@@ -1,5 +1,6 @@
 import stopwordsIso from "stopwords-iso";
 import { identifyLanguage } from "../../../detectors/language-id";
+import { fold as foldAccents } from "../../../detectors/language-lexicon";
 import { stemmerFor } from "../../../detectors/stemming";
 import words from "./languages.json";
 
@@ -37,7 +38,8 @@ const LANGUAGES = words as Record<string, LanguageWords>;
  */
 const FUNCTION_WORD_MAX = 5;
 const WORD = /[\p{L}\p{N}]+/gu;
-const fold = (word: string): string => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+/** Lower case, accents folded, as the lexicons fold words. */
+const fold = (word: string): string => foldAccents(word.toLowerCase());
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** One language's word lists as sets (accents folded, except the stop words, compared as written) and its clause boundary. */
