@@ -1,5 +1,4 @@
 import { parseRegExpLiteral, type AST } from "@eslint-community/regexpp";
-import { addTo } from "./multimap";
 
 /**
  * Which of many regexes could match a text, from the literal strings each one needs: RE2's
@@ -147,17 +146,29 @@ export function requiredLiterals(re: RegExp): string[] | undefined {
 const KEY_LENGTH = 3;
 /**
  * The low 10 bits of each of three characters: a small integer, which a Map hashes far faster than
- * the 48-bit number of all three (a heap double). Characters beyond U+03FF may share a key, so a
- * literal under a key is always compared with the text.
+ * the 48-bit number of all three (a heap double). Characters beyond U+03FF may share a key, so each
+ * key holds the prefixes it stands for, compared with the text.
  */
 const keyAt = (text: string, at: number): number =>
   ((text.charCodeAt(at) & 0x3ff) << 20) | ((text.charCodeAt(at + 1) & 0x3ff) << 10) | (text.charCodeAt(at + 2) & 0x3ff);
+
+/**
+ * The literals sharing a three-character prefix, as a trie of their remaining characters: one walk
+ * from a position meets every literal that starts there, however many share the prefix (up to 75
+ * share one in the forbidden lexicon, which a list made the prefilter compare one by one).
+ */
+interface TrieNode {
+  /** Literals that end here. */
+  ends: number[];
+  next: Map<number, TrieNode> | undefined;
+}
+const trieNode = (): TrieNode => ({ ends: [], next: undefined });
 
 /** Many regexes' required literals, indexed by their first three characters. */
 export class RegexPrefilter<T> {
   private readonly always: T[] = [];
   private readonly literals: { literal: string; values: T[] }[] = [];
-  private readonly byKey = new Map<number, number[]>();
+  private readonly byKey = new Map<number, { prefix: string; node: TrieNode }[]>();
   private readonly short: number[] = [];
   /** Per literal, the last call that found it (a stamp, so nothing is cleared between calls). */
   private readonly foundIn: Uint32Array;
@@ -177,10 +188,7 @@ export class RegexPrefilter<T> {
           index = this.literals.push({ literal, values: [] }) - 1;
           indexOf.set(literal, index);
           if (literal.length < KEY_LENGTH) this.short.push(index);
-          else {
-            const key = keyAt(literal, 0);
-            addTo(this.byKey, key, index);
-          }
+          else this.insert(literal, index);
         }
         this.literals[index].values.push(value);
       }
@@ -188,23 +196,44 @@ export class RegexPrefilter<T> {
     this.foundIn = new Uint32Array(this.literals.length);
   }
 
+  private insert(literal: string, index: number): void {
+    const key = keyAt(literal, 0);
+    const prefix = literal.slice(0, KEY_LENGTH);
+    const roots = this.byKey.get(key) ?? [];
+    if (roots.length === 0) this.byKey.set(key, roots);
+    let node = roots.find((root) => root.prefix === prefix)?.node;
+    if (!node) roots.push({ prefix, node: (node = trieNode()) });
+    for (let at = KEY_LENGTH; at < literal.length; at++) {
+      const code = literal.charCodeAt(at);
+      node.next ??= new Map();
+      let child = node.next.get(code);
+      if (!child) node.next.set(code, (child = trieNode()));
+      node = child;
+    }
+    node.ends.push(index);
+  }
+
   /** The values whose regex could match `text`: those always tried, then those with a literal present. */
   candidates(text: string): Set<T> {
     const out = new Set<T>(this.always);
     const call = (this.call = (this.call + 1) >>> 0 || 1);
-    for (const index of this.short) {
-      const { literal, values } = this.literals[index];
-      if (text.includes(literal)) for (const value of values) out.add(value);
-    }
+    const found = (index: number): void => {
+      if (this.foundIn[index] === call) return;
+      this.foundIn[index] = call;
+      for (const value of this.literals[index].values) out.add(value);
+    };
+    for (const index of this.short) if (text.includes(this.literals[index].literal)) found(index);
     for (let at = 0; at + KEY_LENGTH <= text.length; at++) {
-      const indexes = this.byKey.get(keyAt(text, at));
-      if (indexes === undefined) continue;
-      for (const index of indexes) {
-        if (this.foundIn[index] === call) continue;
-        const { literal, values } = this.literals[index];
-        if (text.startsWith(literal, at)) {
-          this.foundIn[index] = call;
-          for (const value of values) out.add(value);
+      const roots = this.byKey.get(keyAt(text, at));
+      if (roots === undefined) continue;
+      for (const root of roots) {
+        if (roots.length > 1 || text.charCodeAt(at) > 0x3ff || text.charCodeAt(at + 1) > 0x3ff || text.charCodeAt(at + 2) > 0x3ff) {
+          if (!text.startsWith(root.prefix, at)) continue;
+        }
+        let node: TrieNode | undefined = root.node;
+        for (let next = at + KEY_LENGTH; node; next++) {
+          for (const index of node.ends) found(index);
+          node = next < text.length ? node.next?.get(text.charCodeAt(next)) : undefined;
         }
       }
     }
