@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       .map(([key, value]) => `${key}=${Number.isInteger(value) ? value : value.toFixed(3)}`)
       .join(" "),
   }));
-  const order = { dev: 0, test: 1, blind: 2, "blind-2": 3, "blind-3": 4, "blind-4": 5, "blind-5": 6 } as const;
+  const order = { dev: 0, test: 1, blind: 2, "blind-2": 3, "blind-3": 4, "blind-4": 5, "blind-5": 6, "blind-6": 7 } as const;
   table.sort((a, b) => a.judge.localeCompare(b.judge) || order[a.split] - order[b.split]);
   console.table(table);
 }
