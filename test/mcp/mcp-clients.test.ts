@@ -88,13 +88,14 @@ describe("real MCP clients against /mcp (issue 14)", () => {
     const { stdout } = await run("bash", ["-euo", "pipefail", "-c", commands], {
       cwd: ROOT,
       env: { ...process.env, PATH: `${BIN}:${process.env.PATH}`, MEMGATE_URL: gw.url, MEMGATE_TOKEN: token },
-      timeout: 30_000,
+      // Two npx starts of the Inspector (a large package): 10-20 s on a quiet machine, over 30 s on a loaded one.
+      timeout: 100_000,
     });
     const me = /"text":\s*"(\{.*?\})"/.exec(stdout);
     expect(me).not.toBeNull();
     expect(JSON.parse(JSON.parse(`"${me![1]}"`))).toMatchObject({ tenant: "acme", subjects: ["alice"], roles: ["agent"] });
     expect(stdout).toContain('"stop_reason": "SUCCESS_STORED"');
-  });
+  }, 120_000);
 
   it("runs the README's stdio configuration from a folder outside the checkout: the installed memgate-mcp (never npx) bridges an SDK stdio client to /mcp", async () => {
     const { json } = readmeRecipe();
