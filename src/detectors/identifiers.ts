@@ -35,6 +35,10 @@ interface SecretWords {
   login_words?: string[];
   /** Words that give what something is opened with ("with", "mit", "com", "ile"): after a login or unlock word, a secret with one of them or a keypad verb. */
   with_words?: string[];
+  /** PIN words that end in a verb ("code to unlock", "código para entrar"): its object may stand between them and the link. */
+  pin_object_words?: string[];
+  /** Words that describe a PIN without naming it ("four digits", "die vier Ziffern", "4桁"): with its digits alone at the start of the next sentence, a PIN. */
+  pin_hints?: string[];
   /** Password words that also name a motto or a keyword ("parola d'ordine", "合言葉"): their value counts only with a digit or a symbol. */
   weak_words?: string[];
   /** Words that give what a secret was just described as ("ou seja", "czyli", "cioè"): the value follows them. */
@@ -81,6 +85,8 @@ interface Compiled {
   openedWithBefore: RegExp | undefined;
   /** A card word of any language (for a PIN given in the next sentence). */
   cardWords: RegExp | undefined;
+  /** A PIN described without its word ("the four digits for his card"), for a PIN given in the next sentence. */
+  pinHints: RegExp | undefined;
   /** The start of a sentence that gives a PIN or a password described in the sentence before ("Es sind 7304", "C'est 2468", "Het is 9021", "7720,"). */
   nextValue: RegExp | undefined;
   /** Any PIN or entry-code word of any language. */
@@ -148,6 +154,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     answers: [] as string[],
     links: [] as string[],
     with: [] as string[],
+    hints: [] as string[],
   };
   const digitOf = new Map<string, string>();
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
@@ -156,6 +163,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     more.verbs.push(...(s.keypad_verbs ?? []));
     more.login.push(...(s.login_words ?? []));
     more.with.push(...(s.with_words ?? []));
+    more.hints.push(...(s.pin_hints ?? []));
     (s.not_values ?? []).forEach((w) => more.notValues.add(w.toLowerCase()));
     (s.of_words ?? []).forEach((w) => more.ofWords.add(w.toLowerCase()));
     more.pins.push(...(s.pin_words ?? []));
@@ -177,6 +185,7 @@ function compile(data: IdentifierData | undefined): Compiled {
       ["password", s.words ?? [], false],
       ["password", s.weak_words ?? [], true],
       ["pin", s.pin_words ?? [], false],
+      ["pin", s.pin_object_words ?? [], true],
       ["recovery", s.recovery_words ?? [], false],
       ["answer", s.answer_words ?? [], false],
     ] as const) {
@@ -187,11 +196,12 @@ function compile(data: IdentifierData | undefined): Compiled {
       // never a noun right after the word ("password hashing: argon2id" is about hashing).
       const ofPhrase = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,6}?)?` : "";
       // Recovery codes may be followed by the account they open, without an of-word ("Codes de secours Google : 1842 9931"): their value holds digits.
-      const of = kind === "recovery" ? `(?:[ \\t]+[^\\s:=.,;!?]+){0,7}?` : ofPhrase;
+      // A PIN word that ends in a verb takes its object before the link ("the code to unlock Sam's phone is 7391"): the value holds digits.
+      const of = kind === "recovery" || (kind === "pin" && weak) ? `(?:[ \\t]+[^\\s:=.,;!?]+){0,7}?` : ofPhrase;
       // Quoted with a pair ("«…»", "« … »", "「…」", "“…”") or one mark twice ('…', "…").
       const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`「『]?)(?:(?<=«)[ \u00a0\u202f])?(\\d(?:[ \\u2010\\u2011-]\\d){3,7}(?![ \\u2010\\u2011-]?\\d)|[^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1|[ \u00a0\u202f]?[»”’」』])`;
       const first = firstWords(words);
-      statements.push({ lang, kind, pattern: new RegExp(source, "giu"), words: first, notValues, ...(weak ? { weak } : {}) });
+      statements.push({ lang, kind, pattern: new RegExp(source, "giu"), words: first, notValues, ...(weak && kind === "password" ? { weak } : {}) });
       // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
       if (kind === "pin") {
         // The digits may be spaced or dashed one by one ("Karten-PIN: 7 3 0 5", "pincode pas: 3‑0‑9‑1").
@@ -235,6 +245,7 @@ function compile(data: IdentifierData | undefined): Compiled {
         ? new RegExp(`(?:${QUOTED_VALUE}|(?<![\\p{L}\\p{N}])(?!(?:19|20)\\d\\d(?!\\d))(\\d{4,8}))[ \\t]*${wordsPattern(more.with)}`, "giu")
         : undefined,
     cardWords: cardWords.length > 0 ? new RegExp(wordsPattern(cardWords), "giu") : undefined,
+    pinHints: more.hints.length > 0 ? new RegExp(wordsPattern(more.hints), "giu") : undefined,
     nextValue:
       more.links.length > 0
         ? new RegExp(
@@ -391,6 +402,7 @@ function nextSentenceSecret(c: Compiled, text: string): "pin" | "password" | und
   for (const [kind, words, first] of [
     ["pin", c.pinWords, c.pinFirst],
     ["pin", c.cardWords, undefined],
+    ["pin", c.pinHints, undefined],
     ["password", c.passwordWords, c.passwordFirst],
   ] as const) {
     if (!words || (first && !first.test(text))) continue;
@@ -474,8 +486,8 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
       const described = describedSecret(c, text) ?? nextSentenceSecret(c, text);
       if (described) found(`${described}_statement:described`);
     }
-  } else if (c.cardWords && digitCount(text) >= 4) {
-    // A card named without any secret word, its PIN in the next sentence ("… sa carte bleue. C'est 2468").
+  } else if ((c.cardWords || c.pinHints) && digitCount(text) >= 4) {
+    // A card or a PIN described without any secret word, its PIN in the next sentence ("… sa carte bleue. C'est 2468", "… die vier Ziffern. Es sind 7304").
     const next = nextSentenceSecret(c, text);
     if (next) found(`${next}_statement:next_sentence`);
   }

@@ -397,6 +397,8 @@ describe("secrets opened with, given in the next sentence, named indirectly (dev
     ["sv, a card named alone", "Mormor glömmer alltid vad bankkortet har. Det är 6610, säg det till henne."],
     ["pl, bare digits", "Dziadek zapomina kodu do karty. 3318, przypomnij mu."],
     ["ja, digits then kana", "父はキャッシュカードの4桁を忘れます。5172なので教えてあげて。"],
+    ["it, the digits described without a card or PIN word", "Il nonno non ricorda mai le quattro cifre. Sono 6284, diglielo tu."],
+    ["en, a code to unlock", "The code to unlock Sam's phone is 7391, he said so."],
   ])("C19-FORBID: a PIN described, then given alone in the next sentence: %s", async (_how, text) => {
     expect((await credentials(text)).some((l) => l.startsWith("pin_statement"))).toBe(true);
   });
