@@ -300,6 +300,8 @@ function looseSecret(words: RegExp, ofWords: ReadonlySet<string>, text: string):
     const tokens = rest.trim().split(/\s+/).slice(0, 14);
     // The service a key is for is named right after it by an of-word ("Klucz API do Przelewy24", "password for Office365"): a name, not the value.
     if (tokens.some((t, i) => passwordLike(t) && !(i === 1 && ofWords.has(tokens[0].toLowerCase())))) return true;
+    // A word and digits right after the word ("… hasłem kotek123").
+    if (tokens.length > 0 && WORD_AND_DIGITS.test(tokens[0].replace(/[.,;!?)]+$/, ""))) return true;
   }
   return false;
 }
@@ -307,6 +309,8 @@ function looseSecret(words: RegExp, ofWords: ReadonlySet<string>, text: string):
 /** An environment variable's or config key's name ("IYZICO_API_KEY", "DATABASE_PASSWORD", "$DB_PASS", "${TOKEN}"): where a value is read from, not a value. */
 const KEY_NAME = /^(?:\$\{?)?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\}?$|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^(?:process\.env|os\.environ|env)[.[]/;
 
+/** A word and two to four digits ("rex99", "toby22", "elif2015"): a password once a password was described and given after a colon or a reveal word. */
+const WORD_AND_YEAR = /^\p{L}{3,}\d{2,4}$/u;
 /** Capitals and digits, three letters or more and two digits or more ("PAMUK2020", "BUREK2019"): a password once a password was described. */
 const CAPS_AND_DIGITS = /^(?=(?:[^\d]*\d){2})(?=(?:[^\p{Lu}]*\p{Lu}){3})[\p{Lu}\d@#$!%&*?+_-]{6,32}$/u;
 /** Four to eight digits, or four to eight digits spaced or dashed one by one: a PIN once a PIN was described. */
@@ -350,7 +354,7 @@ function describedSecret(c: Compiled, text: string): "password" | "pin" | "answe
       if (kind === "pin" && SPACED_PIN.test(sentence)) return kind;
       for (const r of matchesOf(c.reveal, sentence)) {
         const value = r[1].replace(/[.,;:!?)\]]+$/, "");
-        if (kind === "pin" ? PIN_VALUE.test(value) : passwordLike(value) || CAPS_AND_DIGITS.test(value)) return kind;
+        if (kind === "pin" ? PIN_VALUE.test(value) : passwordLike(value) || CAPS_AND_DIGITS.test(value) || WORD_AND_YEAR.test(value)) return kind;
       }
     }
   }

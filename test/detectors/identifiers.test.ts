@@ -409,6 +409,8 @@ describe("secrets opened with, given in the next sentence, named indirectly (dev
     ["a step, no link", "The PIN screen was redesigned. Step 4012 of the guide covers it."],
     ["a sign-in provider", "Log in with Google and open the dashboard from 2024 onwards."],
     ["a badge", "Unlock the door with the badge, not with the code."],
+    ["a hashing scheme after the password word", "Password hashing argon2id is the default since v3."],
+    ["a campaign slogan", "Hasło kampanii to „Razem szybciej”."],
   ])("C19-FORBID: no secret in %s", async (_how, text) => {
     expect(await credentials(text)).toEqual([]);
   });
@@ -426,6 +428,10 @@ describe("secrets opened with, given in the next sentence, named indirectly (dev
     ["en, a login then a dash", "My VPN login, the dog's name in leet — R0v3r_2x — for the laptop."],
     ["sv, a user name then a word and digits", "Inloggning till skrivaren: anna.k och solros7."],
     ["fr, a password with inner capitals", "Son mot de passe Gmail c'est pLaTaNe7x, à garder."],
+    ["en, a word and digits after a described password", "Tom's password for everything is his dog's name plus 99: rex99."],
+    ["pl, a word and digits right after the password word", "Loguje się do banku hasłem kotek123."],
+    ["es, a PIN after a link with its article", "El PIN del móvil de Ana es el 2288."],
+    ["sv, a code word taking its object", "Koden till hennes mobil är 8823."],
   ])("C19-FORBID: a password given: %s", async (_how, text) => {
     expect((await credentials(text)).length).toBeGreaterThan(0);
   });
