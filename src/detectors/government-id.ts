@@ -11,7 +11,7 @@ import { matchesOf } from "./matches";
  * A number counts without any keyword when its shape is distinctive on its own (letters in
  * fixed places: DNI, NIE, codice fiscale, NINO, PAN, SVNR, CC) or its checksum is strong (NIR:
  * mod 97; IdNr, PESEL, CPF: structure plus check digits), or when it is written in the id's
- * own grouping (SSN 3-2-4, SIN and TFN 3-3-3, Aadhaar 4-4-4, CPF 3.3.3-2, NIR 1 2 2 2 3 3 2).
+ * own grouping (SSN 3-2-4, SIN and TFN 3-3-3, Aadhaar and My Number 4-4-4, CPF 3.3.3-2, NIR 1 2 2 2 3 3 2).
  * A bare run of digits whose checksum is weak (one check digit: BSN, PT NIF, SIN, TFN,
  * Aadhaar, UTR, FR NIF; SSN has none) counts only when an id word is near (`keywordNear`,
  * policy data in identifiers.ts), since one random number in ten or eleven passes such a
@@ -100,7 +100,8 @@ const DIGIT_IDS: DigitId[] = [
   },
   { label: "se_personnummer", length: 12, validate: sePersonnummer12, strong: true, groupings: [[8, 4]] },
   { label: "in_aadhaar", length: 12, validate: v(stdnum.IN.aadhaar), strong: false, groupings: [[4, 4, 4]] },
-  { label: "jp_my_number", length: 12, validate: (d) => ({ isValid: myNumberValid(d) }), strong: false, groupings: [] },
+  // Written as on the card (4-4-4), it counts bare, as Aadhaar does.
+  { label: "jp_my_number", length: 12, validate: (d) => ({ isValid: myNumberValid(d) }), strong: false, groupings: [[4, 4, 4]] },
   { label: "fr_nif", length: 13, validate: v(stdnum.FR.nif), strong: false, groupings: [[2, 2, 3, 3, 3]] },
   {
     label: "fr_nir",

@@ -33,6 +33,14 @@ interface SecretWords {
   keypad_verbs?: string[];
   /** Logging in ("loguję się …: Kowalczyk1957"): a password-like token after a colon in the same sentence. */
   login_words?: string[];
+  /** Words that give what something is opened with ("with", "mit", "com", "ile"): after a login or unlock word, a secret with one of them or a keypad verb. */
+  with_words?: string[];
+  /** PIN words that end in a verb ("code to unlock", "código para entrar"): its object may stand between them and the link. */
+  pin_object_words?: string[];
+  /** Words that describe a PIN without naming it ("four digits", "die vier Ziffern", "4桁"): with its digits alone at the start of the next sentence, a PIN. */
+  pin_hints?: string[];
+  /** Password words that also name a motto or a keyword ("parola d'ordine", "合言葉"): their value counts only with a digit or a symbol. */
+  weak_words?: string[];
   /** Words that give what a secret was just described as ("ou seja", "czyli", "cioè"): the value follows them. */
   reveal_words?: string[];
   /** The digits 0 to 9 written as words: four or more in a row are read as the digits ("cztery, dziewięć, jeden, sześć"). */
@@ -49,6 +57,8 @@ interface Statement {
   /** The first word of each of its entries, without boundaries or Unicode mode: every match of `pattern` starts with one, so a text without any is skipped cheaply. */
   words: RegExp;
   notValues: ReadonlySet<string>;
+  /** From a weak word (a motto's as much as a password's): the value needs a digit or a symbol. */
+  weak?: boolean;
 }
 
 interface Compiled {
@@ -70,6 +80,15 @@ interface Compiled {
   entryWords: RegExp | undefined;
   keypadVerbs: RegExp | undefined;
   loginWords: RegExp | undefined;
+  /** After a login or unlock word in its sentence, what it is opened with: a with-word or a keypad verb, then a value; or a value, then a with-word ("\"papatya42\" ile açılıyor"). */
+  openedWith: RegExp | undefined;
+  openedWithBefore: RegExp | undefined;
+  /** A card word of any language (for a PIN given in the next sentence). */
+  cardWords: RegExp | undefined;
+  /** A PIN described without its word ("the four digits for his card"), for a PIN given in the next sentence. */
+  pinHints: RegExp | undefined;
+  /** The start of a sentence that gives a PIN or a password described in the sentence before ("Es sind 7304", "C'est 2468", "Het is 9021", "7720,"). */
+  nextValue: RegExp | undefined;
   /** Any PIN or entry-code word of any language. */
   pinWords: RegExp | undefined;
   /** Cheap tests before pinWords, passwordWords and answerWords: the first words of their entries (no boundaries, no Unicode mode). */
@@ -110,6 +129,14 @@ const wordsPattern = (words: readonly string[]): string => {
   return `(?:${[...bounded, ...(unspaced.length > 0 ? [`(?:${alternation(unspaced)})`] : [])].join("|")})`;
 };
 
+/** A value in quotes (a pair or one mark twice): group 1. */
+const QUOTED_VALUE = `["'«“„‘「『]([^"'»”“’」』\\n]{3,40})["'»”’」』]`;
+/**
+ * A value given for a secret: four to eight digits that end their clause (not a year: "in 2019."; group 2), a quoted
+ * value (group 1) or a token (group 3); givenValue decides whether it reads as a secret.
+ */
+const GIVEN_VALUE = `(?:${QUOTED_VALUE}|(?!(?:19|20)\\d\\d(?!\\d))(\\d{4,8})(?=[ \\t]*(?:[,.;!?、。)]|$)|[\u3040-\u309f])|([^\\s,;]{4,64}))`;
+
 function compile(data: IdentifierData | undefined): Compiled {
   const idWords = Object.values(data?.id_words ?? {}).flat();
   const statements: Statement[] = [];
@@ -126,6 +153,8 @@ function compile(data: IdentifierData | undefined): Compiled {
     reveal: [] as string[],
     answers: [] as string[],
     links: [] as string[],
+    with: [] as string[],
+    hints: [] as string[],
   };
   const digitOf = new Map<string, string>();
   for (const [lang, s] of Object.entries(data?.secret_statements ?? {})) {
@@ -133,6 +162,8 @@ function compile(data: IdentifierData | undefined): Compiled {
     more.entry.push(...(s.entry_words ?? []));
     more.verbs.push(...(s.keypad_verbs ?? []));
     more.login.push(...(s.login_words ?? []));
+    more.with.push(...(s.with_words ?? []));
+    more.hints.push(...(s.pin_hints ?? []));
     (s.not_values ?? []).forEach((w) => more.notValues.add(w.toLowerCase()));
     (s.of_words ?? []).forEach((w) => more.ofWords.add(w.toLowerCase()));
     more.pins.push(...(s.pin_words ?? []));
@@ -144,16 +175,19 @@ function compile(data: IdentifierData | undefined): Compiled {
     const wordLinks = (s.links ?? []).filter((l) => /\p{L}/u.test(l) && !UNSPACED.test(l));
     const symbolLinks = (s.links ?? []).filter((l) => !/\p{L}/u.test(l) || UNSPACED.test(l));
     const link = [
-      ...(wordLinks.length > 0 ? [`\\s+(?:${alternation(wordLinks)})\\s+`] : []),
+      // a comma may come before it ("le sésame pour la boîte mail de Julien, c'est « … »")
+      ...(wordLinks.length > 0 ? [`,?\\s+(?:${alternation(wordLinks)})\\s+`] : []),
       ...(symbolLinks.length > 0 ? [`\\s*(?:${alternation(symbolLinks)})\\s*`] : []),
     ].join("|");
     if (!link) continue;
     const notValues = new Set((s.not_values ?? []).map((w) => w.toLowerCase()));
-    for (const [kind, words] of [
-      ["password", s.words ?? []],
-      ["pin", s.pin_words ?? []],
-      ["recovery", s.recovery_words ?? []],
-      ["answer", s.answer_words ?? []],
+    for (const [kind, words, weak] of [
+      ["password", s.words ?? [], false],
+      ["password", s.weak_words ?? [], true],
+      ["pin", s.pin_words ?? [], false],
+      ["pin", s.pin_object_words ?? [], true],
+      ["recovery", s.recovery_words ?? [], false],
+      ["answer", s.answer_words ?? [], false],
     ] as const) {
       if (words.length === 0) continue;
       secretWords.push(...words);
@@ -162,10 +196,12 @@ function compile(data: IdentifierData | undefined): Compiled {
       // never a noun right after the word ("password hashing: argon2id" is about hashing).
       const ofPhrase = s.of_words?.length ? `(?:[ \\t]+(?:${alternation(s.of_words)})(?:[ \\t]+[^\\s:=.,;!?]+){1,6}?)?` : "";
       // Recovery codes may be followed by the account they open, without an of-word ("Codes de secours Google : 1842 9931"): their value holds digits.
-      const of = kind === "recovery" ? `(?:[ \\t]+[^\\s:=.,;!?]+){0,5}?` : ofPhrase;
-      const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`]?)(\\d(?:[ \\u2010\\u2011-]\\d){3,7}(?![ \\u2010\\u2011-]?\\d)|[^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1)`;
+      // A PIN word that ends in a verb takes its object before the link ("the code to unlock Sam's phone is 7391"): the value holds digits.
+      const of = kind === "recovery" || (kind === "pin" && weak) ? `(?:[ \\t]+[^\\s:=.,;!?]+){0,7}?` : ofPhrase;
+      // Quoted with a pair ("«…»", "« … »", "「…」", "“…”") or one mark twice ('…', "…").
+      const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`「『]?)(?:(?<=«)[ \u00a0\u202f])?(\\d(?:[ \\u2010\\u2011-]\\d){3,7}(?![ \\u2010\\u2011-]?\\d)|[^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1|[ \u00a0\u202f]?[»”’」』])`;
       const first = firstWords(words);
-      statements.push({ lang, kind, pattern: new RegExp(source, "giu"), words: first, notValues });
+      statements.push({ lang, kind, pattern: new RegExp(source, "giu"), words: first, notValues, ...(weak && kind === "password" ? { weak } : {}) });
       // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
       if (kind === "pin") {
         // The digits may be spaced or dashed one by one ("Karten-PIN: 7 3 0 5", "pincode pas: 3‑0‑9‑1").
@@ -200,11 +236,28 @@ function compile(data: IdentifierData | undefined): Compiled {
     entryWords: more.entry.length > 0 ? new RegExp(wordsPattern(more.entry), "iu") : undefined,
     keypadVerbs: more.verbs.length > 0 ? new RegExp(wordsPattern(more.verbs), "giu") : undefined,
     loginWords: more.login.length > 0 ? new RegExp(wordsPattern(more.login), "giu") : undefined,
+    openedWith:
+      more.with.length + more.verbs.length > 0
+        ? new RegExp(`${wordsPattern([...more.with, ...more.verbs])}[ \\t]+(?:\\p{Ll}{1,4}[ \\t]+){0,2}${GIVEN_VALUE}`, "giu")
+        : undefined,
+    openedWithBefore:
+      more.with.length > 0
+        ? new RegExp(`(?:${QUOTED_VALUE}|(?<![\\p{L}\\p{N}])(?!(?:19|20)\\d\\d(?!\\d))(\\d{4,8}))[ \\t]*${wordsPattern(more.with)}`, "giu")
+        : undefined,
+    cardWords: cardWords.length > 0 ? new RegExp(wordsPattern(cardWords), "giu") : undefined,
+    pinHints: more.hints.length > 0 ? new RegExp(wordsPattern(more.hints), "giu") : undefined,
+    nextValue:
+      more.links.length > 0
+        ? new RegExp(
+            `^\\s*(?:(?:\\p{L}{1,6}[ \\t]+)?(?:${alternation(more.links)})[ \\t]+(?:\\p{L}{1,3}[ \\t]+)?|\\p{L}{1,6}['’]s[ \\t]+)?${GIVEN_VALUE}`,
+            "iu",
+          )
+        : undefined,
     anyNotValue: more.notValues,
     ofWords: more.ofWords,
     answerWords: more.answers.length > 0 ? new RegExp(wordsPattern(more.answers), "giu") : undefined,
     answerName: new RegExp(
-      `\\p{L}[^\\p{L}]*?(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|\\s${wordsPattern([...more.links, ...more.reveal])})\\s*["'«“„‘]?\\p{Lu}[\\p{Ll}'’-]{2,}["'»”’]?(?=\\s*(?:[.;!?)]|,|$))|\\p{L},\\s*\\p{Lu}[\\p{Ll}'’-]{2,},`,
+      `[\\p{L}"'»”’)\\uff09][^\\p{L}]*?(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|\\s${wordsPattern([...more.links, ...more.reveal])})\\s*["'«“„‘]?\\p{Lu}[\\p{Ll}'’-]{2,}["'»”’]?(?=\\s*(?:[.;!?)]|,|$))|\\p{L},\\s*\\p{Lu}[\\p{Ll}'’-]{2,},`,
       "gu",
     ),
     pinFirst: more.pins.length > 0 ? firstWords(more.pins) : undefined,
@@ -236,7 +289,8 @@ export function passwordLike(token: string): boolean {
   // A key or token: 20+ characters of letters and digits (a UUID, hex, base64) after a password or key word.
   if (t.length >= 20 && /^[\p{L}\d_-]+$/u.test(t) && t.replace(/\D/g, "").length >= 4) return true;
   const digits = t.replace(/\D/g, "").length;
-  return /[!@#$%^&*?+~€£§]/.test(t) || (digits >= 2 && /\p{Lu}/u.test(t));
+  // Capitals inside the word twice and a digit ("hYgCfrL1s"): typed, not a name ("JavaScript1").
+  return /[!@#$%^&*?+~€£§]/.test(t) || (digits >= 2 && /\p{Lu}/u.test(t)) || (t.match(/\p{Ll}\p{Lu}/gu)?.length ?? 0) >= 2;
 }
 
 /** A password word followed, in its line and within a few words, by a password-like token ("ww Tulpen!2020", "mdp Ameli = … → Mistigri1984!"). */
@@ -246,6 +300,8 @@ function looseSecret(words: RegExp, ofWords: ReadonlySet<string>, text: string):
     const tokens = rest.trim().split(/\s+/).slice(0, 14);
     // The service a key is for is named right after it by an of-word ("Klucz API do Przelewy24", "password for Office365"): a name, not the value.
     if (tokens.some((t, i) => passwordLike(t) && !(i === 1 && ofWords.has(tokens[0].toLowerCase())))) return true;
+    // A word and digits right after the word ("… hasłem kotek123").
+    if (tokens.length > 0 && WORD_AND_DIGITS.test(tokens[0].replace(/[.,;!?)]+$/, ""))) return true;
   }
   return false;
 }
@@ -253,6 +309,8 @@ function looseSecret(words: RegExp, ofWords: ReadonlySet<string>, text: string):
 /** An environment variable's or config key's name ("IYZICO_API_KEY", "DATABASE_PASSWORD", "$DB_PASS", "${TOKEN}"): where a value is read from, not a value. */
 const KEY_NAME = /^(?:\$\{?)?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\}?$|^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$|^(?:process\.env|os\.environ|env)[.[]/;
 
+/** A word and two to four digits ("rex99", "toby22", "elif2015"): a password once a password was described and given after a colon or a reveal word. */
+const WORD_AND_YEAR = /^\p{L}{3,}\d{2,4}$/u;
 /** Capitals and digits, three letters or more and two digits or more ("PAMUK2020", "BUREK2019"): a password once a password was described. */
 const CAPS_AND_DIGITS = /^(?=(?:[^\d]*\d){2})(?=(?:[^\p{Lu}]*\p{Lu}){3})[\p{Lu}\d@#$!%&*?+_-]{6,32}$/u;
 /** Four to eight digits, or four to eight digits spaced or dashed one by one: a PIN once a PIN was described. */
@@ -279,7 +337,7 @@ function describedSecret(c: Compiled, text: string): "password" | "pin" | "answe
         .split(/\n|(?<=[.!?\u3002])\s/)[0]
         .replace(/^[\s:=\uff1a]*\p{L}*/u, "");
       c.answerName.lastIndex = 0;
-      if (c.answerName.test(sentence)) return "answer";
+      if (c.answerName.test(sentence) || QUOTED_ANSWER.test(sentence)) return "answer";
     }
   }
   // Nothing to give a value by (a colon, an arrow, a reveal word) and no digits keyed one by one: nothing described is given.
@@ -296,8 +354,69 @@ function describedSecret(c: Compiled, text: string): "password" | "pin" | "answe
       if (kind === "pin" && SPACED_PIN.test(sentence)) return kind;
       for (const r of matchesOf(c.reveal, sentence)) {
         const value = r[1].replace(/[.,;:!?)\]]+$/, "");
-        if (kind === "pin" ? PIN_VALUE.test(value) : passwordLike(value) || CAPS_AND_DIGITS.test(value)) return kind;
+        if (kind === "pin" ? PIN_VALUE.test(value) : passwordLike(value) || CAPS_AND_DIGITS.test(value) || WORD_AND_YEAR.test(value)) return kind;
       }
+    }
+  }
+  return undefined;
+}
+
+/** A name in corner brackets after a link or a colon: an answer in a language without capitals ("秘密の質問（母親の旧姓）の答えは「高橋」"). */
+const QUOTED_ANSWER = /(?:は|：|:|=)\s*[「『][^」』\n]{1,20}[」』]/u;
+
+/** A digit or a symbol: what a motto or a keyword has not and a secret has ("girasole77", "gatito_2020"). */
+const SECRET_MARK = /[\d!@#$%^&*?+~€£§_]/;
+
+/** Whether a value matched by GIVEN_VALUE (quoted, digits, token) reads as a secret of this kind. */
+function givenValue(m: RegExpExecArray, kind: "pin" | "password"): boolean {
+  if (m[2] !== undefined) return true;
+  if (m[1] !== undefined) return kind === "pin" ? PIN_VALUE.test(m[1]) : SECRET_MARK.test(m[1]) && !KEY_NAME.test(m[1]);
+  if (kind === "pin" || m[3] === undefined) return false;
+  const token = m[3].replace(/[.,;:!?)\]]+$/, "");
+  return !KEY_NAME.test(token) && (passwordLike(token) || CAPS_AND_DIGITS.test(token));
+}
+
+/** The sentence of `text` around offsets `start` to `end` (a line, or between sentence ends). */
+function sentenceAround(text: string, start: number, end: number): string {
+  const from = Math.max(text.lastIndexOf("\n", start), ...[". ", "! ", "? ", "\u3002"].map((p) => text.lastIndexOf(p, start)));
+  const to = text.slice(end).search(/\n|[.!?](?:\s|$)|\u3002/u);
+  return text.slice(from + 1, to < 0 ? text.length : end + to);
+}
+
+/**
+ * What a login or an unlock opens with, in its sentence: "Priya unlocks her phone with 8991, …", "O Rui entra no computador
+ * com «saudade#2021»", "para entrar en el portátil … hay que poner «gatito_2020»", "laptopu \"papatya42\" ile açılıyor".
+ */
+function openedWithSecret(c: Compiled, text: string): boolean {
+  if (!c.loginWords || !c.openedWith) return false;
+  for (const m of matchesOf(c.loginWords, text)) {
+    const sentence = sentenceAround(text, m.index, m.index + m[0].length);
+    if (matchesOf(c.openedWith, sentence).some((v) => givenValue(v, "password"))) return true;
+    if (c.openedWithBefore && matchesOf(c.openedWithBefore, sentence).some((v) => givenValue(v, "password"))) return true;
+  }
+  return false;
+}
+
+/**
+ * A PIN or a password described in one sentence and given alone at the start of the next: "Mamie ne retient jamais les
+ * chiffres de sa carte bleue. C'est 2468", "Babcia ciągle zapomina kodu do karty. To 4096", "キャッシュカードの4桁をよく忘れます。3917なので".
+ */
+function nextSentenceSecret(c: Compiled, text: string): "pin" | "password" | undefined {
+  if (!c.nextValue || !/[.!?\u3002\n]/.test(text)) return undefined;
+  for (const [kind, words, first] of [
+    ["pin", c.pinWords, c.pinFirst],
+    ["pin", c.cardWords, undefined],
+    ["pin", c.pinHints, undefined],
+    ["password", c.passwordWords, c.passwordFirst],
+  ] as const) {
+    if (!words || (first && !first.test(text))) continue;
+    for (const m of matchesOf(words, text)) {
+      if (kind === "pin" && c.technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+      const end = m.index + m[0].length;
+      const stop = text.slice(end).search(/\n|[.!?](?=\s)|\u3002/u);
+      if (stop < 0) continue;
+      const next = c.nextValue.exec(text.slice(end + stop + 1, end + stop + 120));
+      if (next && givenValue(next, kind)) return kind;
     }
   }
   return undefined;
@@ -309,6 +428,7 @@ function secretValue(statement: Statement, value: string, quoted: boolean, after
   if (bare.length < 3 || statement.notValues.has(bare.toLowerCase()) || KEY_NAME.test(bare)) return false;
   if (statement.kind === "recovery") return /\d/.test(bare) && bare.length >= 4;
   if (statement.kind === "pin") return /\d{3,}|\d[\d \u2010\u2011-]*\d/.test(bare) && /^[\d \u2010\u2011-]+$/.test(bare.replace(/[#*]/g, ""));
+  if (statement.weak) return SECRET_MARK.test(bare);
   if (quoted || /\d|[^\p{L}'-]/u.test(bare) || /\p{Ll}\p{Lu}/u.test(bare)) return true;
   // A plain word counts when it ends its clause ("the wifi password is sunflower."), not when the sentence goes on.
   return bare.length >= 4 && (bare !== value || /^\s*(?:$|[\n.,;!?)])/.test(after));
@@ -317,6 +437,8 @@ function secretValue(statement: Statement, value: string, quoted: boolean, after
 // After an id word: a number of 5+ digits ("passport no. 123456789"), or a document number of capitals
 // and digits with at least three digits ("Reisepass C01X00T47", "licence MORGA657054SM9IJ").
 const ID_SHAPE = /^[^\n\d]{0,40}?[A-Z]{0,3}\d[\d -]{4,18}/;
+/** A NINO's shape, whatever its prefix letters, after the word that names it. */
+const NINO_NAMED = /^[^\n\d]{0,40}?(?<![\p{L}\p{N}])[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\p{L}\p{N}])/u;
 const DOCUMENT_NUMBER = /^[^\n]{0,40}?(?<![\p{L}\p{N}])(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{5,17}(?![\p{L}\p{N}])/u;
 
 /**
@@ -365,15 +487,21 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
     }
     if (!kinds.has("password") && c.passwordWords && looseSecret(c.passwordWords, c.ofWords, text)) found("password_statement:value");
     else if (!kinds.has("pin") && !kinds.has("password") && !kinds.has("answer")) {
-      const described = describedSecret(c, text);
+      const described = describedSecret(c, text) ?? nextSentenceSecret(c, text);
       if (described) found(`${described}_statement:described`);
     }
+  } else if ((c.cardWords || c.pinHints) && digitCount(text) >= 4) {
+    // A card or a PIN described without any secret word, its PIN in the next sentence ("… sa carte bleue. C'est 2468", "… die vier Ziffern. Es sind 7304").
+    const next = nextSentenceSecret(c, text);
+    if (next) found(`${next}_statement:next_sentence`);
   }
   // Cheap tests first: each rule below scans the text with a large alternation of every language's words.
   const colon = /[:=\uff1a]/.test(text);
+  const colonOrDash = colon || /[\u2014\u2013\u2192]/.test(text);
   if (c.phraseWords && colon && seedPhrase(c.phraseWords, c.anyNotValue, text)) found("seed_phrase");
   if (c.keypadVerbs && c.entryWords && digitCount(text) >= 3 && c.entryWords.test(text) && entryCode(c.keypadVerbs, c.entryWords, text)) found("entry_code");
-  if (c.loginWords && colon && digitCount(text) >= 2 && loginPassword(c.loginWords, text)) found("password_statement:login");
+  if (c.loginWords && colonOrDash && digitCount(text) >= 1 && loginPassword(c.loginWords, text)) found("password_statement:login");
+  else if (c.loginWords && digitCount(text) >= 1 && openedWithSecret(c, text)) found("password_statement:opened_with");
   if (c.spacedWords.size > 0 && / \p{L} \p{L} /u.test(text) && spacedStatement(c, text)) found("password_statement:letter_spaced");
   return findings;
 }
@@ -463,11 +591,24 @@ function entryCode(verbs: RegExp, entry: RegExp, text: string): boolean {
   return false;
 }
 
-/** A login sentence, then in the same sentence a password-like token after a colon ("Do poczty loguję się … urodzenia: Kowalczyk1957"). */
+/** A word and a few digits, after a user name ("kanelbulle9", "tulpen2022"). */
+const WORD_AND_DIGITS = /^\p{Ll}{4,}\d{1,4}$/u;
+
+/**
+ * A login sentence, then in the same sentence a password-like token after a colon, a dash or an arrow ("Do poczty loguję się …
+ * urodzenia: Kowalczyk1957", "Use my uni login, same as my cat's name in leet — M1s0_th3_c4t — …"), or a word and digits after a user name.
+ */
 function loginPassword(words: RegExp, text: string): boolean {
   for (const m of matchesOf(words, text)) {
     const sentence = text.slice(m.index + m[0].length, m.index + m[0].length + 240).split(/\n|(?<=[.!?])\s/)[0];
-    for (const value of sentence.matchAll(/[:\uff1a]\s*([^\s,;]+)/gu)) if (passwordLike(value[1]) && !/\d\.\d/.test(value[1])) return true; // not a version ("Python3.12")
+    for (const value of sentence.matchAll(/[:\uff1a\u2014\u2013\u2192]\s*(?=([^\n]{1,80}))/gu)) {
+      // a user name, then the password ("inloggning till jobbdatorn: erik.l och kanelbulle9"); not a version ("Python3.12")
+      const tokens = value[1]
+        .split(/[\s,;/]+/)
+        .slice(0, 4)
+        .map((t) => t.replace(/[.!?)]+$/, ""));
+      if (tokens.some((t, i) => (passwordLike(t) || (i > 0 && WORD_AND_DIGITS.test(t))) && !/\d\.\d/.test(t))) return true;
+    }
   }
   return false;
 }
@@ -521,6 +662,9 @@ function identifierFindings(compiled: Compiled, field: string, text: string): Fi
     const named = (after: string) => (ID_SHAPE.exec(after)?.[0].replace(/\D/g, "").length ?? 0) >= 5 || DOCUMENT_NUMBER.test(after);
     // An id with a check digit is found by nationalIdsIn or not at all: "Steuer-ID 49 960 571 231 (wrong check digit)" is test data.
     if (words.some((w) => w.ids === undefined && named(text.slice(w.end, w.end + 64)))) {
+      findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
+    } else if (words.some((w) => w.ids?.has("gb_nino") && NINO_NAMED.test(text.slice(w.end, w.end + 64)))) {
+      // A NINO's only check is its prefix letters: named ("NI no. QQ 12 34 56 C", "the number HMRC knows Ben by is …"), any prefix counts.
       findings.push({ field, class: "biometrics_ids", label: "named_id_number" });
     }
   }

@@ -378,3 +378,86 @@ describe("numbers by their checksum whatever the spelling, secrets described the
     expect((await findings(text)).filter((f) => f.class === "credentials")).toEqual([]);
   });
 });
+
+describe("secrets opened with, given in the next sentence, named indirectly (dev batch 8)", () => {
+  const labels = async (text: string): Promise<string[]> => (await findings(text)).map((f) => f.label);
+  const credentials = async (text: string): Promise<string[]> => (await findings(text)).filter((f) => f.class === "credentials").map((f) => f.label);
+
+  it.each([
+    ["en, a PIN after 'with'", "He unlocks the tablet with 5830, the old house number."],
+    ["pt, a quoted password after 'com'", "A Inês entra na conta do banco com «Mar#2020» quando viaja."],
+    ["tr, a quoted password before 'ile'", 'Bilgisayarı "lale2019" ile açılıyor, o yokken kullanın.'],
+    ["es, a keypad verb", "Para entrar en la tableta hay que poner «olivo_77» y esperar."],
+  ])("C19-FORBID: what a login or an unlock opens with: %s", async (_how, text) => {
+    expect(await credentials(text)).toContain("password_statement:opened_with");
+  });
+
+  it.each([
+    ["fr, a card's code", "Papa oublie toujours le code de sa carte bleue. C'est 5907, rappelle-le-lui."],
+    ["sv, a card named alone", "Mormor glömmer alltid vad bankkortet har. Det är 6610, säg det till henne."],
+    ["pl, bare digits", "Dziadek zapomina kodu do karty. 3318, przypomnij mu."],
+    ["ja, digits then kana", "父はキャッシュカードの4桁を忘れます。5172なので教えてあげて。"],
+    ["it, the digits described without a card or PIN word", "Il nonno non ricorda mai le quattro cifre. Sono 6284, diglielo tu."],
+    ["en, a code to unlock", "The code to unlock Sam's phone is 7391, he said so."],
+  ])("C19-FORBID: a PIN described, then given alone in the next sentence: %s", async (_how, text) => {
+    expect((await credentials(text)).some((l) => l.startsWith("pin_statement"))).toBe(true);
+  });
+
+  it.each([
+    ["a year", "Mijn pasje is kwijt. Het is 2025, tijd voor een nieuwe."],
+    ["a quantity with its unit", "Die Bankkarte kam per Post. Es sind 1500 Euro Limit."],
+    ["a step, no link", "The PIN screen was redesigned. Step 4012 of the guide covers it."],
+    ["a sign-in provider", "Log in with Google and open the dashboard from 2024 onwards."],
+    ["a badge", "Unlock the door with the badge, not with the code."],
+    ["a hashing scheme after the password word", "Password hashing argon2id is the default since v3."],
+    ["a campaign slogan", "Hasło kampanii to „Razem szybciej”."],
+  ])("C19-FORBID: no secret in %s", async (_how, text) => {
+    expect(await credentials(text)).toEqual([]);
+  });
+
+  it("C19-FORBID: a motto's word counts only with a digit or a symbol in its value", async () => {
+    expect(await credentials("La parola d'ordine del router è «tramonto88».")).toContain("password_statement:it");
+    expect(await credentials("La parola d'ordine del trimestre è «meno riunioni»: più codice.")).toEqual([]);
+    expect(await credentials("Wi-Fiの合言葉は「umi7731」です。")).toContain("password_statement:ja");
+    expect(await credentials("部署の合言葉は「安全第一」です。")).toEqual([]);
+  });
+
+  it.each([
+    ["fr, spaced guillemets after a comma", "Le sésame du coffre de Paul, c'est « tilleul42 », note-le."],
+    ["fr, recovery codes with a long phrase", "Codes de secours du compte Google de ma sœur Anne : 5521 0093, 7719 4410"],
+    ["en, a login then a dash", "My VPN login, the dog's name in leet — R0v3r_2x — for the laptop."],
+    ["sv, a user name then a word and digits", "Inloggning till skrivaren: anna.k och solros7."],
+    ["fr, a password with inner capitals", "Son mot de passe Gmail c'est pLaTaNe7x, à garder."],
+    ["en, a word and digits after a described password", "Tom's password for everything is his dog's name plus 99: rex99."],
+    ["pl, a word and digits right after the password word", "Loguje się do banku hasłem kotek123."],
+    ["es, a PIN after a link with its article", "El PIN del móvil de Ana es el 2288."],
+    ["sv, a code word taking its object", "Koden till hennes mobil är 8823."],
+  ])("C19-FORBID: a password given: %s", async (_how, text) => {
+    expect((await credentials(text)).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["es, what she has to say", "Si le preguntan por el nombre de su primera mascota, tiene que decir «Canela»."],
+    ["en, a quoted question", 'His answer to "where your parents met" is Tulsa, keep it.'],
+    ["ja, an answer in corner brackets", "田中さんの秘密の質問（最初のペットの名前）の答えは「ポチ」です。"],
+  ])("C19-FORBID: a security answer: %s", async (_how, text) => {
+    expect(await credentials(text)).toContain("answer_statement:described");
+  });
+
+  it.each([
+    ["pt NIF named by the tax office", "O número que as Finanças lhe deram é 153349387.", "national_id:pt_nif"],
+    ["tr TCKN named by the id card, inflected", "Kimlikteki numarası 28746045208, randevu için lazım.", "national_id:tr_tckimlik"],
+    ["jp My Number in its card grouping", "9694 1638 3260", "national_id:jp_my_number"],
+    ["a NINO named by HMRC, specimen prefix", "The number HMRC knows her by is QQ 12 34 56 A.", "named_id_number"],
+    ["pl id card, genitive", "Numer jego dowodu osobistego to CKW840271.", "named_id_number"],
+  ])("C19-FORBID: an id named indirectly: %s", async (_how, text, label) => {
+    expect(await labels(text)).toContain(label);
+  });
+
+  it.each([
+    ["a TCKN failing its check digit", "Test dosyasındaki kimlik no 28746045209 reddedilmeli."],
+    ["My Number failing its check digit", "9694 1638 3262"],
+  ])("C19-FORBID: %s is no identifier", async (_how, text) => {
+    expect((await findings(text)).filter((f) => f.class === "biometrics_ids" && f.label.startsWith("national_id"))).toEqual([]);
+  });
+});
