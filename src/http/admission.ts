@@ -7,7 +7,7 @@ export type { Ticker, Timer } from "./admission-pacing";
  * Fair admission at the door (issue 22 §1, SG-LOAD, SG-ISO): how much of this gateway's in-flight
  * capacity each tenant, and each principal within it, may hold, for writes and for reads apart.
  *
- * Four parts, each small enough to read whole:
+ * Three parts, each small enough to read whole:
  * - **How much capacity there is** is measured, not configured: a gradient concurrency limit in the
  *   spirit of Netflix concurrency-limits' GradientLimit (itself TCP Vegas's idea). The no-load
  *   service time is the lowest window average of the last `baseline_ms`; each window's average is
@@ -25,9 +25,6 @@ export type { Ticker, Timer } from "./admission-pacing";
  *   Measured before (one principal, 100 connections): the old equal split of the limit let the
  *   flooder fill every slot between two of the victim's requests, and the limit's floor (4, 2 per
  *   tenant) kept two of its writes in flight however slow the gateway got.
- * - **How much of the lane's time one tenant holds while others ask**: a tenant past its
- *   `contended_share` of the lane's recent time rests while another tenant asks (LaneScheduler's
- *   `account`), so a flood that keeps even one write in flight leaves the lane idle part of the time.
  * - **How fast refusals are answered** (src/http/admission-pacing.ts): a full queue, or a wait
  *   longer than `max_wait_ms`, answers 429 with Retry-After, at a bounded pace per principal and
  *   tenant, so a caller that asks again at once cannot turn refusals into load.
@@ -55,15 +52,6 @@ export interface AdmissionData {
     window_min_requests?: number;
     /** Requests a tenant may always have in flight, whatever the limit (absent: 1). */
     min_per_tenant?: number;
-    /**
-     * The share of the lane's time a tenant may hold while another tenant is asking (absent: 1,
-     * no cap). Its busy time is a sum of service times decayed over `contended_window_ms`; past
-     * the share, the tenant rests (nothing of it admitted, not even under `min_per_tenant`) until
-     * the sum decays back to it. Alone on the lane, a tenant is never rested.
-     */
-    contended_share?: number;
-    /** How long another tenant's last admission keeps the lane contended, and the busy time's decay constant (absent: 1,000). */
-    contended_window_ms?: number;
   };
   queue: { per_principal: number; max_wait_ms: number };
   /** How fast refused callers are answered (src/http/admission-pacing.ts); absent: the defaults. */
@@ -73,18 +61,7 @@ export interface AdmissionData {
 }
 
 export const DEFAULT_ADMISSION: AdmissionData = {
-  in_flight: {
-    initial: 4,
-    min: 1,
-    max: 256,
-    tolerance: 2,
-    window_ms: 500,
-    window_min_requests: 5,
-    baseline_ms: 300_000,
-    min_per_tenant: 1,
-    contended_share: 0.5,
-    contended_window_ms: 1_000,
-  },
+  in_flight: { initial: 4, min: 1, max: 256, tolerance: 2, window_ms: 500, window_min_requests: 5, baseline_ms: 300_000, min_per_tenant: 1 },
   queue: { per_principal: 16, max_wait_ms: 5_000 },
   refusals: DEFAULT_REFUSAL_PACING,
   tenant_weights: { default: 1, tenants: {} },
@@ -197,18 +174,6 @@ interface TenantHolder {
   principalNow: number;
 }
 
-/** How much of the lane's time a tenant held lately (kept apart from TenantHolder, which is dropped between requests). */
-interface TenantUsage {
-  /** Service time (ms) of its finished requests, decayed over the contended window, as of `at`. */
-  busy: number;
-  at: number;
-  /** Nothing of this tenant is admitted before this time (Ticker ms): it held more than its contended share. */
-  restUntil: number;
-}
-
-/** Tenants whose usage is remembered, at most; past it, those whose busy time has decayed below 1 ms are dropped. */
-const USAGE_ENTRIES = 1_024;
-
 /**
  * One lane's admission: the measured limit of requests in flight, and who goes next. A request
  * is admitted at once while the lane is under its limit and nobody waits, or while its tenant
@@ -228,10 +193,6 @@ class LaneScheduler {
   private readonly tenants = new Map<string, TenantHolder>();
   /** The virtual time of the last admission: where a tenant that starts asking starts. */
   private virtualNow = 0;
-  /** The last two distinct tenants admitted, the latest first: enough to tell whether anyone else asks. */
-  private readonly recent: { tenant: string; at: number }[] = [];
-  private readonly usage = new Map<string, TenantUsage>();
-  private prunedAt = -Infinity;
   /** Counters for the benchmark and /metrics. */
   admitted = 0;
   refused = 0;
@@ -267,59 +228,8 @@ class LaneScheduler {
    * tenant has fewer than `min_per_tenant` in flight (whatever the limit: a tenant asking now and
    * then never waits behind a flood).
    */
-  private fits(tenant: string, t: TenantHolder): boolean {
-    if ((this.usage.get(tenant)?.restUntil ?? -Infinity) > this.now()) return false;
+  private fits(t: TenantHolder): boolean {
     return t.inFlight < (this.data().in_flight.min_per_tenant ?? 1) || this.inFlightTotal < this.gradient.limit;
-  }
-
-  /**
-   * A finished request's service time counts against its tenant's contended share: while another
-   * tenant asked within the window, a tenant whose decayed busy time is past its share of the
-   * lane's time (share · window · limit) rests until the decay brings it back
-   * (busy · e^(-rest/window) = share · window · limit). Why:
-   * a flood holding even one write in flight keeps FerretDB's single writer and the event loop
-   * busy all the time, and every other tenant's request then waits behind one of its commands;
-   * resting leaves the lane idle part of the time, so a light tenant usually finds it free. Alone
-   * on the lane, a tenant is never rested (the cap costs throughput only when someone else asks).
-   */
-  private account(tenant: string, serviceMs: number): void {
-    const { contended_share: share = 1, contended_window_ms: window = 1_000 } = this.data().in_flight;
-    if (share >= 1) return;
-    const now = this.now();
-    let usage = this.usage.get(tenant);
-    if (!usage) {
-      if (this.usage.size >= USAGE_ENTRIES && now - this.prunedAt >= window) this.pruneUsage(now, window);
-      this.usage.set(tenant, (usage = { busy: 0, at: now, restUntil: -Infinity }));
-    }
-    usage.busy = usage.busy * Math.exp(-(now - usage.at) / window) + serviceMs;
-    usage.at = now;
-    // The lane's time is its limit's worth of slots: a tenant's share of it, in service time.
-    const allowed = share * window * Math.max(1, this.gradient.limit);
-    if (!this.contended(tenant, now, window) || usage.busy <= allowed) return;
-    const rest = window * Math.log(usage.busy / allowed);
-    if (now + rest <= usage.restUntil) return;
-    usage.restUntil = now + rest;
-    // A millisecond late rather than early: a timer that fires before restUntil would find the tenant still resting.
-    this.timer(() => this.dispatch(), Math.ceil(rest) + 1);
-  }
-
-  private pruneUsage(now: number, window: number): void {
-    this.prunedAt = now;
-    for (const [tenant, usage] of this.usage) {
-      if (usage.restUntil <= now && usage.busy * Math.exp(-(now - usage.at) / window) < 1) this.usage.delete(tenant);
-    }
-  }
-
-  /** Whether a tenant other than `tenant` was admitted within the window. */
-  private contended(tenant: string, now: number, window: number): boolean {
-    const other = this.recent[0]?.tenant !== tenant ? this.recent[0] : this.recent[1];
-    return other !== undefined && now - other.at <= window;
-  }
-
-  private noteAdmitted(tenant: string): void {
-    const now = this.now();
-    if (this.recent[0]?.tenant === tenant) this.recent[0].at = now;
-    else this.recent.splice(0, this.recent.length, { tenant, at: now }, ...this.recent.slice(0, 1));
   }
 
   private grant(tenant: string, principal: string): Admitted {
@@ -329,15 +239,12 @@ class LaneScheduler {
     t.principalNow = Math.max(t.principalNow, p.virtualTime);
     p.virtualTime = Math.max(p.virtualTime, t.principalNow) + 1;
     this.admitted += 1;
-    this.noteAdmitted(tenant);
     let started = this.enter(tenant, principal);
     let aside = false;
     return admittedOnce(
       () => {
         if (aside) return; // given back while it waits; the wait's end finds the ticket released
-        const serviceMs = this.now() - started;
-        this.gradient.sample(serviceMs, this.inFlightTotal);
-        this.account(tenant, serviceMs);
+        this.gradient.sample(this.now() - started, this.inFlightTotal);
         this.leave(tenant, principal);
       },
       async (wait, released) => {
@@ -383,7 +290,7 @@ class LaneScheduler {
   acquire(tenant: string, principal: string): AdmissionResult | Promise<AdmissionResult> {
     const { t, p } = this.holders(tenant, principal);
     // Others' waiters wait only while nothing of theirs fits, so a fitting arrival goes at once.
-    if (t.waiting === 0 && this.fits(tenant, t)) return this.grant(tenant, principal);
+    if (t.waiting === 0 && this.fits(t)) return this.grant(tenant, principal);
     const { per_principal, max_wait_ms } = this.data().queue;
     if (p.queue.length >= per_principal) {
       this.forget(tenant, principal);
@@ -412,7 +319,7 @@ class LaneScheduler {
       let tenant: TenantHolder | undefined;
       let tenantName = "";
       for (const [name, t] of this.tenants) {
-        if (t.waiting === 0 || !this.fits(name, t) || (tenant && !behind(t, tenant, this.weightOf(name), this.weightOf(tenantName)))) continue;
+        if (t.waiting === 0 || !this.fits(t) || (tenant && !behind(t, tenant, this.weightOf(name), this.weightOf(tenantName)))) continue;
         [tenant, tenantName] = [t, name];
       }
       if (!tenant) return;

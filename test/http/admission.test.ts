@@ -221,51 +221,6 @@ describe("fair admission of in-flight capacity (SG-LOAD, SG-ISO, issue 22 §1)",
     expect(admission.acquire({ tenant: "t", id: "p" }, "read")).toMatchObject({ admitted: true });
   });
 
-  it("SG-LOAD: a tenant holding more than its contended share of the lane rests while another tenant asks, and only then", async () => {
-    const { time, admission } = start(fixed(1, 16));
-    const flood = { tenant: "flood", id: "f" };
-    /** One write of `who`, admitted at once, served for `ms`, then released. */
-    const serve = (who: { tenant: string; id: string }, ms: number): void => {
-      const entry = admitted(admission.acquire(who, "write"));
-      time.advance(ms);
-      entry.release();
-    };
-    // Alone on the lane: 40 back-to-back writes of 100 ms (4 s of service, eight times its share) and never a rest.
-    for (let i = 0; i < 40; i++) serve(flood, 100);
-    // Another tenant asks: from the flooder's next finished write on, it rests until its busy time
-    // (about 1 s decayed over the 1 s window) falls back to half the window: about ln(2) s.
-    serve({ tenant: "victim", id: "v" }, 20);
-    serve(flood, 100);
-    const resting = admission.acquire(flood, "write");
-    expect(resting).toBeInstanceOf(Promise);
-    // The victim is not resting (20 ms of 1 s): admitted at once while the flooder waits.
-    serve({ tenant: "victim", id: "v" }, 20);
-    expect(await settled(resting as Promise<AdmissionResult>)).toBe(false);
-    time.advance(600);
-    expect(await settled(resting as Promise<AdmissionResult>)).toBe(false);
-    time.advance(200); // past ln(2) s after its last write: its timer admits the waiting write
-    expect(await settled(resting as Promise<AdmissionResult>)).toBe(true);
-    ((await resting) as Admitted).release();
-    // Once the victim has been quiet for a window, the flooder is alone again and never rests.
-    time.advance(1_500);
-    for (let i = 0; i < 20; i++) serve(flood, 100);
-    expect(admission.acquire(flood, "write")).toMatchObject({ admitted: true });
-  });
-
-  it("SG-LOAD: no contended share in policy data (1) rests nobody", async () => {
-    const { time, admission } = start(fixed(1, 16, { in_flight: { ...DEFAULT_ADMISSION.in_flight, initial: 1, min: 1, max: 1, contended_share: 1 } }));
-    const serve = (who: { tenant: string; id: string }, ms: number): void => {
-      const entry = admitted(admission.acquire(who, "write"));
-      time.advance(ms);
-      entry.release();
-    };
-    for (let i = 0; i < 20; i++) {
-      serve({ tenant: "flood", id: "f" }, 100);
-      serve({ tenant: "victim", id: "v" }, 20);
-    }
-    expect(admission.acquire({ tenant: "flood", id: "f" }, "write")).toMatchObject({ admitted: true });
-  });
-
   it("tenant weights from policy data give a heavier tenant two turns for a plain tenant's one", async () => {
     const { admission } = start({ ...fixed(6, 100), tenant_weights: { default: 1, tenants: { gold: 2 } } });
     const run = new Turns();
