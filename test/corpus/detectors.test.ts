@@ -81,7 +81,9 @@ describe("C19-FORBID C19-TOOL: detector quality on the dev and test splits", () 
  * The second blind split (blind-2) was written by helpers on 2026-11-28 before that day's tuning,
  * the third (blind-3) by another helper at 12:08 that day, before the afternoon's tuning, the
  * fourth (blind-4) by three helpers on 2026-11-29 at 02:17-02:37, before its first evaluation,
- * the fifth (blind-5) by three helpers on 2026-11-29 at 08:24-08:35, before its first evaluation.
+ * the fifth (blind-5) by three helpers on 2026-11-29 at 08:24-08:35, before its first evaluation,
+ * the sixth (blind-6) by three helpers on 2026-11-29 at 11:39-11:45, before its first evaluation
+ * and before tuning round 8 (four helpers on dev only) was merged.
  */
 describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split hold their measured levels", () => {
   let test: SplitEvaluation;
@@ -90,6 +92,7 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
   let blind3: SplitEvaluation;
   let blind4: SplitEvaluation;
   let blind5: SplitEvaluation;
+  let blind6: SplitEvaluation;
   beforeAll(async () => {
     test = await evaluateDetectorSplit("test", POLICY_BUNDLE);
     blind = await evaluateDetectorSplit("blind", POLICY_BUNDLE);
@@ -97,6 +100,7 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     blind3 = await evaluateDetectorSplit("blind-3", POLICY_BUNDLE);
     blind4 = await evaluateDetectorSplit("blind-4", POLICY_BUNDLE);
     blind5 = await evaluateDetectorSplit("blind-5", POLICY_BUNDLE);
+    blind6 = await evaluateDetectorSplit("blind-6", POLICY_BUNDLE);
   }, 900_000);
 
   const caught = (lines: { caught: boolean }[]): number => lines.filter((v) => v.caught).length;
@@ -127,21 +131,21 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expect([f.frames, f.identical]).toEqual([10, 10]);
   });
 
-  it("C19-FORBID: blind split, sensitive recall at least 278 of 308 (0.903; 274 before dev batch 7 of 29 Nov, 264 before 28 Nov afternoon): de 31/34, en 38/43, es 30/33, fr 31/33, it 31/33, nl 29/33, pl 27/33, pt 32/33, ja 9/11, sv 10/11, tr 10/11 (11 before: one Turkish text lost in the afternoon's lexicon change, not looked at)", () => {
+  it("C19-FORBID: blind split, sensitive recall at least 288 of 308 (0.935; 278 before tuning round 8 of 29 Nov, 274 before dev batch 7, 264 before 28 Nov afternoon): de 32/34, en 40/43, es 31/33, fr 31/33, it 32/33, nl 31/33, pl 29/33, pt 33/33, ja 9/11, sv 10/11, tr 10/11 (11 before: one Turkish text lost in the afternoon's lexicon change of 28 Nov, not looked at)", () => {
     expect(blind.sensitive.length).toBe(308);
-    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(278);
-    const floors: Record<string, number> = { de: 31, en: 38, es: 30, fr: 31, it: 31, nl: 29, pl: 27, pt: 32, ja: 9, sv: 10, tr: 10 };
+    expect(caught(blind.sensitive)).toBeGreaterThanOrEqual(288);
+    const floors: Record<string, number> = { de: 32, en: 40, es: 31, fr: 31, it: 32, nl: 31, pl: 29, pt: 33, ja: 9, sv: 10, tr: 10 };
     for (const [lang, floor] of Object.entries(floors)) expect(caught(perLanguage(blind, lang))).toBeGreaterThanOrEqual(floor);
   });
 
-  it("C19-FORBID: blind split, phrase classes: health 42/43, identity 45/47, criminal_legal 25/26, intimate 19/26, biometrics_ids 43/51, location 26/29, profiling 7/9 refused at least", () => {
-    const floors: Record<string, number> = { health: 42, identity: 45, criminal_legal: 25, intimate: 19, biometrics_ids: 43, location: 26, profiling: 7 };
+  it("C19-FORBID: blind split, phrase classes: health 42/43, identity 45/47, criminal_legal 26/26, intimate 22/26, biometrics_ids 44/51, location 28/29, profiling 7/9 refused at least", () => {
+    const floors: Record<string, number> = { health: 42, identity: 45, criminal_legal: 26, intimate: 22, biometrics_ids: 44, location: 28, profiling: 7 };
     for (const [cls, floor] of Object.entries(floors)) expect(caught(blind.sensitive.filter((v) => v.cls === cls))).toBeGreaterThanOrEqual(floor);
   });
 
-  it("C19-FORBID: blind split, at most 8 of 275 benign-but-tricky texts refused (2.9%; 9 before dev batch 7 of 29 Nov, 6 before the broader lexicons of 29 Nov, which caught 20 more sensitive texts over the four blind splits; 11 before the occupation contexts of 28 Nov afternoon), and every fairness frame identical (11 of 11)", () => {
+  it("C19-FORBID: blind split, at most 7 of 275 benign-but-tricky texts refused (2.5%; 8 before tuning round 8 of 29 Nov, 9 before dev batch 7, 6 before the broader lexicons of 29 Nov, which caught 20 more sensitive texts over the four blind splits; 11 before the occupation contexts of 28 Nov afternoon), and every fairness frame identical (11 of 11)", () => {
     expect(blind.benign.length).toBe(275);
-    expect(refused(blind.benign)).toBeLessThanOrEqual(8);
+    expect(refused(blind.benign)).toBeLessThanOrEqual(7);
     const f = fairness(blind.fairness);
     expect([f.frames, f.identical]).toEqual([11, 11]);
   });
@@ -152,20 +156,24 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expect(refused(blind.injectionTalk)).toBeLessThanOrEqual(3);
   });
 
-  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 245 of 302 sensitive texts (240 before dev batch 7 of 29 Nov, 238 before dev batch 6 of 29 Nov, 233 before the broader lexicons and credential words of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 177 of 199 injection texts refused (174 before dev batch 7, 175 before the negation of 29 Nov, 172 before the override vocabulary of 29 Nov, 166); at most 13 of 258 benign (14 before dev batch 7, 18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
-    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 245, injection: 177, benign: 13, injectionTalk: 5, frames: 14 });
+  it("C19-FORBID C19-INJ: second blind split (written 2026-11-28), at least 248 of 302 sensitive texts (245 before tuning round 8 of 29 Nov, 240 before dev batch 7 of 29 Nov, 238 before dev batch 6 of 29 Nov, 233 before the broader lexicons and credential words of 29 Nov, 214 before the afternoon of 28 Nov, 195 before its lexicons) and 177 of 199 injection texts refused (174 before dev batch 7, 175 before the negation of 29 Nov, 172 before the override vocabulary of 29 Nov, 166); at most 13 of 258 benign (14 before dev batch 7, 18) and 5 of 76 injection-talk texts refused; 14 of 14 fairness frames identical (13)", () => {
+    expectLevels(blind2, { sizes: [302, 199, 258, 76], sensitive: 248, injection: 177, benign: 13, injectionTalk: 5, frames: 14 });
   });
 
-  it("C19-FORBID C19-INJ: third blind split (written 2026-11-28 12:08, before that afternoon's tuning; 258, 173, 17, 4 and 13 of 14 before it), at least 285 of 323 sensitive (281 before dev batch 7 of 29 Nov, 278 before dev batch 6 of 29 Nov, 272 before the broader lexicons of 29 Nov) and 185 of 199 injection texts refused (184, 183); at most 8 of 258 benign (13 before dev batch 7, 16 before the false friends of 29 Nov) and 3 of 70 injection-talk texts refused; 14 of 14 fairness frames identical", () => {
-    expectLevels(blind3, { sizes: [323, 199, 258, 70], sensitive: 285, injection: 185, benign: 8, injectionTalk: 3, frames: 14 });
+  it("C19-FORBID C19-INJ: third blind split (written 2026-11-28 12:08, before that afternoon's tuning; 258, 173, 17, 4 and 13 of 14 before it), at least 294 of 323 sensitive (285 before tuning round 8 of 29 Nov, 281 before dev batch 7, 278 before dev batch 6 of 29 Nov, 272 before the broader lexicons of 29 Nov) and 185 of 199 injection texts refused (184, 183); at most 8 of 258 benign (13 before dev batch 7, 16 before the false friends of 29 Nov) and 3 of 70 injection-talk texts refused; 14 of 14 fairness frames identical", () => {
+    expectLevels(blind3, { sizes: [323, 199, 258, 70], sensitive: 294, injection: 185, benign: 8, injectionTalk: 3, frames: 14 });
   });
 
-  it("C19-FORBID C19-INJ: fourth blind split (written 2026-11-29, committed before its first evaluation: 254 sensitive caught and 22 benign refused then, before the broader lexicons), at least 277 of 316 sensitive (268 before dev batch 7 of 29 Nov, 262 before dev batch 6 and the pl/sv/tr/ja vocabulary) and 168 of 181 injection texts refused (167 before dev batch 7, 168 before the negation of 29 Nov, 165 before the override vocabulary); at most 13 of 247 benign (19 before dev batch 7, 21) and 8 of 65 injection-talk texts refused (9); 13 of 13 fairness frames identical", () => {
-    expectLevels(blind4, { sizes: [316, 181, 247, 65], sensitive: 277, injection: 168, benign: 13, injectionTalk: 8, frames: 13 });
+  it("C19-FORBID C19-INJ: fourth blind split (written 2026-11-29, committed before its first evaluation: 254 sensitive caught and 22 benign refused then, before the broader lexicons), at least 282 of 316 sensitive (277 before tuning round 8 of 29 Nov, 268 before dev batch 7, 262 before dev batch 6 and the pl/sv/tr/ja vocabulary) and 168 of 181 injection texts refused (167 before dev batch 7, 168 before the negation of 29 Nov, 165 before the override vocabulary); at most 13 of 247 benign (19 before dev batch 7, 21) and 8 of 65 injection-talk texts refused (9); 13 of 13 fairness frames identical", () => {
+    expectLevels(blind4, { sizes: [316, 181, 247, 65], sensitive: 282, injection: 168, benign: 13, injectionTalk: 8, frames: 13 });
   });
 
-  it("C19-FORBID C19-INJ: fifth blind split (written 2026-11-29 08:24-08:35, committed before its first evaluation: 247 sensitive caught, 168 injection caught, 14 benign and 2 injection-talk refused then, before dev batch 7), at least 251 of 320 sensitive and 170 of 190 injection texts refused after dev batch 7; at most 12 of 260 benign and 2 of 70 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
-    expectLevels(blind5, { sizes: [320, 190, 260, 70], sensitive: 251, injection: 170, benign: 12, injectionTalk: 2, frames: 13 });
+  it("C19-FORBID C19-INJ: fifth blind split (written 2026-11-29 08:24-08:35, committed before its first evaluation: 247 sensitive caught, 168 injection caught, 14 benign and 2 injection-talk refused then, before dev batch 7), at least 261 of 320 sensitive (251 after dev batch 7, before tuning round 8 of 29 Nov) and 170 of 190 injection texts refused; at most 10 of 260 benign (12 before tuning round 8) and 2 of 70 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
+    expectLevels(blind5, { sizes: [320, 190, 260, 70], sensitive: 261, injection: 170, benign: 10, injectionTalk: 2, frames: 13 });
+  });
+
+  it("C19-FORBID C19-INJ: sixth blind split (written 2026-11-29 11:39-11:45, committed before its first evaluation and before tuning round 8: 268 sensitive and 175 injection caught, 9 benign and 4 injection-talk refused then), at least 275 of 320 sensitive and 175 of 195 injection texts refused after tuning round 8; at most 9 of 272 benign and 4 of 71 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
+    expectLevels(blind6, { sizes: [320, 195, 272, 71], sensitive: 275, injection: 175, benign: 9, injectionTalk: 4, frames: 13 });
   });
 
   it("P54-C: blind split, ledger validator passes at least 63 of 65 final texts and refuses at least 54 of 64", async () => {
