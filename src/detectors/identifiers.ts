@@ -137,6 +137,45 @@ const QUOTED_VALUE = `["'«“„‘「『]([^"'»”“’」』\\n]{3,40})["'�
  */
 const GIVEN_VALUE = `(?:${QUOTED_VALUE}|(?!(?:19|20)\\d\\d(?!\\d))(\\d{4,8})(?=[ \\t]*(?:[,.;!?、。)]|$)|[\u3040-\u309f])|([^\\s,;]{4,64}))`;
 
+/** Which ids each id word may name (`id_word_ids`: id to its words), by the word in lower case. */
+function idsByWordOf(idWordIds: Record<string, string[]> | undefined): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [id, words] of Object.entries(idWordIds ?? {})) {
+    for (const word of words) {
+      const key = word.toLowerCase();
+      if (!out.has(key)) out.set(key, new Set());
+      out.get(key)?.add(id);
+    }
+  }
+  return out;
+}
+
+/** The shapes of a secret given without a statement: what a login opens with, and a value alone at the start of the next sentence. */
+function givenShapes(
+  more: { with: string[]; verbs: string[]; hints: string[]; links: string[] },
+  cardWords: string[],
+): Pick<Compiled, "openedWith" | "openedWithBefore" | "cardWords" | "pinHints" | "nextValue"> {
+  return {
+    openedWith:
+      more.with.length + more.verbs.length > 0
+        ? new RegExp(`${wordsPattern([...more.with, ...more.verbs])}[ \\t]+(?:\\p{Ll}{1,4}[ \\t]+){0,2}${GIVEN_VALUE}`, "giu")
+        : undefined,
+    openedWithBefore:
+      more.with.length > 0
+        ? new RegExp(`(?:${QUOTED_VALUE}|(?<![\\p{L}\\p{N}])(?!(?:19|20)\\d\\d(?!\\d))(\\d{4,8}))[ \\t]*${wordsPattern(more.with)}`, "giu")
+        : undefined,
+    cardWords: cardWords.length > 0 ? new RegExp(wordsPattern(cardWords), "giu") : undefined,
+    pinHints: more.hints.length > 0 ? new RegExp(wordsPattern(more.hints), "giu") : undefined,
+    nextValue:
+      more.links.length > 0
+        ? new RegExp(
+            `^\\s*(?:(?:\\p{L}{1,6}[ \\t]+)?(?:${alternation(more.links)})[ \\t]+(?:\\p{L}{1,3}[ \\t]+)?|\\p{L}{1,6}['’]s[ \\t]+)?${GIVEN_VALUE}`,
+            "iu",
+          )
+        : undefined,
+  };
+}
+
 function compile(data: IdentifierData | undefined): Compiled {
   const idWords = Object.values(data?.id_words ?? {}).flat();
   const statements: Statement[] = [];
@@ -211,14 +250,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     }
   }
   const cardWords = Object.values(data?.card_words ?? {}).flat();
-  const idsByWord = new Map<string, Set<string>>();
-  for (const [id, words] of Object.entries(data?.id_word_ids ?? {})) {
-    for (const word of words) {
-      const key = word.toLowerCase();
-      if (!idsByWord.has(key)) idsByWord.set(key, new Set());
-      idsByWord.get(key)?.add(id);
-    }
-  }
+  const idsByWord = idsByWordOf(data?.id_word_ids);
   return {
     idWords: idWords.length > 0 ? new RegExp(wordsPattern(idWords), "giu") : undefined,
     idsOfWord: (word) => idsByWord.get(word.toLowerCase().replace(/\s+/g, " ")),
@@ -236,23 +268,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     entryWords: more.entry.length > 0 ? new RegExp(wordsPattern(more.entry), "iu") : undefined,
     keypadVerbs: more.verbs.length > 0 ? new RegExp(wordsPattern(more.verbs), "giu") : undefined,
     loginWords: more.login.length > 0 ? new RegExp(wordsPattern(more.login), "giu") : undefined,
-    openedWith:
-      more.with.length + more.verbs.length > 0
-        ? new RegExp(`${wordsPattern([...more.with, ...more.verbs])}[ \\t]+(?:\\p{Ll}{1,4}[ \\t]+){0,2}${GIVEN_VALUE}`, "giu")
-        : undefined,
-    openedWithBefore:
-      more.with.length > 0
-        ? new RegExp(`(?:${QUOTED_VALUE}|(?<![\\p{L}\\p{N}])(?!(?:19|20)\\d\\d(?!\\d))(\\d{4,8}))[ \\t]*${wordsPattern(more.with)}`, "giu")
-        : undefined,
-    cardWords: cardWords.length > 0 ? new RegExp(wordsPattern(cardWords), "giu") : undefined,
-    pinHints: more.hints.length > 0 ? new RegExp(wordsPattern(more.hints), "giu") : undefined,
-    nextValue:
-      more.links.length > 0
-        ? new RegExp(
-            `^\\s*(?:(?:\\p{L}{1,6}[ \\t]+)?(?:${alternation(more.links)})[ \\t]+(?:\\p{L}{1,3}[ \\t]+)?|\\p{L}{1,6}['’]s[ \\t]+)?${GIVEN_VALUE}`,
-            "iu",
-          )
-        : undefined,
+    ...givenShapes(more, cardWords),
     anyNotValue: more.notValues,
     ofWords: more.ofWords,
     answerWords: more.answers.length > 0 ? new RegExp(wordsPattern(more.answers), "giu") : undefined,
