@@ -482,7 +482,9 @@ function digitByDigit(text: string): boolean {
 function credentialFindings(c: Compiled, field: string, text: string): Finding[] {
   const findings: Finding[] = [];
   const found = (label: string) => findings.push({ field, class: "credentials", label });
-  if (c.cardPin && digitCount(text) >= 4) {
+  // Counted once: five rules below ask how many digits the text holds.
+  const digits = digitCount(text);
+  if (c.cardPin && digits >= 4) {
     if (matchesOf(c.cardPin, text).some((m) => !c.cardLast?.test(m[0]))) found("pin_statement:card");
   }
   if (digitByDigit(text)) found("code_digit_by_digit");
@@ -506,7 +508,7 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
       const described = describedSecret(c, text) ?? nextSentenceSecret(c, text);
       if (described) found(`${described}_statement:described`);
     }
-  } else if ((c.cardWords || c.pinHints) && digitCount(text) >= 4) {
+  } else if ((c.cardWords || c.pinHints) && digits >= 4) {
     // A card or a PIN described without any secret word, its PIN in the next sentence ("… sa carte bleue. C'est 2468", "… die vier Ziffern. Es sind 7304").
     const next = nextSentenceSecret(c, text);
     if (next) found(`${next}_statement:next_sentence`);
@@ -515,9 +517,9 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
   const colon = /[:=\uff1a]/.test(text);
   const colonOrDash = colon || /[\u2014\u2013\u2192]/.test(text);
   if (c.phraseWords && colon && seedPhrase(c.phraseWords, c.anyNotValue, text)) found("seed_phrase");
-  if (c.keypadVerbs && c.entryWords && digitCount(text) >= 3 && c.entryWords.test(text) && entryCode(c.keypadVerbs, c.entryWords, text)) found("entry_code");
-  if (c.loginWords && colonOrDash && digitCount(text) >= 1 && loginPassword(c.loginWords, text)) found("password_statement:login");
-  else if (c.loginWords && digitCount(text) >= 1 && openedWithSecret(c, text)) found("password_statement:opened_with");
+  if (c.keypadVerbs && c.entryWords && digits >= 3 && c.entryWords.test(text) && entryCode(c.keypadVerbs, c.entryWords, text)) found("entry_code");
+  if (c.loginWords && colonOrDash && digits >= 1 && loginPassword(c.loginWords, text)) found("password_statement:login");
+  else if (c.loginWords && digits >= 1 && openedWithSecret(c, text)) found("password_statement:opened_with");
   if (c.spacedWords.size > 0 && / \p{L} \p{L} /u.test(text) && spacedStatement(c, text)) found("password_statement:letter_spaced");
   return findings;
 }
