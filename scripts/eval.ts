@@ -8,7 +8,7 @@ import { evaluate as detectors } from "./eval/detectors";
 import { evaluate as grounding } from "./eval/grounding";
 import { evaluate as ledger } from "./eval/ledger";
 import { evaluate as retrieval } from "./eval/retrieval";
-import type { EvalRow } from "./eval/types";
+import { SPLITS, type EvalRow } from "./eval/types";
 
 function cell(value: number | undefined, digits = 3): string {
   return value === undefined ? "" : value.toFixed(digits);
@@ -30,8 +30,7 @@ async function main(): Promise<void> {
       .map(([key, value]) => `${key}=${Number.isInteger(value) ? value : value.toFixed(3)}`)
       .join(" "),
   }));
-  const order = { dev: 0, test: 1, blind: 2, "blind-2": 3, "blind-3": 4, "blind-4": 5, "blind-5": 6, "blind-6": 7 } as const;
-  table.sort((a, b) => a.judge.localeCompare(b.judge) || order[a.split] - order[b.split]);
+  table.sort((a, b) => a.judge.localeCompare(b.judge) || SPLITS.indexOf(a.split) - SPLITS.indexOf(b.split));
   console.table(table);
 }
 

@@ -15,14 +15,15 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { SPLITS, type Split } from "./types";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 export const DETECTOR_CORPUS = path.join(ROOT, "test", "corpus", "detectors");
 
-export type EvalSplit = "dev" | "test" | "blind" | "blind-2" | "blind-3" | "blind-4" | "blind-5" | "blind-6";
-export const EVAL_SPLITS: readonly EvalSplit[] = ["dev", "test", "blind", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6"];
+export type EvalSplit = Split;
+export const EVAL_SPLITS: readonly EvalSplit[] = SPLITS;
 /** The blind splits are judged and counted, never printed (their READMEs say who wrote them, and when). */
-export const isBlind = (split: EvalSplit): split is "blind" | "blind-2" | "blind-3" | "blind-4" | "blind-5" | "blind-6" => split.startsWith("blind");
+export const isBlind = (split: EvalSplit): split is Exclude<EvalSplit, "dev" | "test"> => split.startsWith("blind");
 
 /** One labelled line: `label` is the class (sensitive), kind (injection) or category (benign). */
 export interface LabelledLine {
