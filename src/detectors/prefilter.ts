@@ -153,64 +153,128 @@ const keyAt = (text: string, at: number): number =>
   ((text.charCodeAt(at) & 0x3ff) << 20) | ((text.charCodeAt(at + 1) & 0x3ff) << 10) | (text.charCodeAt(at + 2) & 0x3ff);
 
 /**
- * The literals sharing a three-character prefix, as a trie of their remaining characters: one walk
- * from a position meets every literal that starts there, however many share the prefix (up to 75
- * share one in the forbidden lexicon, which a list made the prefilter compare one by one).
+ * The literals as a trie of their characters after a three-character root, laid out in typed
+ * arrays: a Map per node made each walk chase pointers across the heap, which cost about 200 µs
+ * for a 300-character text once a request's other work had pushed the lexicon out of the CPU's
+ * caches (35 µs when warm). Two open-addressing tables (roots by key, edges by node and
+ * character) and the literals ending at each node, in a few contiguous arrays.
  */
-interface TrieNode {
-  /** Literals that end here. */
+interface BuildNode {
   ends: number[];
-  next: Map<number, TrieNode> | undefined;
+  next: Map<number, BuildNode> | undefined;
+  id: number;
 }
-const trieNode = (): TrieNode => ({ ends: [], next: undefined });
+
+const EMPTY_SLOT = -1;
+/** A power of two at least twice `count`: tables stay under half full, so probes stay short. */
+const tableSize = (count: number): number => 1 << Math.max(4, Math.ceil(Math.log2(2 * count + 1)));
+const mix = (a: number, b: number): number => (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 1, 0x85ebca77)) >>> 0;
+const hasWide = (s: string, from: number, to: number): boolean => {
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) > 0x3ff) return true;
+  return false;
+};
 
 /** Many regexes' required literals, indexed by their first three characters. */
 export class RegexPrefilter<T> {
   private readonly always: T[] = [];
-  private readonly literals: { literal: string; values: T[] }[] = [];
-  private readonly byKey = new Map<number, { prefix: string; node: TrieNode }[]>();
-  private readonly short: number[] = [];
+  private readonly values: T[] = [];
+  /** Per literal, the values (indexes into `values`) that need it: `literalValues[valueStart[i] .. valueStart[i + 1])`. */
+  private readonly valueStart: Int32Array;
+  private readonly literalValues: Int32Array;
+  /** Literals shorter than a key (few: "-", "ki"), looked for one by one. */
+  private readonly short: { literal: string; index: number }[] = [];
+  /** Roots: a key (keyAt) → its trie node; several prefixes may share a key, each with its own slot. */
+  private readonly rootKey: Int32Array;
+  private readonly rootNode: Int32Array;
+  private readonly rootPrefix: string[];
+  /** Whether a root's prefix has a character above U+03FF (its key may then stand for others too). */
+  private readonly rootWide: Uint8Array;
+  /** Edges: (node, character) → child node. */
+  private readonly edgeFrom: Int32Array;
+  private readonly edgeCode: Uint16Array;
+  private readonly edgeTo: Int32Array;
+  /** Per node, the literals that end there: `endList[endStart[n] .. endStart[n + 1])`. */
+  private readonly endStart: Int32Array;
+  private readonly endList: Int32Array;
   /** Per literal, the last call that found it (a stamp, so nothing is cleared between calls). */
   private readonly foundIn: Uint32Array;
   private call = 0;
 
   constructor(entries: Iterable<{ regex: RegExp; value: T }>) {
     const indexOf = new Map<string, number>();
+    const needs: number[][] = [];
+    const nodes: BuildNode[] = [];
+    const node = (): BuildNode => {
+      const n: BuildNode = { ends: [], next: undefined, id: nodes.length };
+      nodes.push(n);
+      return n;
+    };
+    const roots = new Map<string, BuildNode>();
     for (const { regex, value } of entries) {
       const required = requiredLiterals(regex);
       if (!required) {
         this.always.push(value);
         continue;
       }
+      const valueIndex = this.values.push(value) - 1;
       for (const literal of required) {
         let index = indexOf.get(literal);
         if (index === undefined) {
-          index = this.literals.push({ literal, values: [] }) - 1;
+          index = needs.push([]) - 1;
           indexOf.set(literal, index);
-          if (literal.length < KEY_LENGTH) this.short.push(index);
-          else this.insert(literal, index);
+          if (literal.length < KEY_LENGTH) this.short.push({ literal, index });
+          else {
+            const prefix = literal.slice(0, KEY_LENGTH);
+            let at = roots.get(prefix);
+            if (!at) roots.set(prefix, (at = node()));
+            for (let i = KEY_LENGTH; i < literal.length; i++) {
+              const code = literal.charCodeAt(i);
+              at.next ??= new Map();
+              let child = at.next.get(code);
+              if (!child) at.next.set(code, (child = node()));
+              at = child;
+            }
+            at.ends.push(index);
+          }
         }
-        this.literals[index].values.push(value);
+        needs[index].push(valueIndex);
       }
     }
-    this.foundIn = new Uint32Array(this.literals.length);
+    [this.valueStart, this.literalValues] = packed(needs);
+    [this.endStart, this.endList] = packed(nodes.map((n) => n.ends));
+    const rootSlots = tableSize(roots.size);
+    this.rootKey = new Int32Array(rootSlots);
+    this.rootNode = new Int32Array(rootSlots).fill(EMPTY_SLOT);
+    this.rootPrefix = new Array<string>(rootSlots).fill("");
+    this.rootWide = new Uint8Array(rootSlots);
+    for (const [prefix, root] of roots) {
+      const key = keyAt(prefix, 0);
+      let slot = mix(key, 0) & (rootSlots - 1);
+      while (this.rootNode[slot] !== EMPTY_SLOT) slot = (slot + 1) & (rootSlots - 1);
+      [this.rootKey[slot], this.rootNode[slot], this.rootPrefix[slot]] = [key, root.id, prefix];
+      this.rootWide[slot] = hasWide(prefix, 0, KEY_LENGTH) ? 1 : 0;
+    }
+    const edges = nodes.reduce((sum, n) => sum + (n.next?.size ?? 0), 0);
+    const edgeSlots = tableSize(edges);
+    this.edgeFrom = new Int32Array(edgeSlots).fill(EMPTY_SLOT);
+    this.edgeCode = new Uint16Array(edgeSlots);
+    this.edgeTo = new Int32Array(edgeSlots);
+    for (const from of nodes) {
+      for (const [code, to] of from.next ?? []) {
+        let slot = mix(from.id, code) & (edgeSlots - 1);
+        while (this.edgeFrom[slot] !== EMPTY_SLOT) slot = (slot + 1) & (edgeSlots - 1);
+        [this.edgeFrom[slot], this.edgeCode[slot], this.edgeTo[slot]] = [from.id, code, to.id];
+      }
+    }
+    this.foundIn = new Uint32Array(needs.length);
   }
 
-  private insert(literal: string, index: number): void {
-    const key = keyAt(literal, 0);
-    const prefix = literal.slice(0, KEY_LENGTH);
-    const roots = this.byKey.get(key) ?? [];
-    if (roots.length === 0) this.byKey.set(key, roots);
-    let node = roots.find((root) => root.prefix === prefix)?.node;
-    if (!node) roots.push({ prefix, node: (node = trieNode()) });
-    for (let at = KEY_LENGTH; at < literal.length; at++) {
-      const code = literal.charCodeAt(at);
-      node.next ??= new Map();
-      let child = node.next.get(code);
-      if (!child) node.next.set(code, (child = trieNode()));
-      node = child;
+  private child(node: number, code: number): number {
+    const mask = this.edgeFrom.length - 1;
+    for (let slot = mix(node, code) & mask; this.edgeFrom[slot] !== EMPTY_SLOT; slot = (slot + 1) & mask) {
+      if (this.edgeFrom[slot] === node && this.edgeCode[slot] === code) return this.edgeTo[slot];
     }
-    node.ends.push(index);
+    return EMPTY_SLOT;
   }
 
   /** The values whose regex could match `text`: those always tried, then those with a literal present. */
@@ -220,20 +284,20 @@ export class RegexPrefilter<T> {
     const found = (index: number): void => {
       if (this.foundIn[index] === call) return;
       this.foundIn[index] = call;
-      for (const value of this.literals[index].values) out.add(value);
+      for (let v = this.valueStart[index]; v < this.valueStart[index + 1]; v++) out.add(this.values[this.literalValues[v]]);
     };
-    for (const index of this.short) if (text.includes(this.literals[index].literal)) found(index);
+    for (const { literal, index } of this.short) if (text.includes(literal)) found(index);
+    const mask = this.rootNode.length - 1;
     for (let at = 0; at + KEY_LENGTH <= text.length; at++) {
-      const roots = this.byKey.get(keyAt(text, at));
-      if (roots === undefined) continue;
-      for (const root of roots) {
-        if (roots.length > 1 || text.charCodeAt(at) > 0x3ff || text.charCodeAt(at + 1) > 0x3ff || text.charCodeAt(at + 2) > 0x3ff) {
-          if (!text.startsWith(root.prefix, at)) continue;
-        }
-        let node: TrieNode | undefined = root.node;
-        for (let next = at + KEY_LENGTH; node; next++) {
-          for (const index of node.ends) found(index);
-          node = next < text.length ? node.next?.get(text.charCodeAt(next)) : undefined;
+      const key = keyAt(text, at);
+      for (let slot = mix(key, 0) & mask; this.rootNode[slot] !== EMPTY_SLOT; slot = (slot + 1) & mask) {
+        if (this.rootKey[slot] !== key) continue;
+        // A key stands for one prefix only while all its characters are below U+0400.
+        if ((this.rootWide[slot] === 1 || hasWide(text, at, at + KEY_LENGTH)) && !text.startsWith(this.rootPrefix[slot], at)) continue;
+        let node = this.rootNode[slot];
+        for (let next = at + KEY_LENGTH; node !== EMPTY_SLOT; next++) {
+          for (let e = this.endStart[node]; e < this.endStart[node + 1]; e++) found(this.endList[e]);
+          node = next < text.length ? this.child(node, text.charCodeAt(next)) : EMPTY_SLOT;
         }
       }
     }
@@ -244,4 +308,13 @@ export class RegexPrefilter<T> {
   get alwaysTried(): number {
     return this.always.length;
   }
+}
+
+/** Lists of numbers as one array and the offset where each list starts (CSR): `flat[start[i] .. start[i + 1])`. */
+function packed(lists: number[][]): [Int32Array, Int32Array] {
+  const start = new Int32Array(lists.length + 1);
+  lists.forEach((list, i) => (start[i + 1] = start[i] + list.length));
+  const flat = new Int32Array(start[lists.length]);
+  lists.forEach((list, i) => flat.set(list, start[i]));
+  return [start, flat];
 }

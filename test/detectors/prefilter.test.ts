@@ -41,4 +41,17 @@ describe("the lexicon's regex prefilter (C19-FORBID)", () => {
     expect(prefilter.candidates("diagnostics dashboard").has(0)).toBe(false);
     expect(prefilter.alwaysTried).toBe(1);
   });
+
+  it("tells apart literals whose characters share their low bits (keys are 10 bits a character)", () => {
+    // U+0436 "ж" and "6" (U+0036) have the same low 10 bits, so "жжж" and "666" share a key.
+    const prefilter = new RegexPrefilter([
+      { regex: /жжжа/, value: "cyrillic" },
+      { regex: /666a/, value: "digits" },
+      { regex: /6жж/, value: "mixed" },
+    ]);
+    expect([...prefilter.candidates("x жжжа y")]).toEqual(["cyrillic"]);
+    expect([...prefilter.candidates("x 666a y")]).toEqual(["digits"]);
+    expect([...prefilter.candidates("x 6жжа 666")]).toEqual(["mixed"]);
+    expect(prefilter.candidates("x 66ж y").size).toBe(0);
+  });
 });
