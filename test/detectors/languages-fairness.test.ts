@@ -157,6 +157,25 @@ describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
     ];
     expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
   });
+
+  it("C19-FORBID: an English software word that is an everyday word elsewhere does not make a text software talk (French 'cache' hides, German 'Job'); 'the cache', 'the nightly job' still do", async () => {
+    const refused = [
+      "Il cache sa dépression depuis deux ans.",
+      "On cache son homosexualité au travail.",
+      "Elle se cache depuis sa condamnation pour fraude.",
+      "Sie hat ihren Job verloren, weil sie an Depressionen leidet.",
+      "Sie leidet an Depressionen, sagt ihr Job-Coach.",
+      "On est en procès contre le constructeur pour vices cachés.",
+    ];
+    expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
+    const stored = [
+      "The religion field is read from the cache; clear the cache after the migration.",
+      "The nightly job exports the depression screening form as CSV.",
+      "Le cache Redis garde le formulaire de religion pendant une heure.",
+      "Content moderation flags posts about religion for review.",
+    ];
+    expect(await all(stored)).toEqual(stored.map(() => "SUCCESS_STORED"));
+  });
 });
 
 describe("C19-FORBID §4.8: a prediction about a named person's behaviour is profiling", () => {
