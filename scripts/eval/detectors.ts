@@ -14,7 +14,7 @@
  * `other.category_bans` says how many benign refusals were seed 000 §3 category bans (C19-CAT)
  * rather than a detector. Rows carry counts only, never a text (the blind split stays unread).
  */
-import { CLASSES, createJudge, evaluateSplit, type CorpusLine, type Verdict } from "../eval-detectors";
+import { CLASSES, createJudge, evaluateSplit, type CorpusLine, type Evaluation, type Verdict } from "../eval-detectors";
 import {
   EVAL_SPLITS,
   hasSplit,
@@ -87,13 +87,18 @@ const fromVerdict = (v: Verdict, lang: string): Judged => ({
 });
 
 /** Every detector corpus of one split through the real detectors and policy. */
-export async function evaluateDetectorSplit(split: EvalSplit, bundlePath?: string, options: { perLanguageOnly?: boolean } = {}): Promise<SplitEvaluation> {
+export async function evaluateDetectorSplit(
+  split: EvalSplit,
+  bundlePath?: string,
+  options: { perLanguageOnly?: boolean; english?: Evaluation } = {},
+): Promise<SplitEvaluation> {
   const judge = await createJudge(bundlePath);
   const sensitive: Judged[] = [];
   const benign: Judged[] = [];
   if (!isBlind(split) && !options.perLanguageOnly) {
     // The English corpora of issue 13 (class, text / category, text).
-    const english = await evaluateSplit(split, bundlePath);
+    // A caller that has judged the English corpora already passes them in (the guards judge the test split once).
+    const english = options.english ?? (await evaluateSplit(split, bundlePath));
     sensitive.push(...english.forbidden.map((v) => fromVerdict(v, "en")));
     benign.push(...english.benign.map((v) => fromVerdict(v, "en")));
   }
