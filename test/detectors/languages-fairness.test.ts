@@ -158,7 +158,7 @@ describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
     expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
   });
 
-  it("C19-FORBID: an English software word that is an everyday word elsewhere does not make a text software talk (French 'cache' hides, German 'Job'); 'the cache', 'the nightly job' still do", async () => {
+  it("C19-FORBID: an English context word that is an everyday word elsewhere does not clear a finding (French 'cache' hides, 'en tenant compte', German 'Job', Swedish 'vet' knows, Dutch 'vet' fat); 'the cache', 'the nightly job', 'the vet' still do", async () => {
     const refused = [
       "Il cache sa dépression depuis deux ans.",
       "On cache son homosexualité au travail.",
@@ -166,6 +166,10 @@ describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
       "Sie hat ihren Job verloren, weil sie an Depressionen leidet.",
       "Sie leidet an Depressionen, sagt ihr Job-Coach.",
       "On est en procès contre le constructeur pour vices cachés.",
+      "En tenant compte de sa dépression, elle travaille à mi-temps.",
+      "Han vet att han har depression.",
+      "Hon vet att hon är hiv-positiv och tar medicin.",
+      "Hij eet te vet en heeft diabetes.",
     ];
     expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
     const stored = [
@@ -173,6 +177,8 @@ describe("C19-FORBID §4 in eleven languages (issue 21 item 3)", () => {
       "The nightly job exports the depression screening form as CSV.",
       "Le cache Redis garde le formulaire de religion pendant une heure.",
       "Content moderation flags posts about religion for review.",
+      "The vet says our dog has diabetes.",
+      "Each tenant keeps its own religion field mapping.",
     ];
     expect(await all(stored)).toEqual(stored.map(() => "SUCCESS_STORED"));
   });
