@@ -196,6 +196,27 @@ function findingOf(field: string, lang: string, hit: Hit): Finding {
 const OPENING_WORD = /(?:^|[.!?;:\n–—]\s*|\s-\s+)([\p{L}\p{M}]+)/gu;
 const PERSONAL: Hit = { kind: "context", cls: "personal" };
 
+/**
+ * Context words that name a job ("gevangenisbewaarder", "funcionario de prisiones", "jurist på facket"):
+ * their words name the job, not the person's record, health or union, and are not read as terms or topics.
+ */
+const JOB_CONTEXTS = new Set(["occupation", "union_staff"]);
+const isJob = (hit: Hit): boolean => hit.kind === "context" && JOB_CONTEXTS.has(hit.cls);
+
+/** The indexes of the words that belong to a job's name, by the same lookups as the terms. */
+function jobWords(language: CompiledLanguage, words: string[], stems: string[]): Set<number> {
+  const job = new Set<number>();
+  for (let i = 0; i < words.length; i++) {
+    if ((language.exact.get(fold(words[i])) ?? []).some(isJob) || (language.stems.get(stems[i]) ?? []).some(isJob)) job.add(i);
+    for (const phrase of language.phrases.get(stems[i]) ?? []) {
+      if (isJob(phrase) && i + phrase.stems.length <= stems.length && phrase.stems.every((s, k) => stems[i + k] === s)) {
+        for (let k = 0; k < phrase.stems.length; k++) job.add(i + k);
+      }
+    }
+  }
+  return job;
+}
+
 function matchLanguage(field: string, language: CompiledLanguage, words: string[], folded: string, foldedWords: TextWord[], out: Map<string, Finding>): void {
   const add = (hit: Hit): void => {
     const f = findingOf(field, language.lang, hit);
@@ -210,17 +231,35 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
     }
   }
   const stems = words.map(language.stem);
+  const job = language.eachAffix ? new Set<number>() : jobWords(language, words, stems);
+  // a word of a job's name still gives its context, never a term or topic
+  const addAt = (hit: Hit, ...at: number[]): void => {
+    if (hit.kind === "context" || !at.some((i) => job.has(i))) add(hit);
+  };
   for (let i = 0; i < words.length; i++) {
-    for (const hit of language.exact.get(fold(words[i])) ?? []) add(hit);
-    if (language.asWritten.size > 0) for (const hit of language.asWritten.get(words[i]) ?? []) add(hit);
-    for (const hit of language.stems.get(stems[i]) ?? []) add(hit);
+    for (const hit of language.exact.get(fold(words[i])) ?? []) addAt(hit, i);
+    if (language.asWritten.size > 0) for (const hit of language.asWritten.get(words[i]) ?? []) addAt(hit, i);
+    for (const hit of language.stems.get(stems[i]) ?? []) addAt(hit, i);
     for (const phrase of language.phrases.get(stems[i]) ?? []) {
-      if (i + phrase.stems.length <= stems.length && phrase.stems.every((s, k) => stems[i + k] === s)) add(phrase);
+      if (i + phrase.stems.length <= stems.length && phrase.stems.every((s, k) => stems[i + k] === s)) addAt(phrase, ...phrase.stems.map((_, k) => i + k));
     }
   }
   if (language.eachAffix) {
-    for (const { hit, pattern } of language.eachAffix) if (pattern.test(folded)) add(hit);
-  } else for (const hit of language.affixes.matches(folded, foldedWords)) add(hit);
+    // an unspaced language: the job names found first, then blanked out for the terms and topics
+    let rest = folded;
+    for (const { hit, pattern } of language.eachAffix) {
+      if (!isJob(hit) || !pattern.test(folded)) continue;
+      add(hit);
+      rest = rest.replace(new RegExp(pattern.source, "gu"), (m) => " ".repeat(m.length));
+    }
+    for (const { hit, pattern } of language.eachAffix) if (!isJob(hit) && pattern.test(hit.kind === "context" ? folded : rest)) add(hit);
+  } else if (job.size === 0 || foldedWords.length !== words.length) {
+    for (const hit of language.affixes.matches(folded, foldedWords)) add(hit);
+  } else {
+    for (const hit of language.affixes.matches(folded, foldedWords)) if (hit.kind === "context") add(hit);
+    const unjobbed = foldedWords.map((w, i) => (job.has(i) ? { ...w, word: "" } : w));
+    for (const hit of language.affixes.matches(folded, unjobbed)) if (hit.kind !== "context") add(hit);
+  }
 }
 
 /** Fewer words than this are not worth identifying (a key, an id): eld cannot tell; "und". */

@@ -414,3 +414,31 @@ describe("C19-FORBID: the same rule for every group (issue 21 item 5)", () => {
     expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
   });
 });
+
+describe("C19-FORBID: the words of a job's name are not read as a record (dev batch 9, T4)", () => {
+  it("C19-FORBID: a prison guard's job names a prison, not a sentence; the sentence beside it still counts", async () => {
+    const jobs = [
+      "Mijn buurman is gevangenisbewaarder en werkt in ploegen, dus de barbecue is op zondag.",
+      "Mi vecino es funcionario de prisiones y trabaja por turnos.",
+      "Min granne är kriminalvårdare och jobbar skift.",
+    ];
+    expect(await all(jobs)).toEqual(jobs.map(() => "SUCCESS_STORED"));
+    const records = ["Mijn neef zit in de gevangenis en mijn broer is gevangenisbewaarder.", "Mijn buurman zat twee jaar in de gevangenis."];
+    expect(await all(records)).toEqual(records.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
+  it("C19-FORBID: a pet's mood is the animal's, as its health is", async () => {
+    expect(await judge("O cachorro tomou vacina ontem e está meio abatido; lembre-me de comprar ração leve.")).toBe("SUCCESS_STORED");
+  });
+
+  it("C19-FORBID: an office keeping short hours during a holiday is a schedule; a person keeping or fasting it is religion", async () => {
+    expect(await judge("The Jakarta office keeps shorter hours during Ramadan, so plan the weekly sync for 9am their time.")).toBe("SUCCESS_STORED");
+    const religion = ["She fasts during Ramadan every year.", "He keeps Ramadan strictly."];
+    expect(await all(religion)).toEqual(religion.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
+  it("C19-FORBID: 'since 3.11' is no SIN; a SIN still is", async () => {
+    expect(await judge("An exception to this rule is `z.enum` as is supported since 3.11.3 Relative JSON pointers.", "PROJECT_CONFIG")).toBe("SUCCESS_STORED");
+    expect(await judge("My SIN: 046 454 286")).toBe("FORBIDDEN_CATEGORY");
+  });
+});
