@@ -63,7 +63,7 @@ const words = (alternatives: string, unspaced = "", flags = "iu"): RegExp =>
  * pueblo", "毎朝一人で駒沢公園を走っている"). Every covered language, both genders.
  */
 const RECURRING = words(
-  "every (?:day|morning|evening|weekday|night|weekend)|each (?:day|morning|weekday)|daily|weekdays|every (?:other )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)|jeden (?:tag|morgen|abend|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)|jedes wochenende|täglich|werktags|montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags|chaque (?:jour|matin|soir|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|tous les (?:jours|matins|soirs|lundis|mardis|mercredis|jeudis|vendredis|samedis|dimanches)|le (?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|cada (?:día|dia|mañana|manhã|lunes|martes|miércoles|jueves|viernes|sábado|domingo)|todos los días|todas las mañanas|los (?:lunes|martes|miércoles|jueves|viernes|sábados|domingos|fines de semana)|todos os dias|todas as manhãs|(?:aos|às) (?:segundas|terças|quartas|quintas|sextas|sábados|domingos)|ogni (?:giorno|mattina|sera|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|fine settimana)|il (?:lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica)|elke (?:dag|ochtend|avond|werkdag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)|iedere (?:dag|ochtend)|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:en|ochtend|middag|avond)|codziennie|każdego (?:dnia|ranka|rana)|w (?:poniedziałki|wtorki|środy|czwartki|piątki|soboty|niedziele)|varje (?:dag|morgon|kväll|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|helg)|(?:måndagar|tisdagar|onsdagar|torsdagar|fredagar|lördagar|söndagar)|her (?:gün|sabah|akşam|pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar|hafta sonu)",
+  "every (?:day|morning|evening|weekday|night|weekend)|each (?:day|morning|weekday)|daily|weekdays|every (?:other )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)|jeden (?:tag|morgen|abend|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)|jedes wochenende|täglich|werktags|montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags|chaque (?:jour|matin|soir|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|tous les (?:jours|matins|soirs|lundis|mardis|mercredis|jeudis|vendredis|samedis|dimanches)|le (?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|cada (?:día|dia|mañana|manhã|lunes|martes|miércoles|jueves|viernes|sábado|domingo)|todos los días|todas las mañanas|los (?:lunes|martes|miércoles|jueves|viernes|sábados|domingos|fines de semana)|todos os dias|todas as manhãs|(?:aos|às) (?:segundas|terças|quartas|quintas|sextas|sábados|domingos)|ogni (?:giorno|mattina|sera|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|fine settimana)|il (?:lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica)|elke (?:dag|ochtend|avond|werkdag|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:ochtend|middag|avond)?)|iedere (?:dag|ochtend)|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:en|ochtend|middag|avond)|codziennie|każdego (?:dnia|ranka|rana)|w (?:poniedziałki|wtorki|środy|czwartki|piątki|soboty|niedziele)|(?:w każd[yą]|co) (?:poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę)|varje (?:dag|morgon|kväll|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|helg)|(?:måndagar|tisdagar|onsdagar|torsdagar|fredagar|lördagar|söndagar)|her (?:gün|sabah|akşam|pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar|hafta sonu)",
   "毎朝|毎日|毎晩|毎週|週末",
 );
 // Case-sensitive: "Sam" is a name, Polish "sam" is "alone".
@@ -76,9 +76,39 @@ const PLACE_OR_OUTING = words(
   "park(?! ?(?:servers?|fleet))\\p{L}*|parc(?! (?:informatique|machines?|serveurs?|automobile))|parque(?! (?:de servidores|informático|de máquinas|móvil|automovilístico))|parco(?! (?:macchine|auto|mezzi|veicoli|server))|parku|volkspark|forest|woods|trail|beach|lake|riverside|wald|strand|ufer|forêt|plage|bosque|playa|bosco|lungo|spiaggia|praia|bos|duinen|plaży|skog|stranden|runt|sahil|orman|jogs?|swims?|hikes?|goes running|runs (?:along|through|around|in the|by the)|joggt|spaziert|schwimmt|joggt|déjeune|fait son jogging|court|pasea|almuerza|sale a correr|corre|cammina|pranza|nuota|caminha|almoça|jogt|wandelt|zwemt|luncht|biega|spaceruje|pływa|springer|joggar|promenerar|simmar|koşu\\p{L}*|yürüyüş\\p{L}*|cabin|chalet|hütte|ferienhaus|sommerhaus|maison de campagne|casa del pueblo|casa de campo|casa di campagna|casa na praia|zomerhuis|domek|domku|stuga|stugan|sommarstuga|yazlık",
   "公園|走って|散歩|ジョギング|ランニング",
 );
-const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?。])\s+/);
+// A title's full stop ("Mr. Haddad", "Dr. Weber", "Sra. Ruiz") does not end a sentence.
+const sentencesOf = (text: string): string[] => text.split(/(?<=(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St|Hr|Fr|Sr|Sra|Srta|Mme|Mlle|Jr))[.!?。])\s+/);
 const aloneRoutine = (text: string): boolean =>
   RECURRING.test(text) && ALONE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && ALONE.test(s) && PLACE_OR_OUTING.test(s));
+
+/**
+ * Where someone is at a known hour of a recurring day (seed 000 §4.5, travel patterns): a recurring day, an
+ * hour or a part of the day, and a place people go to on a schedule (a gym, a pool, a club) that the sentence
+ * locates by a name ("Jeden Donnerstag um sieben ist Markus im Fitnessstudio am Bahnhof", "ogni venerdì sera
+ * è al circolo del tennis di via Roma", "varje onsdag kväll är Johan på padelhallen i Hammarby",
+ * "毎週火曜日の夜7時に駅前のジムにいる"). Going to an unnamed gym every morning, a team meeting in a room, a
+ * market's opening hours and fetching the children from nursery (a scheduling fact) stay stored.
+ */
+const VENUE_WORDS =
+  "gym|climbing gym|leisure centre|leisure center|swimming pool|pool|tennis club|golf club|running club|yoga studio|dojo|sports hall|padel club|fitnessstudio|fitness-studio|schwimmbad|hallenbad|kletterhalle|sporthalle|tennisclub|tennisplatz|salle de sport|salle de gym|piscine|club de tennis|gimnasio|piscina|club de tenis|polideportivo|palestra|circolo(?: del tennis)?|academia|ginásio|clube|sportschool|zwembad|hardloopclub|sporthal|siłowni|siłownia|basenie|basen|gymmet|simhallen|simhall|padelhallen|padelhall|tennishallen|spor salonu\\p{L}*|havuz\\p{L}*";
+// The venue (in lower case or opening with a capital, as German nouns do), perhaps one lower-case word ("piscina
+// municipal"), then a preposition and, within two lower-case words ("di via Roma"), a capitalised name.
+const LOCATED_VENUE = new RegExp(
+  `(?<![\\p{L}])(?:${VENUE_WORDS.split("|")
+    .map((w) => `${w}|${w.charAt(0).toUpperCase()}${w.slice(1)}`)
+    .join(
+      "|",
+    )})(?![\\p{L}])(?:\\s+\\p{Ll}+)?\\s+(?:on|in|at|near|by|am|an der|in der|im|beim|à|de|du|de la|del|de los|di|della|dello|da|do|da|na|no|bij|in het|aan de|i|på|vid|przy|na|w)\\s+(?:\\p{Ll}+\\s+){0,2}\\p{Lu}|[\\p{Script=Han}\\p{Script=Katakana}ー]{2,}の(?:ジム|プール)`,
+  "u",
+);
+const HOUR_OR_PART = words(
+  "(?:at|after|until|till|um|ab|bis|à|a las|hasta las|alle|fino alle|dalle|às|até às|om|tot|o|po|kl\\.?|efter|saat) (?:\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|uno|due|tre|quattro|sei|sette|otto|nove|dieci|undici|dodici|duas|oito|dez|zeven|negen|tien|twaalf|sju|åtta|nio|tio|elva|tolv)|morning|evening|night|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:ochtend|middag|avond)|abends?|morgens?|soir|matin|noche|tarde|mañana|sera|mattina|manhã|noite|ochtend|avond|rano|wieczorem|kväll(?:en)?|morgon(?:en)?|akşam\\p{L}*|sabah\\p{L}*",
+  "夜|朝|\\d{1,2}時",
+);
+const routineAtVenue = (text: string): boolean =>
+  RECURRING.test(text) &&
+  LOCATED_VENUE.test(text) &&
+  sentencesOf(text).some((s) => RECURRING.test(s) && LOCATED_VENUE.test(s) && (CLOCK.test(s) || HOUR_OR_PART.test(s)));
 
 /**
  * The school run at a named school and a clock time ("Kids get dropped at Lincoln Elementary at 8:05"): which
@@ -108,7 +138,8 @@ const fortnightlyTrip = (text: string): boolean => FORTNIGHTLY.test(text) && TRI
 const JA_ADDRESS =
   /[市区町村郡].{0,12}?\d+\s*[-－‐ー]\s*\d+\s*[-－‐ー]\s*\d+|\d+\s*丁目\s*\d+\s*[-－‐ー番]\s*\d+|[都道府県].{0,12}[市区町村].{0,16}\d+\s*[-－‐]\s*\d+/u;
 // Turkish: "Moda Caddesi No: 45", "Atatürk Bulvarı No 12", "Gül Sokak No:3".
-const TR_STREET = /(?:caddesi|cad\.|sokak|sokağı|sk\.|bulvarı|mahallesi|mah\.)\s*,?\s*(?:no|numara)\s*[:.]?\s*\d{1,4}/iu;
+const TR_STREET =
+  /(?:caddesi|cad\.|sokak|sokağı|sk\.|bulvarı|mahallesi|mah\.)\s*,?\s*(?:no|numara)\s*[:.]?\s*\d{1,4}|(?:caddesi|cad\.|sokak|sokağı|sk\.|bulvarı)\s+\d{1,4}(?:\s*numara\p{L}*|\s*\/\s*\d{1,4})/iu;
 // lat/lng named explicitly.
 const NAMED = /\b(?:lat(?:itude)?(?:\s*[/,&]\s*(?:lng|lon|long|longitude))?|lng|lon(?:gitude)?)\s*[:=]\s*[-+]?\d{1,3}\.\d{2,}/i;
 // Plus codes (Open Location Code): 8FVC9G8F+6X or 9G8F+6X City.
@@ -161,7 +192,7 @@ const POSTCODE_TOWN =
 // fr, es, it, pt, pl, de (two words): a street word before the name, the number after ("Calle Mayor 10",
 // "Via Roma, 12", "ul. Marszałkowska 10/4", "Rua Augusta, n.º 100", "Avenida da Liberdade 45").
 const STREET_WORD_FIRST = new RegExp(
-  `(?<![\\p{L}])(?:${streetWords("calle|c/|avenida|avda\\.?|av\\.|paseo|plaza|carrer|camino|ronda|travesía|via|viale|piazza|piazzale|corso|largo|vicolo|rua|travessa|praça|praca|estrada|alameda|ul\\.|ulica|al\\.|aleja|os\\.|osiedle|rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai|cours")})\\s+${NAMES},?\\s+(?:n\\.?\\s?[º°o]\\.?\\s*|nr\\.?\\s*|no\\.?\\s*)?\\d{1,4}(?:\\s?[a-zA-Z])?(?:/\\d{1,4})?(?![\\p{L}\\d])(?=\\s*(?:$|[,.;:)\\n]|\\d))`,
+  `(?<![\\p{L}])(?:${streetWords("calle|c/|avenida|avda\\.?|av\\.|paseo|plaza|carrer|camino|ronda|travesía|via|viale|piazza|piazzale|corso|largo|vicolo|rua|travessa|praça|praca|estrada|alameda|ul\\.|ulica|ulicy|ulicę|al\\.|aleja|alei|os\\.|osiedle|osiedlu|rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai|cours")})\\s+${NAMES},?\\s+(?:n\\.?\\s?[º°o]\\.?\\s*|nr\\.?\\s*|no\\.?\\s*)?\\d{1,4}(?:\\s?[a-zA-Z])?(?:/\\d{1,4})?(?![\\p{L}\\d])(?=\\s*(?:$|[,.;:)\\n]|\\d|(?:m|lok|mieszk)\\.?\\s?\\d))`,
   "u",
 );
 // fr, en: the number first ("12 rue de Rivoli", "10 Downing Street" is STREET above).
@@ -190,7 +221,7 @@ export const locationDetector: Detector = {
     const findings: Finding[] = [];
     // A commute's time may be written in words ("om kwart over zeven").
     if (commute(text)) findings.push({ field, class: "location", label: "commute" });
-    if (aloneRoutine(text)) findings.push({ field, class: "location", label: "routine" });
+    if (aloneRoutine(text) || routineAtVenue(text)) findings.push({ field, class: "location", label: "routine" });
     if (fortnightlyTrip(text)) findings.push({ field, class: "location", label: "travel_pattern" });
     // Every coordinate, house number and postcode has a digit; most texts have none.
     if (!/\d/.test(text)) return findings;
