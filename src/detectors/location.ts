@@ -31,7 +31,7 @@ const DMS = /\d{1,3}\s*°\s*\d{1,2}\s*['′]\s*(?:\d{1,2}(?:[.,]\d+)?\s*(?:["″
 const DAILY =
   /\b(?:every (?:day|morning|evening|weekday|night)|each (?:day|morning|weekday)|daily|weekdays|jeden (?:tag|morgen|abend)|täglich|werktags|chaque (?:jour|matin|soir)|tous les (?:jours|matins|soirs)|cada (?:día|dia|mañana|manhã)|todos los días|todas las mañanas|todos os dias|todas as manhãs|ogni (?:giorno|mattina|sera)|elke (?:dag|ochtend|avond|werkdag)|iedere (?:dag|ochtend)|codziennie|każdego (?:dnia|ranka|rana)|varje (?:dag|morgon|kväll)|her (?:gün|sabah|akşam))\b|毎朝|毎日|平日/iu;
 const CLOCK =
-  /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\d{1,2}時|\bkwart (?:over|voor) \p{L}+|\b(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d)?\b|(?:acht|negen|zeven) uur\b/iu;
+  /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\d{1,2}時|\bkwart (?:over|voor) \p{L}+|(?<![\p{L}])(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d|h(?![\p{L}]))?(?![\d\p{L}])|(?:acht|negen|zeven) uur\b/iu;
 const TRAVEL =
   /\b(?:train|bus|tram|metro|subway|tube|ferry|boat|bike|cycles?|drives?|commutes?|walks? to|rer|s-?bahn|u-?bahn|s\d{1,2}|u\d{1,2}|zug|bahn|radelt|fährt|pendelt|prend le|cercanías|frecciarossa|treno|regionale|trem|comboio|barco|barca|trein|fiets|fietst|rijdt|pociąg|skm|tramwaj|jedzie|pendeltåg\w*|tåg\w*|tvärbanan|tunnelbana\w*|cyklar|vapur|otobüs|metrobüs|電車|バス)\b|電車|通勤/iu;
 /** Leaving home at a time is a routine too ("sale de casa a las 7:30 y coge el cercanías"). */
@@ -63,12 +63,12 @@ const words = (alternatives: string, unspaced = "", flags = "iu"): RegExp =>
  * pueblo", "毎朝一人で駒沢公園を走っている"). Every covered language, both genders.
  */
 const RECURRING = words(
-  "every (?:day|morning|evening|weekday|night|weekend)|each (?:day|morning|weekday)|daily|weekdays|every (?:other )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)|jeden (?:tag|morgen|abend|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)|jedes wochenende|täglich|werktags|montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags|chaque (?:jour|matin|soir|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|tous les (?:jours|matins|soirs|lundis|mardis|mercredis|jeudis|vendredis|samedis|dimanches)|le (?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|cada (?:día|dia|mañana|manhã|lunes|martes|miércoles|jueves|viernes|sábado|domingo)|todos los días|todas las mañanas|los (?:lunes|martes|miércoles|jueves|viernes|sábados|domingos|fines de semana)|todos os dias|todas as manhãs|(?:aos|às) (?:segundas|terças|quartas|quintas|sextas|sábados|domingos)|ogni (?:giorno|mattina|sera|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|fine settimana)|il (?:lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica)|elke (?:dag|ochtend|avond|werkdag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)|iedere (?:dag|ochtend)|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:en|ochtend|middag|avond)|codziennie|każdego (?:dnia|ranka|rana)|w (?:poniedziałki|wtorki|środy|czwartki|piątki|soboty|niedziele)|varje (?:dag|morgon|kväll|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|helg)|(?:måndagar|tisdagar|onsdagar|torsdagar|fredagar|lördagar|söndagar)|her (?:gün|sabah|akşam|pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar|hafta sonu)",
+  "every (?:day|morning|evening|weekday|night|weekend)|each (?:day|morning|weekday)|daily|weekdays|every (?:other )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)|jeden (?:tag|morgen|abend|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)|jedes wochenende|täglich|werktags|montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags|chaque (?:jour|matin|soir|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|tous les (?:jours|matins|soirs|lundis|mardis|mercredis|jeudis|vendredis|samedis|dimanches)|le (?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|week-end)|cada (?:día|dia|mañana|manhã|lunes|martes|miércoles|jueves|viernes|sábado|domingo)|todos los días|todas las mañanas|los (?:lunes|martes|miércoles|jueves|viernes|sábados|domingos|fines de semana)|todos os dias|todas as manhãs|(?:aos|às) (?:segundas|terças|quartas|quintas|sextas|sábados|domingos)|toda (?:segunda|terça|quarta|quinta|sexta)(?:-feira)?|todas as (?:segundas|terças|quartas|quintas|sextas)(?:-feiras)?|todo (?:sábado|domingo)|todos os (?:sábados|domingos)|ogni (?:giorno|mattina|sera|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|fine settimana)|il (?:lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica)|elke (?:dag|ochtend|avond|werkdag|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:ochtend|middag|avond)?)|iedere (?:dag|ochtend)|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:en|ochtend|middag|avond)|codziennie|każdego (?:dnia|ranka|rana)|w (?:poniedziałki|wtorki|środy|czwartki|piątki|soboty|niedziele)|(?:w każd[yą]|co) (?:poniedziałek|wtorek|środę|czwartek|piątek|sobotę|niedzielę)|varje (?:dag|morgon|kväll|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|helg)|(?:måndagar|tisdagar|onsdagar|torsdagar|fredagar|lördagar|söndagar)|her (?:gün|sabah|akşam|pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar|hafta sonu)",
   "毎朝|毎日|毎晩|毎週|週末",
 );
 // Case-sensitive: "Sam" is a name, Polish "sam" is "alone".
 const ALONE = words(
-  "alone|by (?:herself|himself|themselves)|on (?:her|his|their) own|allein|alleine|seule?|toute? seule?|sola|a solas|da sol[ao]|sozinh[ao]|alleen|(?<!(?:ta|to|tą|tej|tak|ten|tym) )sam[aą]?|ensam|yalnız|tek başına",
+  "alone|by (?:herself|himself|themselves)|on (?:her|his|their) own|allein|alleine|seule?|toute? seule?|sola|a solas|da sol[ao]|sozinh[ao]|(?:andando|caminando|corriendo|paseando|vuelve|regresa|camina|corre|pasea) solo|alleen|(?<!(?:ta|to|tą|tej|tak|ten|tym) )sam[aą]?|ensam|yalnız|tek başına",
   "一人で|ひとりで|単独で",
   "u",
 );
@@ -76,9 +76,39 @@ const PLACE_OR_OUTING = words(
   "park(?! ?(?:servers?|fleet))\\p{L}*|parc(?! (?:informatique|machines?|serveurs?|automobile))|parque(?! (?:de servidores|informático|de máquinas|móvil|automovilístico))|parco(?! (?:macchine|auto|mezzi|veicoli|server))|parku|volkspark|forest|woods|trail|beach|lake|riverside|wald|strand|ufer|forêt|plage|bosque|playa|bosco|lungo|spiaggia|praia|bos|duinen|plaży|skog|stranden|runt|sahil|orman|jogs?|swims?|hikes?|goes running|runs (?:along|through|around|in the|by the)|joggt|spaziert|schwimmt|joggt|déjeune|fait son jogging|court|pasea|almuerza|sale a correr|corre|cammina|pranza|nuota|caminha|almoça|jogt|wandelt|zwemt|luncht|biega|spaceruje|pływa|springer|joggar|promenerar|simmar|koşu\\p{L}*|yürüyüş\\p{L}*|cabin|chalet|hütte|ferienhaus|sommerhaus|maison de campagne|casa del pueblo|casa de campo|casa di campagna|casa na praia|zomerhuis|domek|domku|stuga|stugan|sommarstuga|yazlık",
   "公園|走って|散歩|ジョギング|ランニング",
 );
-const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?。])\s+/);
+// A title's full stop ("Mr. Haddad", "Dr. Weber", "Sra. Ruiz") does not end a sentence.
+const sentencesOf = (text: string): string[] => text.split(/(?<=(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St|Hr|Fr|Sr|Sra|Srta|Mme|Mlle|Jr))[.!?。])\s+/);
 const aloneRoutine = (text: string): boolean =>
   RECURRING.test(text) && ALONE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && ALONE.test(s) && PLACE_OR_OUTING.test(s));
+
+/**
+ * Where someone is at a known hour of a recurring day (seed 000 §4.5, travel patterns): a recurring day, an
+ * hour or a part of the day, and a place people go to on a schedule (a gym, a pool, a club) that the sentence
+ * locates by a name ("Jeden Donnerstag um sieben ist Markus im Fitnessstudio am Bahnhof", "ogni venerdì sera
+ * è al circolo del tennis di via Roma", "varje onsdag kväll är Johan på padelhallen i Hammarby",
+ * "毎週火曜日の夜7時に駅前のジムにいる"). Going to an unnamed gym every morning, a team meeting in a room, a
+ * market's opening hours and fetching the children from nursery (a scheduling fact) stay stored.
+ */
+const VENUE_WORDS =
+  "gym|climbing gym|climbing wall|boulderhalle|salle d['’]escalade|rocódromo|palestra di arrampicata|klimhal|klätterhall\\p{L}*|ścianka wspinaczkowa|leisure centre|leisure center|swimming pool|pool|tennis club|golf club|running club|yoga studio|dojo|sports hall|padel club|fitnessstudio|fitness-studio|schwimmbad|hallenbad|kletterhalle|sporthalle|tennisclub|tennisplatz|salle de sport|salle de gym|piscine|club de tennis|gimnasio|piscina|club de tenis|polideportivo|palestra|circolo(?: del tennis)?|academia|ginásio|clube|sportschool|zwembad|hardloopclub|sporthal|siłowni|siłownia|basenie|basen|gymmet|simhallen|simhall|padelhallen|padelhall|tennishallen|spor salonu\\p{L}*|havuz\\p{L}*";
+// The venue (in lower case or opening with a capital, as German nouns do), perhaps one lower-case word ("piscina
+// municipal"), then a preposition and, within two lower-case words ("di via Roma"), a capitalised name.
+const LOCATED_VENUE = new RegExp(
+  `(?<![\\p{L}])(?:${VENUE_WORDS.split("|")
+    .map((w) => `${w}|${w.charAt(0).toUpperCase()}${w.slice(1)}`)
+    .join(
+      "|",
+    )})(?![\\p{L}])(?:\\s+\\p{Ll}+)?\\s+(?:on|in|at|near|by|am|an der|in der|im|beim|à|de|du|de la|del|de los|di|della|dello|da|do|da|na|no|bij|in het|aan de|i|på|vid|przy|na|w)\\s+(?:\\p{Ll}+\\s+){0,2}\\p{Lu}|(?<![\\p{L}])(?:Parco|Parc|Parque|Park|Parku|Parken)\\s+\\p{Lu}|\\p{Lu}\\p{Ll}+(?:park|parken)(?![\\p{L}])|\\p{Lu}\\p{Ll}+ Park(?![\\p{L}])|[\\p{Script=Han}\\p{Script=Katakana}ー]{2,}の(?:ジム|プール)`,
+  "u",
+);
+const HOUR_OR_PART = words(
+  "(?:at|after|until|till|um|ab|bis|à|a las|hasta las|alle|fino alle|dalle|às|até às|om|tot|o|po|kl\\.?|efter|saat) (?:\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|uno|due|tre|quattro|sei|sette|otto|nove|dieci|undici|dodici|duas|oito|dez|zeven|negen|tien|twaalf|sju|åtta|nio|tio|elva|tolv)|morning|evening|night|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:ochtend|middag|avond)|abends?|morgens?|soir|matin|noche|tarde|mañana|sera|mattina|manhã|noite|ochtend|avond|rano|wieczorem|kväll(?:en)?|morgon(?:en)?|akşam\\p{L}*|sabah\\p{L}*",
+  "夜|朝|\\d{1,2}時",
+);
+const routineAtVenue = (text: string): boolean =>
+  RECURRING.test(text) &&
+  LOCATED_VENUE.test(text) &&
+  sentencesOf(text).some((s) => RECURRING.test(s) && LOCATED_VENUE.test(s) && (CLOCK.test(s) || HOUR_OR_PART.test(s)));
 
 /**
  * The school run at a named school and a clock time ("Kids get dropped at Lincoln Elementary at 8:05"): which
@@ -89,7 +119,7 @@ const CHILDREN = words(
   "子ども|子供|娘|息子",
 );
 const NAMED_SCHOOL =
-  /\p{Lu}\p{Ll}+\s+(?:Elementary|Primary|Middle School|High School|School|Academy|Kindergarten|Montessori|Grundschule|Gymnasium|Schule|Basisschool|Skola|skolan)(?![\p{L}])|(?<![\p{L}])(?:school|schule|grundschule|kita|école|escuela|colegio|scuola|escola|szkoł\p{L}*|przedszkol\p{L}*|skolan|okul\p{L}*)\s+(?:(?:am|an der|de la|del|di|da|do|dos|nr\.?|n\.?º)\s+)?\p{Lu}\p{Ll}+/u;
+  /\p{Lu}\p{Ll}+\s+(?:Elementary|Primary|Middle School|High School|School|Academy|Kindergarten|Montessori|Grundschule|Gymnasium|Schule|Basisschool|Skola|skolan)(?![\p{L}])|(?<![\p{L}])(?:school|schule|grundschule|kita|école|escuela|colegio|scuola|escola|szkoł\p{L}*|przedszkol\p{L}*|skolan|okul\p{L}*)\s+(?:(?:am|an der|de la|del|di|da|do|dos|nr\.?|n\.?º|na|przy|ul\.)\s+)?\p{Lu}\p{Ll}+/u;
 const schoolRun = (text: string): boolean =>
   NAMED_SCHOOL.test(text) && sentencesOf(text).some((s) => NAMED_SCHOOL.test(s) && CHILDREN.test(s) && CLOCK.test(s));
 
@@ -108,7 +138,8 @@ const fortnightlyTrip = (text: string): boolean => FORTNIGHTLY.test(text) && TRI
 const JA_ADDRESS =
   /[市区町村郡].{0,12}?\d+\s*[-－‐ー]\s*\d+\s*[-－‐ー]\s*\d+|\d+\s*丁目\s*\d+\s*[-－‐ー番]\s*\d+|[都道府県].{0,12}[市区町村].{0,16}\d+\s*[-－‐]\s*\d+/u;
 // Turkish: "Moda Caddesi No: 45", "Atatürk Bulvarı No 12", "Gül Sokak No:3".
-const TR_STREET = /(?:caddesi|cad\.|sokak|sokağı|sk\.|bulvarı|mahallesi|mah\.)\s*,?\s*(?:no|numara)\s*[:.]?\s*\d{1,4}/iu;
+const TR_STREET =
+  /(?:caddesi|cad\.|sokak|sokağı|sk\.|bulvarı|mahallesi|mah\.)\s*,?\s*(?:no|numara)\s*[:.]?\s*\d{1,4}|(?:caddesi|cad\.|sokak|sokağı|sk\.|bulvarı)\s+\d{1,4}(?:\s*numara\p{L}*|\s*\/\s*\d{1,4})/iu;
 // lat/lng named explicitly.
 const NAMED = /\b(?:lat(?:itude)?(?:\s*[/,&]\s*(?:lng|lon|long|longitude))?|lng|lon(?:gitude)?)\s*[:=]\s*[-+]?\d{1,3}\.\d{2,}/i;
 // Plus codes (Open Location Code): 8FVC9G8F+6X or 9G8F+6X City.
@@ -161,7 +192,7 @@ const POSTCODE_TOWN =
 // fr, es, it, pt, pl, de (two words): a street word before the name, the number after ("Calle Mayor 10",
 // "Via Roma, 12", "ul. Marszałkowska 10/4", "Rua Augusta, n.º 100", "Avenida da Liberdade 45").
 const STREET_WORD_FIRST = new RegExp(
-  `(?<![\\p{L}])(?:${streetWords("calle|c/|avenida|avda\\.?|av\\.|paseo|plaza|carrer|camino|ronda|travesía|via|viale|piazza|piazzale|corso|largo|vicolo|rua|travessa|praça|praca|estrada|alameda|ul\\.|ulica|al\\.|aleja|os\\.|osiedle|rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai|cours")})\\s+${NAMES},?\\s+(?:n\\.?\\s?[º°o]\\.?\\s*|nr\\.?\\s*|no\\.?\\s*)?\\d{1,4}(?:\\s?[a-zA-Z])?(?:/\\d{1,4})?(?![\\p{L}\\d])(?=\\s*(?:$|[,.;:)\\n]|\\d))`,
+  `(?<![\\p{L}])(?:${streetWords("calle|c/|avenida|avda\\.?|av\\.|paseo|plaza|carrer|camino|ronda|travesía|via|viale|piazza|piazzale|corso|largo|vicolo|rua|travessa|praça|praca|estrada|alameda|ul\\.|ulica|ulicy|ulicę|al\\.|aleja|alei|os\\.|osiedle|osiedlu|rue|avenue|boulevard|bd|place|allée|chemin|impasse|quai|cours")})\\s+${NAMES},?\\s+(?:n\\.?\\s?[º°o]\\.?\\s*|nr\\.?\\s*|no\\.?\\s*)?\\d{1,4}(?:\\s?[a-zA-Z])?(?:/\\d{1,4})?(?![\\p{L}\\d])(?=\\s*(?:$|[,.;:)\\n]|\\d|(?:m|lok|mieszk)\\.?\\s?\\d|(?:w|we|in|a|à|en|em|i)\\s+\\p{Lu}))`,
   "u",
 );
 // fr, en: the number first ("12 rue de Rivoli", "10 Downing Street" is STREET above).
@@ -190,7 +221,7 @@ export const locationDetector: Detector = {
     const findings: Finding[] = [];
     // A commute's time may be written in words ("om kwart over zeven").
     if (commute(text)) findings.push({ field, class: "location", label: "commute" });
-    if (aloneRoutine(text)) findings.push({ field, class: "location", label: "routine" });
+    if (aloneRoutine(text) || routineAtVenue(text)) findings.push({ field, class: "location", label: "routine" });
     if (fortnightlyTrip(text)) findings.push({ field, class: "location", label: "travel_pattern" });
     // Every coordinate, house number and postcode has a digit; most texts have none.
     if (!/\d/.test(text)) return findings;
