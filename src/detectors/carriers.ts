@@ -23,7 +23,9 @@ const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31})
 const ENTITY_RUN = /(?:&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?[\p{L}\p{N} ]{0,3})+/gu;
 /** A token of a URL or query value holding %XX escapes, up to the next space, quote, or query delimiter. */
 const PERCENT_TOKEN = /[^\s?&=#"'<>]*%[0-9A-Fa-f]{2}[^\s?&=#"'<>]*/g;
-const HEX_RUN = /(?<![A-Za-z0-9])(?:\\x|0x)?(?:[0-9A-Fa-f]{2}(?:\\x|\s)?){8,}(?![A-Za-z0-9])/g;
+/** Hex bytes as written by hand or by tools: "48656c", "48 65 6c", "\\x48\\x65", "0x48, 0x65", "48:65:6c", "48-65-6c". */
+const HEX_RUN = /(?<![A-Za-z0-9])(?:\\x|0x)?(?:[0-9A-Fa-f]{2}(?:\\x|0x|[ \t]*[:,;-][ \t]*(?:0x)?|\s+(?:0x)?)?){8,}(?![A-Za-z0-9])/g;
+const HEX_SEPARATOR = /\\x|0x|[\s:,;-]/g;
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,6}(?![A-Za-z0-9+/_=-])/g;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -102,7 +104,7 @@ function openOnce(text: string, budget: { left: number; runs: number }, hidden: 
     });
   }
   out = out.replace(HEX_RUN, (run) => {
-    const decoded = spend(asText(Buffer.from(run.replace(/\\x|0x|\s/g, ""), "hex")));
+    const decoded = spend(asText(Buffer.from(run.replace(HEX_SEPARATOR, ""), "hex")));
     return decoded === undefined ? run : ` ${reveal(decoded)} `;
   });
   out = out.replace(BASE64_RUN, (run) => {

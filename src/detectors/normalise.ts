@@ -62,8 +62,10 @@ export function mayCarry(text: string): boolean {
       if (++run >= 16) return true;
     } else run = 0;
   }
-  return false;
+  return HEX_BYTES_HINT.test(text);
 }
+/** Eight hex bytes apart ("48 65 6c …", "\\x48\\x65…", "0x48, 0x65, …", "48:65:…"): a carrier the run count above cannot see. */
+const HEX_BYTES_HINT = /(?:[0-9A-Fa-f]{2}(?:\\x|[ \t]*[:,;-]?[ \t]*0x|[ \t]*[:,;-][ \t]*|[ \t]+)){7}[0-9A-Fa-f]{2}/;
 /** Four or more single letters or digits, each separated by one separator: "p a s s", "4.1.1.1", "i|g|n|o". */
 const LETTER_SPACED_ASCII = /(?<![A-Za-z0-9])[A-Za-z0-9](?:[ .\-_*|/][A-Za-z0-9]){3,}(?![A-Za-z0-9])/;
 const LETTER_SPACED = /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:[ .\-_*|·•/][\p{L}\p{N}]){3,}(?![\p{L}\p{N}])/gu;

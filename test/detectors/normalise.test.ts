@@ -51,6 +51,20 @@ describe("one normaliser before every detector (C19-TOOL, C19-FORBID, issue 21 i
     ["base64", `run ${b64(PHRASE)} now`],
     ["base32", `run ${b32(PHRASE)} now`],
     ["hex", `run ${hex(PHRASE)} now`],
+    ["hex bytes with spaces", `run ${hex(PHRASE).replace(/(..)(?!$)/g, "$1 ")} now`],
+    ["hex bytes as \\x escapes", `run ${hex(PHRASE).replace(/(..)/g, "\\x$1")} now`],
+    [
+      "hex bytes as 0x, comma-separated",
+      `run ${hex(PHRASE)
+        .replace(/(..)(?!$)/g, "0x$1, ")
+        .replace(/(..)$/, "0x$1")} now`,
+    ],
+    [
+      "hex bytes with colons",
+      `run ${hex(PHRASE)
+        .toUpperCase()
+        .replace(/(..)(?!$)/g, "$1:")} now`,
+    ],
     ["base64 inside an HTML comment", `note <!-- ${b64(PHRASE)} -->`],
     ["base64 of base64", `run ${b64(b64(PHRASE))}`],
   ])("C19-TOOL: a detector that knows only the plain phrase finds it %s", async (_how, text) => {
