@@ -203,20 +203,6 @@ const PERSONAL: Hit = { kind: "context", cls: "personal" };
 const JOB_CONTEXTS = new Set(["occupation", "union_staff"]);
 const isJob = (hit: Hit): boolean => hit.kind === "context" && JOB_CONTEXTS.has(hit.cls);
 
-/** The indexes of the words that belong to a job's name, by the same lookups as the terms. */
-function jobWords(language: CompiledLanguage, words: string[], stems: string[]): Set<number> {
-  const job = new Set<number>();
-  for (let i = 0; i < words.length; i++) {
-    if ((language.exact.get(fold(words[i])) ?? []).some(isJob) || (language.stems.get(stems[i]) ?? []).some(isJob)) job.add(i);
-    for (const phrase of language.phrases.get(stems[i]) ?? []) {
-      if (isJob(phrase) && i + phrase.stems.length <= stems.length && phrase.stems.every((s, k) => stems[i + k] === s)) {
-        for (let k = 0; k < phrase.stems.length; k++) job.add(i + k);
-      }
-    }
-  }
-  return job;
-}
-
 function matchLanguage(field: string, language: CompiledLanguage, words: string[], folded: string, foldedWords: TextWord[], out: Map<string, Finding>): void {
   const add = (hit: Hit): void => {
     const f = findingOf(field, language.lang, hit);
@@ -231,19 +217,22 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
     }
   }
   const stems = words.map(language.stem);
-  const job = language.eachAffix ? new Set<number>() : jobWords(language, words, stems);
-  // a word of a job's name still gives its context, never a term or topic
-  const addAt = (hit: Hit, ...at: number[]): void => {
-    if (hit.kind === "context" || !at.some((i) => job.has(i))) add(hit);
-  };
+  // Each word's hits with the words they span, looked up once; the words of a job's name (exact, stem or
+  // phrase lookups) still give their context, never a term or topic.
+  const found: { hit: Hit; at: number[]; namesJob: boolean }[] = [];
   for (let i = 0; i < words.length; i++) {
-    for (const hit of language.exact.get(fold(words[i])) ?? []) addAt(hit, i);
-    if (language.asWritten.size > 0) for (const hit of language.asWritten.get(words[i]) ?? []) addAt(hit, i);
-    for (const hit of language.stems.get(stems[i]) ?? []) addAt(hit, i);
+    for (const hit of language.exact.get(fold(words[i])) ?? []) found.push({ hit, at: [i], namesJob: true });
+    if (language.asWritten.size > 0) for (const hit of language.asWritten.get(words[i]) ?? []) found.push({ hit, at: [i], namesJob: false });
+    for (const hit of language.stems.get(stems[i]) ?? []) found.push({ hit, at: [i], namesJob: true });
     for (const phrase of language.phrases.get(stems[i]) ?? []) {
-      if (i + phrase.stems.length <= stems.length && phrase.stems.every((s, k) => stems[i + k] === s)) addAt(phrase, ...phrase.stems.map((_, k) => i + k));
+      if (i + phrase.stems.length <= stems.length && phrase.stems.every((s, k) => stems[i + k] === s)) {
+        found.push({ hit: phrase, at: phrase.stems.map((_, k) => i + k), namesJob: true });
+      }
     }
   }
+  const job = new Set<number>();
+  if (!language.eachAffix) for (const { hit, at, namesJob } of found) if (namesJob && isJob(hit)) for (const i of at) job.add(i);
+  for (const { hit, at } of found) if (hit.kind === "context" || !at.some((i) => job.has(i))) add(hit);
   if (language.eachAffix) {
     // an unspaced language: the job names found first, then blanked out for the terms and topics
     let rest = folded;
