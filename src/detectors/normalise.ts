@@ -68,9 +68,13 @@ export function mayCarry(text: string): boolean {
 const HEX_BYTES_HINT = /(?:[0-9A-Fa-f]{2}(?:\\x|[ \t]*[:,;-]?[ \t]*0x|[ \t]*[:,;-][ \t]*|[ \t]+)){7}[0-9A-Fa-f]{2}/;
 /** Four or more single letters or digits, each separated by one separator: "p a s s", "4.1.1.1", "i|g|n|o". */
 const LETTER_SPACED_ASCII = /(?<![A-Za-z0-9])[A-Za-z0-9](?:[ .\-_*|/][A-Za-z0-9]){3,}(?![A-Za-z0-9])/;
-const LETTER_SPACED = /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:[ .\-_*|·•/][\p{L}\p{N}]){3,}(?![\p{L}\p{N}])/gu;
+/** What may stand between the letters of a spaced word: space, dots and dashes, and the middle dots of typography. */
+const LETTER_SEPARATORS = " .\\-_*|·•‧∙⋅・‐‑/";
+const LETTER_SPACED = new RegExp(`(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}](?:[${LETTER_SEPARATORS}][\\p{L}\\p{N}]){3,}(?![\\p{L}\\p{N}])`, "gu");
+const LETTER_SEPARATOR_ALL = new RegExp(`[${LETTER_SEPARATORS}]`, "gu");
+const NON_SPACE_SEPARATOR_ALL = new RegExp(`[${LETTER_SEPARATORS.replace(" ", "")}]`, "gu");
 /** A separator that splits a word: "ig*nore", "pass|word", "ins·truc·tions". */
-const WORD_SPLIT = /(?<=\p{L})[*|·•](?=\p{L})/gu;
+const WORD_SPLIT = /(?<=\p{L})[*|·•‧∙⋅・](?=\p{L})/gu;
 /** Hyphens and dots inside a word, removed in the joined view once it exists ("instruc-tions", "ign.ore"). */
 const WORD_DOT_HYPHEN = /(?<=\p{L})[.-](?=\p{L})/gu;
 
@@ -175,6 +179,21 @@ function withoutEdgeWords(run: string): string[] {
   return [letters.slice(1), letters.slice(0, -1), letters.slice(1, -1)].map((part) => part.join(""));
 }
 
+/**
+ * A spaced run's letters joined. When its letters are spaced by another separator than a space
+ * ("i.g.n.o.r.e a.l.l r.u.l.e.s", "d-i-s-a-b-l-e t-h-e s-a-n-d-b-o-x"), a space between them ends a
+ * word; digits stay one number whatever separates them ("4-1-1-1 1-1-1-1").
+ */
+function spacedWords(run: string): string {
+  const others = run.match(NON_SPACE_SEPARATOR_ALL)?.length ?? 0;
+  const spaces = run.length - run.replaceAll(" ", "").length;
+  if (others === 0 || spaces === 0 || spaces >= others || !/\p{L}/u.test(run)) return run.replace(LETTER_SEPARATOR_ALL, "");
+  return run
+    .split(" ")
+    .map((word) => word.replace(LETTER_SEPARATOR_ALL, ""))
+    .join(" ");
+}
+
 /** Letter-spaced runs and split words joined; undefined when the text has neither. `hidden` receives each joined run. */
 export function joinSplitTokens(text: string, hidden: string[] = []): string | undefined {
   LETTER_SPACED.lastIndex = 0;
@@ -184,7 +203,7 @@ export function joinSplitTokens(text: string, hidden: string[] = []): string | u
   LETTER_SPACED.lastIndex = 0;
   return phrased
     .replace(LETTER_SPACED, (run, at: number) => {
-      const word = run.replace(/[ .\-_*|·•/]/g, "");
+      const word = spacedWords(run);
       if (/\p{L}/u.test(word) && !quotedAt(phrased, at, run.length)) hidden.push(word, ...withoutEdgeWords(run));
       return word;
     })
