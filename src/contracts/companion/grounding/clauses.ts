@@ -33,9 +33,12 @@ const SUBJECT_PRONOUNS = new Set(["i", "you", "he", "she", "we", "they", "it"]);
 const SUBJECT_POS = new Set(["PRON", "PROPN", "NOUN", "DET", "ADJ", "NUM", "PART"]);
 
 let shared: WinkMethods | null = null;
-/** wink-nlp with its bundled English model (no network, no download): sentences and parts of speech. */
+/**
+ * wink-nlp with its bundled English model (no network, no download): sentences and parts of speech,
+ * and only those steps (the default pipe also reads negation, sentiment and entities, unused here).
+ */
 function nlp(): WinkMethods {
-  shared ??= winkNLP(model);
+  shared ??= winkNLP(model, ["sbd", "pos"]);
   return shared;
 }
 
