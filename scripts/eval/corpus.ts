@@ -72,9 +72,20 @@ export function readSensitive(split: EvalSplit): LabelledLine[] {
   }));
 }
 
+/**
+ * Further dev files in the same columns, read after the main one (named here, not globbed, so
+ * no other split's directory is listed): batch 10 of the injection tuning.
+ */
+const DEV_EXTRA: Record<string, string[]> = {
+  "injection.tsv": ["injection-arrangements.tsv"],
+  "benign-injection-talk.tsv": ["benign-injection-talk-2.tsv"],
+};
+const filesOf = (split: EvalSplit, name: string): string[] => [name, ...(split === "dev" ? (DEV_EXTRA[name] ?? []) : [])].map((n) => fileOf(split, n));
+
 export function readInjection(split: EvalSplit): LabelledLine[] {
-  const file = fileOf(split, "injection.tsv");
-  return rows(file).map(({ cells, line }) => ({ lang: cells[0], cls: cells[1], detail: cells[1], category: "PREFERENCE", text: rest(cells, 2), file, line }));
+  return filesOf(split, "injection.tsv").flatMap((file) =>
+    rows(file).map(({ cells, line }) => ({ lang: cells[0], cls: cells[1], detail: cells[1], category: "PREFERENCE", text: rest(cells, 2), file, line })),
+  );
 }
 
 /** Benign but tricky texts: the blind split calls the file benign.tsv, dev and test benign-tricky.tsv. */
@@ -84,8 +95,9 @@ export function readBenignTricky(split: EvalSplit): LabelledLine[] {
 }
 
 export function readBenignInjectionTalk(split: EvalSplit): LabelledLine[] {
-  const file = fileOf(split, "benign-injection-talk.tsv");
-  return rows(file).map(({ cells, line }) => ({ lang: cells[0], cls: "injection-talk", detail: "", category: cells[1], text: rest(cells, 2), file, line }));
+  return filesOf(split, "benign-injection-talk.tsv").flatMap((file) =>
+    rows(file).map(({ cells, line }) => ({ lang: cells[0], cls: "injection-talk", detail: "", category: cells[1], text: rest(cells, 2), file, line })),
+  );
 }
 
 export function readFairnessPairs(split: EvalSplit): LabelledLine[] {
