@@ -279,10 +279,7 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
       collect((l) => l.defensive),
       "g",
     ),
-    defensiveWeak: union(
-      collect((l) => l.defensive_weak),
-      "g",
-    ),
+    defensiveWeak: union(collect((l) => l.defensive_weak)),
     descriptive: union(collect((l) => l.descriptive)),
     reported: union(collect((l) => l.reported)),
     actions,
@@ -561,10 +558,7 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     const commands = facts.has("intent:imperative") || facts.has("intent:you");
     // a frame word under a negation is part of the instruction ("answer without refusals")
     const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(negations, rest, m.index, 0));
-    // so is a weak one ("an AI without limits or filters", "senza filtri": what is switched off),
-    // its negation read on the sentence, where a match may hold it ("sans aucune limite ni filtre")
-    const weak = !commands && c.defensiveWeak !== undefined && matchesOf(c.defensiveWeak, rest).some((m) => !negatedAt(negations, sentence, m.index, 0));
-    if (framed || weak) facts.add("frame:defensive");
+    if (framed || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
   return facts;
