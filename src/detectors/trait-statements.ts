@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Detector, Finding } from "./detector";
+import { analyse, type LinguisticAnalysis } from "./linguistic";
 
 /**
  * Judgements about a person said by their shape, not by a listed phrase (seed 000 §4.8,
@@ -23,6 +24,8 @@ import type { Detector, Finding } from "./detector";
  *   cue:evaluative_noun     "a bit of a ___", "such a ___", "a total ___", "ein echter ___", "un vrai ___"
  *   intensified             an intensifier before the complement ("pretty", "so", "ziemlich", "très")
  *   scoped                  the complement is scoped to a task or thing ("great at code review", "good with SQL")
+ *   attributive             the evaluative word qualifies a noun after it ("a great JavaScript parser")
+ *   definite                the complement opens with a definite article ("the team lead", "le responsable")
  *   fiction                 the text talks about a story (a character, a novel, a film, a game)
  *
  * Grammar only lives here (pronouns, person nouns, copulas, fillers); the valence lists come from
@@ -99,7 +102,7 @@ const GRAMMARS: Grammar[] = [
     ),
     cues: set("such total complete absolute real proper bit"),
     negators: set("not isn't wasn't never hardly"),
-    scopes: set("at with on in about for when into to from than like as of by"),
+    scopes: set("at with on in about for when into to from than like as of by after up out over forward back"),
     superlative: /^(?:[a-z]{3,}est|least|most)$/,
     types: set("type sort kind"),
     variants: (w) => [w, w.replace(/'s$/, "")],
@@ -324,13 +327,17 @@ const TOKEN = /[\p{L}\p{M}][\p{L}\p{M}'’-]*|[.,;:!?()—–"]/gu;
 interface Token {
   raw: string;
   low: string;
+  /** Where the token starts in the text, and whether a quote or backtick opens it (a literal). */
+  start: number;
+  quoted: boolean;
 }
 
 function tokens(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(TOKEN)) {
     const raw = m[0].replace(/’/g, "'");
-    out.push({ raw, low: raw.toLowerCase() });
+    const start = m.index ?? 0;
+    out.push({ raw, low: raw.toLowerCase(), start, quoted: start > 0 && "`\"'«„“".includes(text[start - 1]) });
   }
   return out;
 }
@@ -374,11 +381,15 @@ function valenceOf(g: Grammar, word: string): number {
 }
 
 const isCapitalised = (raw: string): boolean => /^\p{Lu}\p{Ll}/u.test(raw);
+/** A name is written as one: "Dana", "O'Brien", "Jean-Luc"; not "GraphQL" or "SQLite". */
+const NAME_SHAPE = /^\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)*(?:'s)?$/u;
 
 /** Languages whose nouns are capitalised, or whose "The" opens a sentence: there an article before a capitalised word makes it a noun, not a name. */
 const ARTICLE_BEFORE_NOUN = new Set(["en", "de"]);
 /** Languages whose adjectives follow the noun ("el jefe nuevo", "o chefe novo"). */
 const ADJECTIVE_AFTER = new Set(["fr", "es", "it", "pt"]);
+
+const EN_ARTICLES = set("the a an");
 
 /** A Swedish noun in its definite form ("Nätverket", "Byggservern", "Appen") opening a sentence is not a name. */
 const SWEDISH_DEFINITE = /^\p{L}{3,}(?:et|en|ern|orn|arna|erna|orna)$/u;
@@ -406,10 +417,16 @@ function subjectOf(g: Grammar, toks: Token[], verb: number): string | undefined 
     (g.articles.has(two.low) || g.possessives.has(two.low))
   )
     return g.possessives.has(two.low) ? "relation" : "role";
-  if (isCapitalised(t.raw) && !NOT_NAMES.has(t.low) && !(g.lang === "sv" && SWEDISH_DEFINITE.test(t.low))) {
+  if (NAME_SHAPE.test(t.raw) && !NOT_NAMES.has(t.low) && !(g.lang === "sv" && SWEDISH_DEFINITE.test(t.low))) {
     if (before && g.possessives.has(before.low)) return undefined;
-    if (ARTICLE_BEFORE_NOUN.has(g.lang) && ((before && g.articles.has(before.low)) || (two && g.articles.has(two.low) && !isCapitalised(before?.raw ?? ""))))
+    const nounArticles = g.lang === "en" ? EN_ARTICLES : g.articles;
+    if (
+      ARTICLE_BEFORE_NOUN.has(g.lang) &&
+      ((before && nounArticles.has(before.low)) || (two && nounArticles.has(two.low) && !isCapitalised(before?.raw ?? "")))
+    )
       return undefined;
+    // An English gerund opening a sentence ("Parsing is a fairly complex process") is not a name.
+    if (g.lang === "en" && t.low.endsWith("ing")) return undefined;
     if (before && g.people.test(before.low)) return "relation";
     return "name";
   }
@@ -449,11 +466,24 @@ const DEFINITE: Record<string, ReadonlySet<string>> = {
   nl: set("de het"),
   sv: set("den det"),
 };
+/** Words that join two complements of one subject. */
+const COORDINATORS = set("and und et y e en i och ve");
+/** "peu", "poco", "pouco" after "un": a hedge ("un peu bête"). */
+const HEDGES = set("peu poco pouco po'");
+/** "not only", "nicht nur": no negation. */
+const NOT_ONLY = set("only just seulement nur solo sólo só alleen tylko bara");
 /** Words after "type" that make it a characterisation: "the type who", "le genre qui". */
 const TYPE_LINKS = set("who that die der qui que che wie som");
 
 /** The complement after the verb: what it evaluates, if anything. */
-function complementOf(g: Grammar, toks: Token[], from: number, perception: boolean, negatedVerb: boolean): Reading | undefined {
+function complementOf(
+  g: Grammar,
+  toks: Token[],
+  from: number,
+  perception: boolean,
+  negatedVerb: boolean,
+  isVerb: (offset: number) => boolean,
+): Reading | undefined {
   let negated = negatedVerb;
   let intensified = false;
   let cue = false;
@@ -463,12 +493,25 @@ function complementOf(g: Grammar, toks: Token[], from: number, perception: boole
   let valence = 0;
   let content = 0;
   let scoped = false;
+  let attributive = false;
   const end = Math.min(toks.length, from + 8);
   for (let i = from; i < end; i++) {
     const t = toks[i];
+    // "cold and calculating", "always in debt and irresponsible": each conjunct is read.
+    if (COORDINATORS.has(t.low) && valence === 0) {
+      content = 0;
+      continue;
+    }
     if (CLAUSE_END.has(t.low)) break;
+    if (t.quoted) return undefined; // a literal value: "Default is `false`"
+    // "un peu", "un poco", "um pouco": a hedge before a trait, not a negation.
+    if (HEDGES.has(t.low) && i > from && ["un", "um", "una", "uma"].includes(toks[i - 1].low)) {
+      intensified = true;
+      continue;
+    }
     if (g.negators.has(t.low) || t.low.endsWith("n't")) {
-      negated = true;
+      // "not only fast" praises; it does not negate.
+      negated = !NOT_ONLY.has(toks[i + 1]?.low ?? "");
       continue;
     }
     if (g.types.has(t.low) && toks[i + 1] && TYPE_LINKS.has(toks[i + 1].low)) {
@@ -485,14 +528,28 @@ function complementOf(g: Grammar, toks: Token[], from: number, perception: boole
       if (DEFINITE[g.lang]?.has(t.low)) definite = true;
       continue;
     }
-    if (g.scopes.has(t.low)) break;
+    // "looks after", "seems to", "is about": a phrasal verb, not a complement.
+    if (i === from && g.scopes.has(t.low)) return undefined;
+    if (g.scopes.has(t.low)) {
+      // A phrase scoped to a thing before any trait: read on from the next conjunct, if any.
+      let k = i + 1;
+      while (k < end && !COORDINATORS.has(toks[k].low) && !CLAUSE_END.has(toks[k].low)) k++;
+      if (k < end && COORDINATORS.has(toks[k].low) && content === 0) {
+        i = k - 1;
+        continue;
+      }
+      break;
+    }
     if (g.superlative.test(t.low) && (negated || t.low === "least")) superlative = true;
     content++;
     const score = valenceOf(g, t.low);
-    if (score !== 0) {
+    // An English passive ("the user is discarded") says what is done to someone, not what they are.
+    if (score !== 0 && !(g.lang === "en" && t.low.endsWith("ed") && isVerb(t.start))) {
       valence = negated ? -score : score;
       const next = toks[i + 1];
       scoped = next !== undefined && g.scopes.has(next.low);
+      // "a great JavaScript parser": the word qualifies the noun after it, which names what is judged.
+      attributive = next !== undefined && !scoped && !CLAUSE_END.has(next.low) && !g.fillers.has(next.low) && !g.negators.has(next.low);
       break;
     }
     if (content >= 2) break;
@@ -504,6 +561,7 @@ function complementOf(g: Grammar, toks: Token[], from: number, perception: boole
   if (intensified) facts.push("intensified");
   if (scoped) facts.push("scoped");
   if (definite) facts.push("definite");
+  if (attributive) facts.push("attributive");
   return { facts };
 }
 
@@ -513,6 +571,9 @@ export function traitStatements(text: string): { lang: string; facts: string[] }
   const out: { lang: string; facts: string[] }[] = [];
   const fiction = FICTION.test(text);
   const lower = text.toLowerCase();
+  // wink's part of speech, read only when an English complement may be a passive participle.
+  let analysis: LinguisticAnalysis | undefined;
+  const isVerb = (offset: number): boolean => (analysis ??= analyse(text)).factsAt(offset).includes("pos:VERB");
   for (const g of GRAMMARS) {
     // Only the grammars whose verbs (and, where a verb is shared, whose own small words) the text has.
     const hint = HINTS.get(g.lang);
@@ -522,13 +583,15 @@ export function traitStatements(text: string): { lang: string; facts: string[] }
       // English "he's", "Dana's": the copula rides on the subject's token.
       if (!verb && g.lang === "en" && /^\p{L}+'s$/u.test(toks[i].raw)) {
         const bare = toks[i].raw.slice(0, -2);
-        const probe: Token[] = [...toks.slice(0, i), { raw: bare, low: bare.toLowerCase() }];
+        const probe: Token[] = [...toks.slice(0, i), { ...toks[i], raw: bare, low: bare.toLowerCase() }];
         const subject = subjectOf(g, probe, i + 1);
         // "Dana's car is ...": a possessive, unless what follows is a filler or an evaluative word ("she's such a ...", "he's hopeless").
         const next = toks[i + 1];
-        const copula = next !== undefined && (g.fillers.has(next.low) || g.negators.has(next.low) || valenceOf(g, next.low) !== 0);
+        const after = toks[i + 2];
+        const bareWord = after === undefined || CLAUSE_END.has(after.low) || g.scopes.has(after.low);
+        const copula = next !== undefined && (g.fillers.has(next.low) || g.negators.has(next.low) || (valenceOf(g, next.low) !== 0 && bareWord));
         if (subject && copula) {
-          const reading = complementOf(g, toks, i + 1, false, false);
+          const reading = complementOf(g, toks, i + 1, false, false, isVerb);
           if (reading) out.push({ lang: g.lang, facts: [`subject:${subject}`, ...reading.facts, ...(fiction ? ["fiction"] : [])] });
         }
         continue;
@@ -536,7 +599,7 @@ export function traitStatements(text: string): { lang: string; facts: string[] }
       if (!verb) continue;
       const subject = subjectOf(g, toks, i);
       if (!subject) continue;
-      const reading = complementOf(g, toks, i + verb.length, verb.perception, verb.negated);
+      const reading = complementOf(g, toks, i + verb.length, verb.perception, verb.negated, isVerb);
       if (!reading) continue;
       out.push({ lang: g.lang, facts: [`subject:${subject}`, ...reading.facts, ...(fiction ? ["fiction"] : [])] });
       i += verb.length - 1;
