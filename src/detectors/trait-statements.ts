@@ -439,15 +439,27 @@ function matchesAt(toks: Token[], at: number, phrase: string[]): boolean {
 }
 
 /** The longest verb phrase of the grammar at `at`: its length and whether it is one of perception. */
+/** Per grammar, its verb phrases by their first word. */
+const VERBS_BY_FIRST = new Map<Grammar, Map<string, { phrase: string[]; perception: boolean }[]>>();
+function verbsOf(g: Grammar): Map<string, { phrase: string[]; perception: boolean }[]> {
+  let out = VERBS_BY_FIRST.get(g);
+  if (!out) {
+    out = new Map();
+    for (const [list, perception] of [
+      [g.copulas, false],
+      [g.perception, true],
+    ] as const)
+      for (const phrase of list) out.set(phrase[0], [...(out.get(phrase[0]) ?? []), { phrase, perception }]);
+    VERBS_BY_FIRST.set(g, out);
+  }
+  return out;
+}
+
 function verbAt(g: Grammar, toks: Token[], at: number): { length: number; perception: boolean; negated: boolean } | undefined {
   let best: { length: number; perception: boolean; negated: boolean } | undefined;
-  for (const [list, perception] of [
-    [g.copulas, false],
-    [g.perception, true],
-  ] as const)
-    for (const p of list)
-      if (matchesAt(toks, at, p) && (!best || p.length > best.length))
-        best = { length: p.length, perception, negated: p.some((w) => w.endsWith("n't") || w.startsWith("n'")) };
+  for (const { phrase, perception } of verbsOf(g).get(toks[at].low) ?? [])
+    if (matchesAt(toks, at, phrase) && (!best || phrase.length > best.length))
+      best = { length: phrase.length, perception, negated: phrase.some((w) => w.endsWith("n't") || w.startsWith("n'")) };
   return best;
 }
 
@@ -510,8 +522,9 @@ function complementOf(
       continue;
     }
     if (g.negators.has(t.low) || t.low.endsWith("n't")) {
-      // "not only fast" praises; it does not negate.
-      negated = !NOT_ONLY.has(toks[i + 1]?.low ?? "");
+      // "not only fast, it's also accurate" praises and compares; it is not read.
+      if (NOT_ONLY.has(toks[i + 1]?.low ?? "")) return undefined;
+      negated = true;
       continue;
     }
     if (g.types.has(t.low) && toks[i + 1] && TYPE_LINKS.has(toks[i + 1].low)) {
@@ -529,7 +542,7 @@ function complementOf(
       continue;
     }
     // "looks after", "seems to", "is about": a phrasal verb, not a complement.
-    if (i === from && g.scopes.has(t.low)) return undefined;
+    if (i === from && perception && g.scopes.has(t.low)) return undefined;
     if (g.scopes.has(t.low)) {
       // A phrase scoped to a thing before any trait: read on from the next conjunct, if any.
       let k = i + 1;
@@ -556,7 +569,8 @@ function complementOf(
   }
   if (content === 0 && !type) return undefined;
   const facts = [`frame:${type ? "type" : superlative ? "superlative" : perception ? "perception" : "copula"}`];
-  facts.push(`valence:${valence < 0 || superlative ? "negative" : valence > 1 ? "positive" : "none"}`);
+  // Praise needs a clear score: 2 in English's own list, 3 in the translated ones (Polish "zdrowy", healthy, scores 2).
+  facts.push(`valence:${valence < 0 || superlative ? "negative" : valence > (g.lang === "en" ? 1 : 2) ? "positive" : "none"}`);
   if (cue) facts.push("cue:evaluative_noun");
   if (intensified) facts.push("intensified");
   if (scoped) facts.push("scoped");
@@ -567,17 +581,21 @@ function complementOf(
 
 /** Every statement of `text` that says of a person that they are something, with its facts. */
 export function traitStatements(text: string): { lang: string; facts: string[] }[] {
+  const lower = text.toLowerCase();
+  // Only the grammars whose verbs (and, where a verb is shared, whose own small words) the text has.
+  const grammars = GRAMMARS.filter((g) => (HINTS.get(g.lang) ?? []).every((h) => h.test(lower)));
+  if (grammars.length === 0) return [];
   const toks = tokens(text);
   const out: { lang: string; facts: string[] }[] = [];
-  const fiction = FICTION.test(text);
-  const lower = text.toLowerCase();
+  let story: boolean | undefined;
+  const fiction = (): string[] => {
+    story ??= FICTION.test(text);
+    return story ? ["fiction"] : [];
+  };
   // wink's part of speech, read only when an English complement may be a passive participle.
   let analysis: LinguisticAnalysis | undefined;
   const isVerb = (offset: number): boolean => (analysis ??= analyse(text)).factsAt(offset).includes("pos:VERB");
-  for (const g of GRAMMARS) {
-    // Only the grammars whose verbs (and, where a verb is shared, whose own small words) the text has.
-    const hint = HINTS.get(g.lang);
-    if (hint && !hint.every((h) => h.test(lower))) continue;
+  for (const g of grammars) {
     for (let i = 0; i < toks.length; i++) {
       const verb = verbAt(g, toks, i);
       // English "he's", "Dana's": the copula rides on the subject's token.
@@ -592,7 +610,7 @@ export function traitStatements(text: string): { lang: string; facts: string[] }
         const copula = next !== undefined && (g.fillers.has(next.low) || g.negators.has(next.low) || (valenceOf(g, next.low) !== 0 && bareWord));
         if (subject && copula) {
           const reading = complementOf(g, toks, i + 1, false, false, isVerb);
-          if (reading) out.push({ lang: g.lang, facts: [`subject:${subject}`, ...reading.facts, ...(fiction ? ["fiction"] : [])] });
+          if (reading) out.push({ lang: g.lang, facts: [`subject:${subject}`, ...reading.facts, ...fiction()] });
         }
         continue;
       }
@@ -601,7 +619,7 @@ export function traitStatements(text: string): { lang: string; facts: string[] }
       if (!subject) continue;
       const reading = complementOf(g, toks, i + verb.length, verb.perception, verb.negated, isVerb);
       if (!reading) continue;
-      out.push({ lang: g.lang, facts: [`subject:${subject}`, ...reading.facts, ...(fiction ? ["fiction"] : [])] });
+      out.push({ lang: g.lang, facts: [`subject:${subject}`, ...reading.facts, ...fiction()] });
       i += verb.length - 1;
     }
   }
@@ -617,7 +635,8 @@ const wordsRegex = (words: Iterable<string>): RegExp => new RegExp(`(?:^|[^\\p{L
  */
 const HINTS = new Map<string, RegExp[]>(
   GRAMMARS.map((g) => {
-    const first = new Set([...g.copulas, ...g.perception].map((p) => p[0]));
+    // Each phrase by its longest word ("l'air" of "a l'air", not "a", which every English text has).
+    const first = new Set([...g.copulas, ...g.perception].map((p) => p.reduce((a, b) => (b.length > a.length ? b : a))));
     // English "he's", "Dana's": the copula rides on the word before it.
     const verbs = g.lang === "en" ? new RegExp(`${wordsRegex(first).source}|\\p{L}'s(?:$|[^\\p{L}])`, "u") : wordsRegex(first);
     return [
@@ -653,16 +672,9 @@ const HINTS = new Map<string, RegExp[]>(
   }),
 );
 
-/** Cheap hint: a text with none of the grammars' verbs has no statement of this kind. */
-const VERB_HINT = new RegExp(
-  `(?:^|[^\\p{L}])(?:${[...new Set(GRAMMARS.flatMap((g) => [...g.copulas, ...g.perception].map((p) => p[0])))].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?:$|[^\\p{L}])|\\p{L}'s\\b`,
-  "iu",
-);
-
 export const traitStatementDetector: Detector = {
   name: "trait-statements",
   detect(field: string, text: string): Finding[] {
-    if (text.length > 4000 || !VERB_HINT.test(text)) return [];
     const seen = new Set<string>();
     const findings: Finding[] = [];
     for (const s of traitStatements(text)) {

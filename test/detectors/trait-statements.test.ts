@@ -38,6 +38,20 @@ describe("trait statements: facts", () => {
     expect(facts("Der neue Tatort war ziemlich langweilig.")).toEqual([]);
   });
 
+  it("reads no person in README sentences: a literal, a gerund, a product, a passive, 'not only'", () => {
+    expect(facts("Default is `false` for better cache portability.")).toEqual([]);
+    expect(facts("Parsing is a fairly complex process.")).toEqual([]);
+    expect(facts("We all know that GraphQL is great.")).toEqual([]);
+    expect(facts("Braces is not only screaming fast, it's also more accurate.")).toEqual([]);
+    expect(facts("It owes its existence to James Halliday's hard work.")).toEqual([]);
+    expect(facts("Acorn is a great JavaScript parser.")[0]).toEqual(expect.arrayContaining(["valence:positive", "attributive"]));
+  });
+
+  it("reads each conjunct and a hedge", () => {
+    expect(facts("My cousin is always in debt and irresponsible with cash.")[0]).toEqual(expect.arrayContaining(["valence:negative"]));
+    expect(facts("Mon collègue Marc est un peu bête.")[0]).toEqual(expect.arrayContaining(["subject:relation", "intensified"]));
+  });
+
   it("reports facts, never the text", () => {
     const found = traitStatementDetector.detect("value", "Dana is a bit of a pushover.");
     expect(found).toEqual([expect.objectContaining({ field: "value", class: "trait_statement", label: "trait:en" })]);
