@@ -581,11 +581,12 @@ function complementOf(
 
 /** Every statement of `text` that says of a person that they are something, with its facts. */
 export function traitStatements(text: string): { lang: string; facts: string[] }[] {
-  const lower = text.toLowerCase();
-  // Only the grammars whose verbs (and, where a verb is shared, whose own small words) the text has.
-  const grammars = GRAMMARS.filter((g) => (HINTS.get(g.lang) ?? []).every((h) => h.test(lower)));
-  if (grammars.length === 0) return [];
   const toks = tokens(text);
+  // Only the grammars whose verbs (and, where a verb is shared, whose own small words) the text has.
+  const words = new Set(toks.map((t) => t.low));
+  const possessiveS = toks.some((t) => t.low.endsWith("'s"));
+  const grammars = GRAMMARS.filter((g) => reads(g, words, possessiveS));
+  if (grammars.length === 0) return [];
   const out: { lang: string; facts: string[] }[] = [];
   let story: boolean | undefined;
   const fiction = (): string[] => {
@@ -626,51 +627,21 @@ export function traitStatements(text: string): { lang: string; facts: string[] }
   return out;
 }
 
-const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const wordsRegex = (words: Iterable<string>): RegExp => new RegExp(`(?:^|[^\\p{L}'])(?:${[...words].map(escape).join("|")})(?:$|[^\\p{L}])`, "u");
 /**
- * Per grammar, what a text must hold for it to be read: one of its verbs, and for Dutch (whose
- * "is" and "was" are English too) one of its own small words, so English text is not read with
- * the Dutch valence list ("the last green build").
+ * Per grammar, the words a text must hold for it to be read: one of its verbs (each phrase by its
+ * longest word: "l'air" of "a l'air", not "a", which every English text has), and for Dutch (whose
+ * "is" and "was" are English too) one of its own small words, so English text is not read with the
+ * Dutch valence list ("the last green build"). English "he's", "Dana's" carry the copula on the word.
  */
-const HINTS = new Map<string, RegExp[]>(
+const HINTS = new Map<string, ReadonlySet<string>[]>(
   GRAMMARS.map((g) => {
-    // Each phrase by its longest word ("l'air" of "a l'air", not "a", which every English text has).
-    const first = new Set([...g.copulas, ...g.perception].map((p) => p.reduce((a, b) => (b.length > a.length ? b : a))));
-    // English "he's", "Dana's": the copula rides on the word before it.
-    const verbs = g.lang === "en" ? new RegExp(`${wordsRegex(first).source}|\\p{L}'s(?:$|[^\\p{L}])`, "u") : wordsRegex(first);
-    return [
-      g.lang,
-      g.lang === "nl"
-        ? [
-            verbs,
-            wordsRegex([
-              "de",
-              "het",
-              "een",
-              "niet",
-              "van",
-              "mijn",
-              "m'n",
-              "onze",
-              "ik",
-              "erg",
-              "heel",
-              "echt",
-              "nogal",
-              "beetje",
-              "lijkt",
-              "zijn",
-              "haar",
-              "hij",
-              "zij",
-              "ze",
-            ]),
-          ]
-        : [verbs],
-    ];
+    const verbs = new Set([...g.copulas, ...g.perception].map((p) => p.reduce((a, b) => (b.length > a.length ? b : a))));
+    return [g.lang, g.lang === "nl" ? [verbs, set("de het een niet van mijn m'n onze ik erg heel echt nogal beetje lijkt zijn haar hij zij ze")] : [verbs]];
   }),
 );
+
+const reads = (g: Grammar, words: ReadonlySet<string>, possessiveS: boolean): boolean =>
+  (HINTS.get(g.lang) ?? []).every((hint, i) => (i === 0 && g.lang === "en" && possessiveS) || [...hint].some((w) => words.has(w)));
 
 export const traitStatementDetector: Detector = {
   name: "trait-statements",
