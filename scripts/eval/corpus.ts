@@ -59,8 +59,24 @@ const rest = (cells: string[], from: number): string => cells.slice(from).join("
 
 const fileOf = (split: EvalSplit, name: string): string => path.join(DETECTOR_CORPUS, split, name);
 
+/**
+ * Dev files beside the main ones, in the same columns: read with `sensitive.tsv` and
+ * `benign-tricky.tsv` (dev only; the other splits keep their fixed files).
+ */
+const DEV_EXTRA: Record<string, readonly string[]> = {
+  "sensitive.tsv": ["profiling-structure.tsv"],
+  "benign-tricky.tsv": ["benign-evaluative.tsv"],
+};
+const filesOf = (split: EvalSplit, name: string): string[] => [
+  fileOf(split, name),
+  ...(split === "dev" ? (DEV_EXTRA[name] ?? []).map((extra) => fileOf(split, extra)) : []),
+];
+
 export function readSensitive(split: EvalSplit): LabelledLine[] {
-  const file = fileOf(split, "sensitive.tsv");
+  return filesOf(split, "sensitive.tsv").flatMap((file) => readSensitiveFile(file));
+}
+
+function readSensitiveFile(file: string): LabelledLine[] {
   return rows(file).map(({ cells, line }) => ({
     lang: cells[0],
     cls: cells[1],
@@ -90,8 +106,9 @@ export function readInjection(split: EvalSplit): LabelledLine[] {
 
 /** Benign but tricky texts: the blind split calls the file benign.tsv, dev and test benign-tricky.tsv. */
 export function readBenignTricky(split: EvalSplit): LabelledLine[] {
-  const file = fileOf(split, isBlind(split) ? "benign.tsv" : "benign-tricky.tsv");
-  return rows(file).map(({ cells, line }) => ({ lang: cells[0], cls: cells[2], detail: cells[2], category: cells[1], text: rest(cells, 3), file, line }));
+  return filesOf(split, isBlind(split) ? "benign.tsv" : "benign-tricky.tsv").flatMap((file) =>
+    rows(file).map(({ cells, line }) => ({ lang: cells[0], cls: cells[2], detail: cells[2], category: cells[1], text: rest(cells, 3), file, line })),
+  );
 }
 
 export function readBenignInjectionTalk(split: EvalSplit): LabelledLine[] {

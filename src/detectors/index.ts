@@ -7,6 +7,7 @@ import { createLexiconDetector, type LexiconSource } from "./lexicon";
 import { locationDetector } from "./location";
 import { modelJudgeDetectors } from "./model-judge";
 import { secretsDetector } from "./secrets";
+import { traitStatementDetector } from "./trait-statements";
 
 /** Detectors that need nothing but the text. */
 export const DEFAULT_DETECTORS: readonly Detector[] = [secretsDetector, financialDetector, governmentIdDetector, locationDetector];
@@ -17,6 +18,7 @@ export function defaultDetectors(policy: LexiconSource): readonly Detector[] {
     ...DEFAULT_DETECTORS.filter((detector) => detector !== governmentIdDetector),
     createIdentifierDetector(policy),
     createLexiconDetector(policy),
+    traitStatementDetector, // judgements of a person by their shape (profiling), read by checks/forbidden/traits.rego
     createInjectionDetector(policy),
     ...modelJudgeDetectors(policy), // the model judge only with MEMGATE_JUDGE_URL
   ];
