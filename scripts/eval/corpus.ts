@@ -60,43 +60,30 @@ const rest = (cells: string[], from: number): string => cells.slice(from).join("
 const fileOf = (split: EvalSplit, name: string): string => path.join(DETECTOR_CORPUS, split, name);
 
 /**
- * Dev files beside the main ones, in the same columns: read with `sensitive.tsv` and
- * `benign-tricky.tsv` (dev only; the other splits keep their fixed files).
+ * Further dev files in the same columns, read after the main one (named here, not globbed, so no
+ * other split's directory is listed; the other splits keep their fixed files): round 10's lines.
  */
 const DEV_EXTRA: Record<string, readonly string[]> = {
   "sensitive.tsv": ["profiling-structure.tsv"],
   "benign-tricky.tsv": ["benign-evaluative.tsv"],
-};
-const filesOf = (split: EvalSplit, name: string): string[] => [
-  fileOf(split, name),
-  ...(split === "dev" ? (DEV_EXTRA[name] ?? []).map((extra) => fileOf(split, extra)) : []),
-];
-
-export function readSensitive(split: EvalSplit): LabelledLine[] {
-  return filesOf(split, "sensitive.tsv").flatMap((file) => readSensitiveFile(file));
-}
-
-function readSensitiveFile(file: string): LabelledLine[] {
-  return rows(file).map(({ cells, line }) => ({
-    lang: cells[0],
-    cls: cells[1],
-    detail: `${cells[2]}/${cells[3]}`,
-    category: "PREFERENCE",
-    text: rest(cells, 4),
-    file,
-    line,
-  }));
-}
-
-/**
- * Further dev files in the same columns, read after the main one (named here, not globbed, so
- * no other split's directory is listed): batch 10 of the injection tuning.
- */
-const DEV_EXTRA: Record<string, string[]> = {
   "injection.tsv": ["injection-arrangements.tsv"],
   "benign-injection-talk.tsv": ["benign-injection-talk-2.tsv"],
 };
 const filesOf = (split: EvalSplit, name: string): string[] => [name, ...(split === "dev" ? (DEV_EXTRA[name] ?? []) : [])].map((n) => fileOf(split, n));
+
+export function readSensitive(split: EvalSplit): LabelledLine[] {
+  return filesOf(split, "sensitive.tsv").flatMap((file) =>
+    rows(file).map(({ cells, line }) => ({
+      lang: cells[0],
+      cls: cells[1],
+      detail: `${cells[2]}/${cells[3]}`,
+      category: "PREFERENCE",
+      text: rest(cells, 4),
+      file,
+      line,
+    })),
+  );
+}
 
 export function readInjection(split: EvalSplit): LabelledLine[] {
   return filesOf(split, "injection.tsv").flatMap((file) =>
