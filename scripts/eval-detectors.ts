@@ -7,7 +7,7 @@
  * Splits: `dev` is what the lexicons and senses are tuned on; `test` was written before any
  * tuning against it and is never edited to pass (test/corpus/detectors/README.md).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { createDetectorSuite, defaultDetectors } from "../src/detectors";
 import { loadBundle } from "../src/policy/bundle";
@@ -102,8 +102,22 @@ export async function createJudge(bundlePath = DEFAULT_BUNDLE): Promise<(entry: 
   };
 }
 
+type Judge = Awaited<ReturnType<typeof createJudge>>;
+const judges = new Map<string, Promise<Judge>>();
+/**
+ * One judge per bundle file as built (path and modification time), shared by every split judged in
+ * a process: a judge's detectors learn as they go (the injection rules of each set of languages
+ * are compiled on first use), and a fresh judge per split compiled them all again.
+ */
+export function sharedJudge(bundlePath = DEFAULT_BUNDLE): Promise<Judge> {
+  const key = `${bundlePath}\u0000${statSync(bundlePath).mtimeMs}`;
+  let judge = judges.get(key);
+  if (!judge) judges.set(key, (judge = createJudge(bundlePath)));
+  return judge;
+}
+
 export async function evaluateSplit(split: Split, bundlePath = DEFAULT_BUNDLE): Promise<Evaluation> {
-  const judge = await createJudge(bundlePath);
+  const judge = await sharedJudge(bundlePath);
   const forbidden: Verdict[] = [];
   for (const entry of readCorpus(split, "forbidden")) forbidden.push(await judge(entry, "PREFERENCE"));
   const benign: Verdict[] = [];

@@ -14,7 +14,7 @@
  * `other.category_bans` says how many benign refusals were seed 000 §3 category bans (C19-CAT)
  * rather than a detector. Rows carry counts only, never a text (the blind split stays unread).
  */
-import { CLASSES, createJudge, evaluateSplit, type CorpusLine, type Evaluation, type Verdict } from "../eval-detectors";
+import { CLASSES, evaluateSplit, sharedJudge, type CorpusLine, type Evaluation, type Verdict } from "../eval-detectors";
 import {
   EVAL_SPLITS,
   hasSplit,
@@ -92,7 +92,7 @@ export async function evaluateDetectorSplit(
   bundlePath?: string,
   options: { perLanguageOnly?: boolean; english?: Evaluation } = {},
 ): Promise<SplitEvaluation> {
-  const judge = await createJudge(bundlePath);
+  const judge = await sharedJudge(bundlePath);
   const sensitive: Judged[] = [];
   const benign: Judged[] = [];
   if (!isBlind(split) && !options.perLanguageOnly) {
