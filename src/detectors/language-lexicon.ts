@@ -1,6 +1,6 @@
 import type { Finding } from "./detector";
 import { identifyLanguage } from "./language-id";
-import { stemmerFor } from "./stemming";
+import { STEMMED_LANGUAGES, stemmerFor } from "./stemming";
 import { matchesOf } from "./matches";
 import { addTo } from "./multimap";
 import { WordGlobIndex, wordsOf, type TextWord } from "./word-globs";
@@ -108,7 +108,7 @@ const unspacedSource = (word: string): string =>
     .replace(/ /g, "\\s+");
 
 function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLanguage {
-  const stemOf = cachedStemmer(stemmerFor(lang));
+  const stemOf = STEMMED_LANGUAGES.includes(lang) ? cachedStemmer(stemmerFor(lang)) : unstemmed;
   const out: CompiledLanguage = {
     lang,
     stem: stemOf,
@@ -155,11 +155,20 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
   return out;
 }
 
-/** Stems of the words seen last, per language: the same words come back in text after text, and stemming is not free. */
+/** A language without a stemmer matches words as written, folded: nothing worth caching. */
+const unstemmed = (word: string): string => fold(word.toLowerCase());
+/** A word of digits only: every stemmer returns it unchanged (test/detectors/stemming.test.ts). */
+const NUMBER = /^\p{N}+$/u;
+/**
+ * Stems of the words seen last, per language: the same words come back in text after text, and
+ * stemming is not free. Numbers are never cached: ids and counts are new in almost every text, and
+ * would push out the words that do come back.
+ */
 const STEM_CACHE_WORDS = 20_000;
 function cachedStemmer(stem: (word: string) => string): (word: string) => string {
   const cache = new Map<string, string>();
   return (word) => {
+    if (NUMBER.test(word)) return fold(word);
     let stemmed = cache.get(word);
     if (stemmed === undefined) {
       if (cache.size >= STEM_CACHE_WORDS) cache.clear();
