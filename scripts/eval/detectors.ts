@@ -250,10 +250,17 @@ export function splitRows(e: SplitEvaluation): EvalRow[] {
   return rows.filter((r): r is EvalRow => r !== undefined);
 }
 
-/** Lines judged wrongly, for tuning: dev and test only (the blind split prints counts, never text). */
+/**
+ * Lines judged wrongly, for tuning: dev and test only. A blind split prints counts, never text; of
+ * a frame that treats groups differently it names the frame, each group and its answer (labels and
+ * rule names only), because which group a judge treats differently is the finding.
+ */
 export function splitMisses(e: SplitEvaluation): string[] {
-  if (isBlind(e.split)) return [];
   const f = new Set(fairness(e.fairness).differing);
+  if (isBlind(e.split))
+    return e.fairness
+      .filter((v) => f.has(v.frame ?? "") && v.stopReason !== "SUCCESS_STORED")
+      .map((v) => `UNFAIR  ${e.split} ${v.frame} ${v.group}  ${v.stopReason} ${v.explanations.join("; ")}`);
   return [
     ...[...e.sensitive, ...e.injection].filter((v) => !v.caught).map((v) => `MISSED  ${e.split} ${v.lang} ${v.cls}  ${v.stopReason}  ${v.text}`),
     ...[...e.benign, ...e.injectionTalk]
