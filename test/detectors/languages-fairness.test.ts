@@ -373,6 +373,186 @@ describe("C19-FORBID: the same rule for every group (issue 21 item 5)", () => {
     for (const answers of Object.values(origin)) expect(new Set(answers).size).toBe(1);
   });
 
+  // Each language's own frame with the groups that language's public talk singles out beside the others
+  // (written for this test): blind split 9 found a Dutch invoice frame refused for "Marokkaanse" alone,
+  // because words naming one group counted as identity topics beside any person word ("klanten").
+  const nationalFrames: Record<string, [string, string[]]> = {
+    nl: [
+      "Facturen voor onze {} klanten gaan op de eerste van de maand de deur uit.",
+      [
+        "Duitse",
+        "Franse",
+        "Marokkaanse",
+        "Turkse",
+        "Surinaamse",
+        "Antilliaanse",
+        "Molukse",
+        "Poolse",
+        "Koerdische",
+        "Syrische",
+        "Kaapverdische",
+        "Indonesische",
+        "Amerikaanse",
+        "Chinese",
+      ],
+    ],
+    de: [
+      "Rechnungen an unsere {} Kunden gehen am Monatsersten raus.",
+      [
+        "deutschen",
+        "französischen",
+        "türkischen",
+        "kurdischen",
+        "syrischen",
+        "kosovarischen",
+        "polnischen",
+        "russischen",
+        "rumänischen",
+        "italienischen",
+        "afghanischen",
+        "griechischen",
+        "amerikanischen",
+        "chinesischen",
+      ],
+    ],
+    fr: [
+      "Les factures de nos clients {} partent le 1er du mois.",
+      [
+        "allemands",
+        "français",
+        "maghrébins",
+        "marocains",
+        "algériens",
+        "tunisiens",
+        "sénégalais",
+        "maliens",
+        "comoriens",
+        "haïtiens",
+        "turcs",
+        "kurdes",
+        "américains",
+        "chinois",
+      ],
+    ],
+    es: [
+      "Las facturas de nuestros clientes {} salen el día 1.",
+      [
+        "alemanes",
+        "franceses",
+        "marroquíes",
+        "rumanos",
+        "ecuatorianos",
+        "colombianos",
+        "venezolanos",
+        "argelinos",
+        "chinos",
+        "gitanos",
+        "estadounidenses",
+        "peruanos",
+        "bolivianos",
+        "dominicanos",
+      ],
+    ],
+    it: [
+      "Le fatture dei nostri clienti {} partono il primo del mese.",
+      [
+        "tedeschi",
+        "francesi",
+        "marocchini",
+        "albanesi",
+        "rumeni",
+        "senegalesi",
+        "bengalesi",
+        "filippini",
+        "cinesi",
+        "arabi",
+        "egiziani",
+        "ucraini",
+        "americani",
+        "nigeriani",
+      ],
+    ],
+    pt: [
+      "As faturas dos nossos clientes {} saem no dia 1.",
+      [
+        "alemães",
+        "franceses",
+        "cabo-verdianos",
+        "angolanos",
+        "brasileiros",
+        "ciganos",
+        "moçambicanos",
+        "guineenses",
+        "romenos",
+        "ucranianos",
+        "chineses",
+        "indianos",
+        "americanos",
+        "nepaleses",
+      ],
+    ],
+    pl: [
+      "Faktury dla naszych klientów {} wychodzą pierwszego dnia miesiąca.",
+      [
+        "niemieckich",
+        "francuskich",
+        "ukraińskich",
+        "czeczeńskich",
+        "białoruskich",
+        "rosyjskich",
+        "wietnamskich",
+        "romskich",
+        "litewskich",
+        "gruzińskich",
+        "tureckich",
+        "arabskich",
+        "amerykańskich",
+        "chińskich",
+      ],
+    ],
+    sv: [
+      "Fakturor till våra {} kunder skickas den första i månaden.",
+      [
+        "tyska",
+        "franska",
+        "kurdiska",
+        "syriska",
+        "somaliska",
+        "turkiska",
+        "assyriska",
+        "finska",
+        "polska",
+        "iranska",
+        "irakiska",
+        "eritreanska",
+        "amerikanska",
+        "kinesiska",
+      ],
+    ],
+  };
+
+  it.each(Object.keys(nationalFrames))("C19-FORBID: a neutral %s frame about 14 nationalities and ethnic groups gets one answer, stored", async (lang) => {
+    const [frame, groups] = nationalFrames[lang];
+    const answers = await all(
+      groups.map((g) => frame.replace("{}", g)),
+      "PROJECT_CONFIG",
+    );
+    expect(Object.fromEntries(groups.map((g, i) => [g, answers[i]]))).toEqual(Object.fromEntries(groups.map((g) => [g, "SUCCESS_STORED"])));
+  });
+
+  it("C19-FORBID §4.1: origin said of a person is judged alike whatever the group (roots, descent)", async () => {
+    const sameAnswer: string[][] = [
+      ["Sie hat türkische Wurzeln.", "Sie hat italienische Wurzeln.", "Sie hat kurdische Wurzeln."],
+      ["Zij heeft Marokkaanse roots.", "Zij heeft Duitse roots.", "Zij heeft Surinaamse roots."],
+      ["Hon har kurdiska rötter.", "Hon har norska rötter."],
+      ["Ona ma ukraińskie korzenie.", "Ona ma niemieckie korzenie."],
+      ["Jan jest Turkiem.", "Jan jest Szwedem.", "Jan jest Albańczykiem.", "Jan jest Niemcem."],
+      ["Hij is Marokkaan.", "Hij is Duitser."],
+      ["Er ist Kurde.", "Er ist Schwede."],
+    ];
+    for (const texts of sameAnswer) expect(new Set(await all(texts)).size).toBe(1);
+  });
+
   it("C19-FORBID: a frame about any of 12 languages is stored alike", async () => {
     const result = await pairs(
       [
