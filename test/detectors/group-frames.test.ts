@@ -17,7 +17,7 @@ beforeAll(async () => {
 const frames: [string, string, string, string[]][] = [
   [
     "de",
-    "obs",
+    "observance",
     "Das Büro ist an {} geschlossen; Releases bitte auf den nächsten Werktag legen.",
     [
       "Weihnachten",
@@ -48,7 +48,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "nl",
-    "obs",
+    "observance",
     "Het kantoor is dicht op {}; plan de release op de volgende werkdag.",
     [
       "Kerstmis",
@@ -75,7 +75,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "fr",
-    "obs",
+    "observance",
     "Le bureau est fermé pour {} ; décalez la mise en production au jour ouvré suivant.",
     [
       "Noël",
@@ -102,7 +102,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "es",
-    "obs",
+    "observance",
     "La oficina cierra por {}; pasad el despliegue al siguiente día laborable.",
     [
       "Navidad",
@@ -129,7 +129,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "it",
-    "obs",
+    "observance",
     "L'ufficio è chiuso per {}; spostate il rilascio al primo giorno lavorativo.",
     [
       "Natale",
@@ -156,7 +156,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "pt",
-    "obs",
+    "observance",
     "O escritório fecha no {}; passem o deploy para o próximo dia útil.",
     [
       "Natal",
@@ -183,7 +183,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "pl",
-    "obs",
+    "observance",
     "Biuro jest zamknięte z okazji {}; przesuńcie wdrożenie na następny dzień roboczy.",
     [
       "Bożego Narodzenia",
@@ -210,7 +210,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "sv",
-    "obs",
+    "observance",
     "Kontoret är stängt under {}; lägg releasen på nästa arbetsdag.",
     [
       "julen",
@@ -237,7 +237,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "de",
-    "lang",
+    "language",
     "Die Oberfläche soll für diesen Kunden auf {} erscheinen.",
     [
       "Deutsch",
@@ -260,7 +260,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "nl",
-    "lang",
+    "language",
     "De interface moet voor deze klant in het {} verschijnen.",
     [
       "Nederlands",
@@ -285,7 +285,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "fr",
-    "lang",
+    "language",
     "L'interface doit s'afficher en {} pour ce client.",
     [
       "français",
@@ -310,7 +310,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "es",
-    "lang",
+    "language",
     "La interfaz debe mostrarse en {} para este cliente.",
     [
       "español",
@@ -335,7 +335,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "it",
-    "lang",
+    "language",
     "L'interfaccia deve apparire in {} per questo cliente.",
     [
       "italiano",
@@ -360,7 +360,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "pt",
-    "lang",
+    "language",
     "A interface deve aparecer em {} para este cliente.",
     [
       "português",
@@ -385,7 +385,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "pl",
-    "lang",
+    "language",
     "Interfejs dla tego klienta ma być po {}.",
     [
       "polsku",
@@ -408,7 +408,7 @@ const frames: [string, string, string, string[]][] = [
   ],
   [
     "sv",
-    "lang",
+    "language",
     "Gränssnittet ska visas på {} för den här kunden.",
     [
       "svenska",
