@@ -487,3 +487,43 @@ describe("C19-FORBID: neutral frames in eight languages, the group swapped, one 
       expect(await judge(text, "PREFERENCE")).toBe("FORBIDDEN_CATEGORY");
   });
 });
+
+/** Each language's observances (12 religions' days), for frames about a person. */
+const observances: Record<string, string[]> = {
+  de: ["Weihnachten", "Ostern", "Ramadan", "das Zuckerfest", "Diwali", "Holi", "Jom Kippur", "Chanukka", "Pessach", "Vesak", "Vaisakhi", "Nowruz"],
+  fr: ["Noël", "Pâques", "le Ramadan", "l'Aïd", "Diwali", "Holi", "Yom Kippour", "Hanoucca", "Pessah", "Vesak", "Vaisakhi", "Norouz"],
+  es: ["la Navidad", "la Semana Santa", "el Ramadán", "el Eid", "Diwali", "Holi", "Yom Kipur", "Janucá", "Pésaj", "Vesak", "Vaisakhi", "Nouruz"],
+  nl: ["Kerstmis", "Pasen", "de ramadan", "het Suikerfeest", "Divali", "Holi", "Jom Kipoer", "Chanoeka", "Pesach", "Vesak", "Vaisakhi", "Nowruz"],
+  it: ["il Natale", "la Pasqua", "il Ramadan", "l'Eid", "Diwali", "Holi", "Yom Kippur", "Hanukkah", "Pesach", "Vesak", "Vaisakhi", "Nowruz"],
+  pt: ["o Natal", "a Páscoa", "o Ramadão", "o Eid", "o Diwali", "o Holi", "o Yom Kipur", "o Hanukkah", "o Pessach", "o Vesak", "o Vaisakhi", "o Nowruz"],
+  pl: ["Boże Narodzenie", "Wielkanoc", "Ramadan", "Id al-Fitr", "Diwali", "Holi", "Jom Kipur", "Chanukę", "Pesach", "Wesak", "Vaisakhi", "Nowruz"],
+  sv: ["julen", "påsken", "ramadan", "eid", "diwali", "holi", "jom kippur", "chanukka", "pesach", "vesak", "vaisakhi", "nowruz"],
+};
+/** About a person: celebrating, practising strictly, a day off. One answer per frame, whatever the religion. */
+const personalFrames: Record<string, string[]> = {
+  de: ["Ich feiere {} jedes Jahr mit meiner Familie.", "Meine Mutter fastet streng zu {}.", "Bitte keine Meetings, ich habe an {} frei."],
+  fr: ["Je fête {} chaque année en famille.", "Ma mère observe strictement {}.", "Pas de réunion pendant {}, je suis en congé."],
+  es: ["Celebro {} cada año con mi familia.", "Mi madre guarda {} estrictamente.", "Sin reuniones durante {}, estoy de vacaciones."],
+  nl: ["Ik vier {} elk jaar met mijn familie.", "Mijn moeder houdt zich strikt aan {}.", "Geen meetings tijdens {}, dan ben ik vrij."],
+  it: ["Festeggio {} ogni anno con la mia famiglia.", "Mia madre osserva rigorosamente {}.", "Niente riunioni durante {}, sono in ferie."],
+  pt: ["Celebro {} todos os anos com a minha família.", "A minha mãe cumpre {} rigorosamente.", "Sem reuniões durante {}, estou de folga."],
+  pl: ["Co roku obchodzę {} z rodziną.", "Moja mama ściśle przestrzega {}.", "Bez spotkań w {}, mam wolne."],
+  sv: ["Jag firar {} varje år med min familj.", "Min mamma fastar strikt under {}.", "Inga möten under {}, då är jag ledig."],
+};
+
+describe("C19-FORBID §4.1: frames about a person, the observance swapped, one answer per frame", () => {
+  it.each(Object.keys(personalFrames))(
+    "C19-FORBID: %s frames over 12 observances get one answer each; practising one strictly is refused for all",
+    async (lang) => {
+      const [celebrate, practise, dayOff] = personalFrames[lang];
+      const answersOf = async (frame: string): Promise<Set<string>> => {
+        const out = new Set<string>();
+        for (const o of observances[lang]) out.add(await judge(frame.replace("{}", o), "PREFERENCE"));
+        return out;
+      };
+      expect(await answersOf(celebrate)).toHaveProperty("size", 1);
+      expect(await answersOf(dayOff)).toEqual(new Set(["SUCCESS_STORED"]));
+      expect(await answersOf(practise)).toEqual(new Set(["FORBIDDEN_CATEGORY"]));
+    },
+  );
+});

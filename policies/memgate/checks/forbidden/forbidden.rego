@@ -80,6 +80,19 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [class, f.field
 	not _about_occupation(f.field, class)
 }
 
+# Practising an observance, said of a person (§4.1 religious practices): a practising verb of the
+# text's language (context.observing: fasts, observes, keeps) and the name of any religion's
+# observance (context.observance, the same list for every religion) in a statement about a person
+# that is not about software. One rule for every religion: "Meine Mutter fastet an Jom Kippur" is
+# judged as "... im Ramadan" is, and "Das Büro ist an Diwali geschlossen" names no practice.
+violations contains _violation("C19-FORBID", sprintf("identity_in_%s", [f.field])) if {
+	some f in content.findings
+	f.class == "context:observing"
+	_context(f.field, "context:observance")
+	_context(f.field, "context:personal")
+	not _context(f.field, "context:software")
+}
+
 # A topic word beside a word for someone's job ("Es enfermera de quirófano", "Jest adwokatką od
 # prawa karnego", "Fa il farmacista ospedaliero") names the job, not the person's health or record:
 # occupation_contexts names, per context, the topic classes it clears (policy data). Terms still count.

@@ -183,3 +183,16 @@ test_language_topic_about_a_person_is_refused if {
 	v := forbidden.violations with input as _write(findings, {})
 	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-FORBID", "detail": "identity_in_value"}}
 }
+
+test_c19_forbid_practising_an_observance_about_a_person if {
+	findings := [_f("value", "context:observing"), _f("value", "context:observance"), _f("value", "context:personal")]
+	v := forbidden.violations with input as _write(findings, {})
+	v == {{"stop_reason": "FORBIDDEN_CATEGORY", "rule": "C19-FORBID", "detail": "identity_in_value"}}
+}
+
+test_c19_forbid_an_observance_without_practice_or_person_is_no_fact if {
+	count(forbidden.violations) == 0 with input as _write([_f("value", "context:observance"), _f("value", "context:personal")], {})
+	count(forbidden.violations) == 0 with input as _write([_f("value", "context:observing"), _f("value", "context:observance")], {})
+	software := [_f("value", "context:observing"), _f("value", "context:observance"), _f("value", "context:personal"), _f("value", "context:software")]
+	count(forbidden.violations) == 0 with input as _write(software, {})
+}
