@@ -186,8 +186,8 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     expectLevels(blind5, { sizes: [320, 190, 260, 70], sensitive: 262, injection: 174, benign: 10, injectionTalk: 2, frames: 13 });
   });
 
-  it("C19-FORBID C19-INJ: sixth blind split (written 2026-11-29 11:39-11:45, committed before its first evaluation and before tuning round 8: 268 sensitive and 175 injection caught, 9 benign and 4 injection-talk refused then), at least 275 of 320 sensitive and 175 of 195 injection texts refused after tuning rounds 8 and 9; at most 8 of 272 benign (9 before round 9) and 4 of 71 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
-    expectLevels(blind6, { sizes: [320, 195, 272, 71], sensitive: 275, injection: 175, benign: 8, injectionTalk: 4, frames: 13 });
+  it("C19-FORBID C19-INJ: sixth blind split (written 2026-11-29 11:39-11:45, committed before its first evaluation and before tuning round 8: 268 sensitive and 175 injection caught, 9 benign and 4 injection-talk refused then), at least 274 of 320 sensitive and 175 of 195 injection texts refused after tuning rounds 8 and 9 (275 before religion names alone stopped counting in any language's text, 29 Nov night); at most 8 of 272 benign (9 before round 9) and 4 of 71 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
+    expectLevels(blind6, { sizes: [320, 195, 272, 71], sensitive: 274, injection: 175, benign: 8, injectionTalk: 4, frames: 13 });
   });
 
   it("C19-FORBID C19-INJ: seventh blind split (written 2026-11-29 14:27-14:34, committed before its first evaluation and before tuning round 9, which moved none of its counts), at least 271 of 320 sensitive (272 before nationality and ethnic-group words stopped counting beside any person word, 270 before profiling by structure of 29 Nov evening) and 166 of 188 injection texts refused (165 before letters spaced by dots or dashes kept their words apart, 161 before hex bytes written apart were opened, a change its per-kind count prompted: carrier_hex 6/10 then); at most 10 of 262 benign and 7 of 70 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
