@@ -804,6 +804,32 @@ describe("C19-FORBID §4.1: a person said to be of a nationality or ethnic group
     },
   );
 
+  it("C19-FORBID: stateless and minority groups are named in a neutral frame as any group is, and refused said of a person as any group is", async () => {
+    const stored = [
+      "Fakturor till våra samiska kunder skickas den första i månaden.",
+      "Fakturor till våra romska kunder skickas den första i månaden.",
+      "Die Rechnungen an unsere jenischen Kunden gehen am Ersten raus.",
+      "Die Rechnungen an unsere afrodeutschen Kunden gehen am Ersten raus.",
+      "De facturen voor onze Hindoestaanse klanten gaan op de eerste de deur uit.",
+      "Les factures de nos clients manouches partent le premier du mois.",
+      "Les factures de nos clients berbères partent le premier du mois.",
+      "Le fatture dei nostri clienti zingari partono il primo del mese.",
+    ];
+    expect(await all(stored, "PROJECT_CONFIG")).toEqual(stored.map(() => "SUCCESS_STORED"));
+    const refused = [
+      "Min kollega är same och vill ha korta svar.",
+      "Hon är rom.",
+      "Mein Kollege ist Jenischer.",
+      "Meine Kollegin ist Sintiza.",
+      "Mijn collega is Hindoestaans.",
+      "Il est manouche.",
+      "Elle est berbère.",
+      "Lui è zingaro.",
+      "Han är tornedaling.",
+    ];
+    expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
   it("C19-FORBID: a language named after a group, and Italian/Portuguese 'e' (and), are not a person's origin", async () => {
     const stored = [
       "Die Dokumentation des Druckers ist Englisch.",
