@@ -192,15 +192,16 @@ def dedupe_stemmed(lang, words):
 # Words of a text about a thing, not a person (the language's context.software, which already holds
 # "catering", "kantine", "manuel"): a dish, a cuisine, a wine, a menu, a mother tongue. Not "documentation":
 # dev texts about a person's health say they prefer documentation work.
-# "Mein Lieblingsessen ist italienisch", "Mijn moedertaal is Engels" are about food and language, for every group.
+# "Mein Lieblingsessen ist italienisch", "Mijn moedertaal is Engels" are about food and language, for every group;
+# "notre équipe de Casablanca est marocaine" is about a team (German, Dutch and Swedish nouns are not adjectives).
 THINGS = {
     "de": ["lieblingsessen*", "lieblingsküche*", "=küche", "=wein", "=weine", "menü*", "speisekarte*", "muttersprache*", "erstsprache*"],
     "nl": ["lievelingseten*", "=keuken", "=wijn", "=wijnen", "gerecht*", "=menu", "menukaart*", "moedertaal*"],
     "sv": ["favoritmat*", "=mat", "=maten", "=köket", "=vin", "=vinet", "meny*", "modersmål*"],
-    "fr": ["cuisine*", "=plat", "=plats", "=vin", "=vins", "=menu", "langue maternelle"],
-    "es": ["comida*", "cocina*", "=vino", "=vinos", "=plato", "=platos", "=menú", "lengua materna"],
-    "it": ["cucina*", "=cibo", "=vino", "=vini", "=piatto", "=piatti", "=menù", "=menu", "lingua madre", "madrelingua"],
-    "pt": ["comida*", "cozinha*", "culinária*", "=vinho", "=vinhos", "=prato", "=pratos", "=menu", "língua materna"],
+    "fr": ["cuisine*", "=plat", "=plats", "=vin", "=vins", "=menu", "langue maternelle", "notre équipe", "votre équipe", "leur équipe"],
+    "es": ["comida*", "cocina*", "=vino", "=vinos", "=plato", "=platos", "=menú", "lengua materna", "nuestro equipo", "vuestro equipo"],
+    "it": ["cucina*", "=cibo", "=vino", "=vini", "=piatto", "=piatti", "=menù", "=menu", "lingua madre", "madrelingua", "il nostro team", "la nostra squadra", "il vostro team", "la vostra squadra"],
+    "pt": ["comida*", "cozinha*", "culinária*", "=vinho", "=vinhos", "=prato", "=pratos", "=menu", "língua materna", "a nossa equipa", "a nossa equipe", "o nosso time", "a vossa equipa"],
 }
 
 

@@ -830,7 +830,7 @@ describe("C19-FORBID §4.1: a person said to be of a nationality or ethnic group
     expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
   });
 
-  it("C19-FORBID: a language named after a group, and Italian/Portuguese 'e' (and), are not a person's origin", async () => {
+  it("C19-FORBID: a language named after a group, Italian/Portuguese 'e' (and), a team, a mother tongue and a dish are not a person's origin", async () => {
     const stored = [
       "Die Dokumentation des Druckers ist Englisch.",
       "De documentatie van de API is Engels.",
@@ -838,6 +838,12 @@ describe("C19-FORBID §4.1: a person said to be of a nationality or ethnic group
       "Il manuale della stampante esiste in francese e italiano.",
       "O manual da impressora existe em inglês e português.",
       "Gränssnittet finns på svenska och engelska.",
+      "Notre équipe de Casablanca est marocaine, prévoir les appels le matin.",
+      "Nuestro equipo de Quito es ecuatoriano, las llamadas por la mañana.",
+      "Il nostro team di Tirana è albanese, fissare le call al mattino.",
+      "A nossa equipa de Luanda é angolana, marcar as chamadas de manhã.",
+      "Meine Muttersprache ist Türkisch, bitte antworte trotzdem auf Deutsch.",
+      "Mijn lievelingseten is Marokkaans.",
     ];
     const answers = await all(stored, "PROJECT_CONFIG");
     expect(answers).toEqual(stored.map(() => "SUCCESS_STORED"));
