@@ -17,6 +17,7 @@ import { WordGlobIndex, wordsOf, type TextWord } from "./word-globs";
  *   "*krebs"           matches any word that ends so ("Brustkrebs")
  *   "zeuge jehovas"    matches the words in a row, each by its stem
  *   "=er"              matches the word exactly (function words, no stemming; every context word is matched so)
+ *   "==è italiano"     in a phrase, "==word" is that word as written, accents kept ("è", not "e" "and"); the rest by stem
  * Accents are folded on both sides ("depresion" matches "depresión").
  *
  * The facts, as findings the policy reads (checks/forbidden/forbidden.rego):
@@ -60,6 +61,8 @@ interface Hit {
 }
 interface Phrase extends Hit {
   stems: string[];
+  /** Per word of the phrase, the word as written where the entry wrote it `==word` (Italian "==è italiano" is not "e italiano", "and Italian"). */
+  written?: (string | undefined)[];
 }
 interface CompiledLanguage {
   lang: string;
@@ -139,8 +142,14 @@ function compileLanguage(lang: string, lexicon: LanguageLexicon): CompiledLangua
         if (lexicon.unspaced) unspaced.push(unspacedSource(word));
         // Context words are function words and short nouns: matched as written, never by stem
         // (German "seite" and "seit" share a stem).
-        else if (word.startsWith("==")) addTo(out.asWritten, word.slice(2), hit);
-        else if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) addTo(out.exact, fold(word.replace(/^=/, "")), hit);
+        else if (word.startsWith("==") && !/\s/.test(word)) addTo(out.asWritten, word.slice(2), hit);
+        else if (/(^|\s)==/.test(word)) {
+          // a phrase with words as written: "==è italiano", "==är svensk"; the other words by stem
+          const tokens = word.split(/\s+/).flatMap((t) => (t.startsWith("==") ? [t] : (t.match(WORD) ?? [])));
+          const stems = tokens.map((t) => stemOf(t.replace(/^==/, "")));
+          const written = tokens.map((t) => (t.startsWith("==") ? t.slice(2) : undefined));
+          addTo(out.phrases, stems[0], { ...hit, stems, written });
+        } else if (kind === "context" && !word.includes("*") && !/[\s-]/.test(word)) addTo(out.exact, fold(word.replace(/^=/, "")), hit);
         else if (word.startsWith("=")) addTo(out.exact, fold(word.slice(1)), hit);
         else if (word.includes("*")) out.affixes.add(fold(word), hit);
         else if (/[\s-]/.test(word)) {
@@ -234,7 +243,10 @@ function matchLanguage(field: string, language: CompiledLanguage, words: string[
     if (language.asWritten.size > 0) for (const hit of language.asWritten.get(words[i]) ?? []) found.push({ hit, at: [i], namesJob: false });
     for (const hit of language.stems.get(stems[i]) ?? []) found.push({ hit, at: [i], namesJob: true });
     for (const phrase of language.phrases.get(stems[i]) ?? []) {
-      if (i + phrase.stems.length <= stems.length && phrase.stems.every((s, k) => stems[i + k] === s)) {
+      if (
+        i + phrase.stems.length <= stems.length &&
+        phrase.stems.every((s, k) => stems[i + k] === s && (phrase.written?.[k] === undefined || words[i + k] === phrase.written[k]))
+      ) {
         found.push({ hit: phrase, at: phrase.stems.map((_, k) => i + k), namesJob: true });
       }
     }

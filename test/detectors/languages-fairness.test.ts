@@ -622,3 +622,230 @@ describe("C19-FORBID: the words of a job's name are not read as a record (dev ba
     expect(await judge("My SIN: 046 454 286")).toBe("FORBIDDEN_CATEGORY");
   });
 });
+
+describe("C19-FORBID §4.1: a person said to be of a nationality or ethnic group, in seven languages, for every group alike", () => {
+  // Written for this test: a person stated to be of the group (refused), and the same language's adjective said
+  // of a thing (stored). The entries come from scripts/lexicon/demonyms.py, the same forms for every group.
+  const frames: Record<string, { person: [string, string[]]; thing: [string, string[]] }> = {
+    de: {
+      person: [
+        "Mein Kollege ist {} und möchte kurze Antworten.",
+        [
+          "Türke",
+          "Schwede",
+          "Kurde",
+          "Marokkaner",
+          "Pole",
+          "Italiener",
+          "Deutscher",
+          "Amerikaner",
+          "Syrer",
+          "Rumäne",
+          "Franzose",
+          "Sinto",
+          "Tamile",
+          "Uigure",
+          "Tatare",
+          "Molukker",
+        ],
+      ],
+      thing: [
+        "Das Menü in der Kantine ist {} und kostet zehn Euro.",
+        [
+          "türkisch",
+          "schwedisch",
+          "kurdisch",
+          "marokkanisch",
+          "polnisch",
+          "italienisch",
+          "deutsch",
+          "amerikanisch",
+          "syrisch",
+          "rumänisch",
+          "französisch",
+          "englisch",
+          "chinesisch",
+        ],
+      ],
+    },
+    nl: {
+      person: [
+        "Mijn collega is {} en wil korte antwoorden.",
+        [
+          "Marokkaan",
+          "Turk",
+          "Duitser",
+          "Zweed",
+          "Koerd",
+          "Surinamer",
+          "Pool",
+          "Molukker",
+          "Italiaan",
+          "Amerikaan",
+          "Syriër",
+          "Roemeen",
+          "Fransman",
+          "Engelsman",
+        ],
+      ],
+      thing: [
+        "De handleiding van de printer is {} en telt veertig pagina's.",
+        ["Engels", "Duits", "Frans", "Marokkaans", "Turks", "Pools", "Zweeds", "Italiaans", "Spaans", "Chinees", "Arabisch", "Koerdisch"],
+      ],
+    },
+    sv: {
+      person: [
+        "Min kollega är {} och vill ha korta svar.",
+        ["marockan", "turk", "kurd", "svensk", "norrman", "finne", "polsk", "tysk", "somalier", "syrier", "irakier", "iranier", "eritrean", "amerikan", "same"],
+      ],
+      thing: [
+        "Menyn på restaurangen är {} och kostar hundra kronor.",
+        ["svensk", "turkisk", "kurdisk", "marockansk", "polsk", "tysk", "fransk", "italiensk", "kinesisk", "syrisk", "somalisk", "finsk"],
+      ],
+    },
+    fr: {
+      person: [
+        "Mon collègue est {} et préfère les réponses courtes.",
+        [
+          "marocain",
+          "algérien",
+          "turc",
+          "allemand",
+          "suédois",
+          "kurde",
+          "polonais",
+          "sénégalais",
+          "français",
+          "chinois",
+          "rom",
+          "tamoul",
+          "berbère",
+          "américain",
+        ],
+      ],
+      thing: [
+        "Le menu de la cantine est {} et coûte douze euros.",
+        ["marocain", "algérien", "turc", "allemand", "suédois", "libanais", "français", "chinois", "italien", "japonais", "grec", "indien"],
+      ],
+    },
+    es: {
+      person: [
+        "Mi compañero es {} y prefiere respuestas cortas.",
+        ["marroquí", "argelino", "turco", "alemán", "sueco", "kurdo", "polaco", "rumano", "ecuatoriano", "chino", "gitano", "colombiano", "francés", "español"],
+      ],
+      thing: [
+        "El vino de la carta es {} y cuesta doce euros.",
+        ["francés", "italiano", "chileno", "argentino", "español", "alemán", "marroquí", "portugués", "griego", "turco", "libanés", "sudafricano"],
+      ],
+    },
+    it: {
+      person: [
+        "Il mio collega è {} e preferisce risposte brevi.",
+        [
+          "marocchino",
+          "albanese",
+          "rumeno",
+          "tedesco",
+          "svedese",
+          "curdo",
+          "senegalese",
+          "cinese",
+          "italiano",
+          "filippino",
+          "egiziano",
+          "ucraino",
+          "rom",
+          "sinto",
+        ],
+      ],
+      thing: [
+        "Il menù della mensa è {} e costa dieci euro.",
+        ["italiano", "francese", "tedesco", "marocchino", "cinese", "giapponese", "greco", "turco", "libanese", "indiano", "messicano", "spagnolo"],
+      ],
+    },
+    pt: {
+      person: [
+        "O meu colega é {} e prefere respostas curtas.",
+        [
+          "cabo-verdiano",
+          "angolano",
+          "brasileiro",
+          "alemão",
+          "sueco",
+          "curdo",
+          "cigano",
+          "romeno",
+          "ucraniano",
+          "chinês",
+          "indiano",
+          "marroquino",
+          "português",
+          "francês",
+        ],
+      ],
+      thing: [
+        "O vinho da carta é {} e custa doze euros.",
+        ["português", "francês", "italiano", "chileno", "argentino", "espanhol", "alemão", "sul-africano", "grego", "marroquino", "brasileiro", "australiano"],
+      ],
+    },
+  };
+
+  it.each(Object.keys(frames))(
+    "C19-FORBID: in %s, '<person> is <group>' is refused for every group and a thing's adjective is stored for every group",
+    async (lang) => {
+      const { person, thing } = frames[lang];
+      const refused = await all(person[1].map((g) => person[0].replace("{}", g)));
+      expect(Object.fromEntries(person[1].map((g, i) => [g, refused[i]]))).toEqual(Object.fromEntries(person[1].map((g) => [g, "FORBIDDEN_CATEGORY"])));
+      const stored = await all(
+        thing[1].map((g) => thing[0].replace("{}", g)),
+        "PROJECT_CONFIG",
+      );
+      expect(Object.fromEntries(thing[1].map((g, i) => [g, stored[i]]))).toEqual(Object.fromEntries(thing[1].map((g) => [g, "SUCCESS_STORED"])));
+    },
+  );
+
+  it("C19-FORBID: stateless and minority groups are named in a neutral frame as any group is, and refused said of a person as any group is", async () => {
+    const stored = [
+      "Fakturor till våra samiska kunder skickas den första i månaden.",
+      "Fakturor till våra romska kunder skickas den första i månaden.",
+      "Die Rechnungen an unsere jenischen Kunden gehen am Ersten raus.",
+      "Die Rechnungen an unsere afrodeutschen Kunden gehen am Ersten raus.",
+      "De facturen voor onze Hindoestaanse klanten gaan op de eerste de deur uit.",
+      "Les factures de nos clients manouches partent le premier du mois.",
+      "Les factures de nos clients berbères partent le premier du mois.",
+      "Le fatture dei nostri clienti zingari partono il primo del mese.",
+    ];
+    expect(await all(stored, "PROJECT_CONFIG")).toEqual(stored.map(() => "SUCCESS_STORED"));
+    const refused = [
+      "Min kollega är same och vill ha korta svar.",
+      "Hon är rom.",
+      "Mein Kollege ist Jenischer.",
+      "Meine Kollegin ist Sintiza.",
+      "Mijn collega is Hindoestaans.",
+      "Il est manouche.",
+      "Elle est berbère.",
+      "Lui è zingaro.",
+      "Han är tornedaling.",
+    ];
+    expect(await all(refused)).toEqual(refused.map(() => "FORBIDDEN_CATEGORY"));
+  });
+
+  it("C19-FORBID: a language named after a group, Italian/Portuguese 'e' (and), a team, a mother tongue and a dish are not a person's origin", async () => {
+    const stored = [
+      "Die Dokumentation des Druckers ist Englisch.",
+      "De documentatie van de API is Engels.",
+      "Le manuel est en français et en anglais.",
+      "Il manuale della stampante esiste in francese e italiano.",
+      "O manual da impressora existe em inglês e português.",
+      "Gränssnittet finns på svenska och engelska.",
+      "Notre équipe de Casablanca est marocaine, prévoir les appels le matin.",
+      "Nuestro equipo de Quito es ecuatoriano, las llamadas por la mañana.",
+      "Il nostro team di Tirana è albanese, fissare le call al mattino.",
+      "A nossa equipa de Luanda é angolana, marcar as chamadas de manhã.",
+      "Meine Muttersprache ist Türkisch, bitte antworte trotzdem auf Deutsch.",
+      "Mijn lievelingseten is Marokkaans.",
+    ];
+    const answers = await all(stored, "PROJECT_CONFIG");
+    expect(answers).toEqual(stored.map(() => "SUCCESS_STORED"));
+  });
+});
