@@ -120,7 +120,7 @@ export class Kernel {
   private integrity: IntegrityState | undefined;
   /** Idempotency records to complete or free off the request path, in one write per turn of the event loop. */
   private finished: FinishedAttempt[] = [];
-  private readonly marks = new Set<Promise<void>>();
+  private readonly offPathWork = new Set<Promise<void>>();
 
   constructor(private readonly deps: KernelDeps) {}
 
@@ -136,9 +136,9 @@ export class Kernel {
     return this.deps.metrics;
   }
 
-  /** Resolves once the idempotency records answered requests left to mark have been written. */
+  /** Resolves once what answered requests left behind (settles, idempotency marks) is done. */
   async idle(): Promise<void> {
-    while (this.marks.size > 0) await Promise.all([...this.marks]);
+    while (this.offPathWork.size > 0) await Promise.all([...this.offPathWork]);
   }
 
   /** Wired after construction by the composition root (the guard needs the log first). */
@@ -300,9 +300,11 @@ export class Kernel {
       }
       writes.events.forEach((draft, i) => {
         if (draft.settle)
-          draft
-            .settle(events[i].seq)
-            .catch((error: unknown) => logger.warn({ err: error, seq: events[i].seq, job: name }, "settle mark not written; repair will set it"));
+          this.offPath(
+            draft
+              .settle(events[i].seq)
+              .catch((error: unknown) => logger.warn({ err: error, seq: events[i].seq, job: name }, "settle mark not written; repair will set it")),
+          );
       });
       result = events.length > 0 ? "written" : "nothing";
       return { value, events };
@@ -388,9 +390,14 @@ export class Kernel {
         this.finished = [];
         return this.deps.idempotency!.store.finish(batch);
       })
-      .catch((error: unknown) => this.deps.logger.warn({ err: error }, "idempotency records not marked; a retry resolves them"))
-      .finally(() => this.marks.delete(written));
-    this.marks.add(written);
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, "idempotency records not marked; a retry resolves them"));
+    this.offPath(written);
+  }
+
+  /** Work an answered request left behind (settles, idempotency marks): `idle()` waits for it. */
+  private offPath(work: Promise<void>): void {
+    const tracked = work.finally(() => this.offPathWork.delete(tracked));
+    this.offPathWork.add(tracked);
   }
 
   /** Asks the policy; the one place its answer is read. */
@@ -453,9 +460,11 @@ export class Kernel {
     // Settle marks are off the request path: a miss leaves an unsettled object the repair pass settles.
     writes.events.forEach((part, i) => {
       if (part.settle)
-        part
-          .settle(appended[i].seq)
-          .catch((error: unknown) => this.deps.logger.warn({ err: error, seq: appended[i].seq }, "settle mark not written; repair will set it"));
+        this.offPath(
+          part
+            .settle(appended[i].seq)
+            .catch((error: unknown) => this.deps.logger.warn({ err: error, seq: appended[i].seq }, "settle mark not written; repair will set it")),
+        );
     });
   }
 
