@@ -15,7 +15,7 @@ import { openCarriers } from "./carriers";
  *   HTML/Markdown comments, link titles, HTML entities, URL-encoding, base64, base32, hex);
  * - `joined`: letter-spaced and separator-split tokens joined ("p a s s w o r d",
  *   "ig.no.re", "4-1-1-1-…"), and letter-spaced phrases read as words
- *   ("s e n d   t h e   k e y" → "send the key");
+ *   ("s e n d   t h e   k e y" → "send the key"), and web addresses spaced apart joined again;
  * - `hidden`: only what a reader of the text would not have seen — each opened carrier's
  *   content, each letter-spaced phrase, and a text whose words mix scripts (look-alikes) —
  *   after HIDDEN_MARK, so a detector can tell it was disguised (the injection detector reports
@@ -194,21 +194,40 @@ function spacedWords(run: string): string {
     .join(" ");
 }
 
-/** Letter-spaced runs and split words joined; undefined when the text has neither. `hidden` receives each joined run. */
+/**
+ * A web address spaced apart ("https : / / files . example / drop", once its letters are joined):
+ * its parts joined again, so it reads as the address it is. A part boundary is a dot, slash or
+ * colon with spaces on both sides or none, so the end of a sentence ("… /drop. Then") stays one.
+ */
+const SPACED_URL = /\b(https?|ftp)\s*:\s*\/\s*\/\s*((?:[\p{L}\p{N}_~%-]+(?:\s+[./:?=&#]\s+|[./:?=&#]))*[\p{L}\p{N}_~%-]+)/giu;
+/** The cheap test before SPACED_URL: a scheme's colon or slashes with a space inside. */
+const SPACED_URL_HINT = /:\s+\/|:\/\s+\//;
+
+function joinSpacedUrls(text: string): string {
+  if (!SPACED_URL_HINT.test(text)) return text;
+  return text.replace(SPACED_URL, (url: string, scheme: string, rest: string) => (/\s/.test(url) ? `${scheme}://${rest.replace(/\s+/g, "")}` : url));
+}
+
+/** Letter-spaced runs, split words and spaced web addresses joined; undefined when the text has none. `hidden` receives each joined run. */
 export function joinSplitTokens(text: string, hidden: string[] = []): string | undefined {
   LETTER_SPACED.lastIndex = 0;
   WORD_SPLIT.lastIndex = 0;
   const phrased = joinSpacedPhrases(text, hidden);
-  if (!LETTER_SPACED.test(phrased) && !WORD_SPLIT.test(phrased)) return phrased === text ? undefined : phrased;
+  if (!LETTER_SPACED.test(phrased) && !WORD_SPLIT.test(phrased)) {
+    const joined = joinSpacedUrls(phrased);
+    return joined === text ? undefined : joined;
+  }
   LETTER_SPACED.lastIndex = 0;
-  return phrased
-    .replace(LETTER_SPACED, (run, at: number) => {
-      const word = spacedWords(run);
-      if (/\p{L}/u.test(word) && !quotedAt(phrased, at, run.length)) hidden.push(word, ...withoutEdgeWords(run));
-      return word;
-    })
-    .replace(WORD_SPLIT, "")
-    .replace(WORD_DOT_HYPHEN, "");
+  return joinSpacedUrls(
+    phrased
+      .replace(LETTER_SPACED, (run, at: number) => {
+        const word = spacedWords(run);
+        if (/\p{L}/u.test(word) && !quotedAt(phrased, at, run.length)) hidden.push(word, ...withoutEdgeWords(run));
+        return word;
+      })
+      .replace(WORD_SPLIT, "")
+      .replace(WORD_DOT_HYPHEN, ""),
+  );
 }
 
 /** Whether a word mixes Latin letters with look-alikes of another script ("Іgnorе"): a disguise, not a language. */
@@ -221,7 +240,8 @@ function mixesScripts(text: string): boolean {
 /** The distinct views of `text` other than itself (see the module comment). */
 export function viewsOf(text: string): string[] {
   const plain = PLAIN_ASCII.test(text);
-  if (plain && !mayCarry(text) && !(text.includes("*") || text.includes("|")) && !LETTER_SPACED_ASCII.test(text) && !text.includes("  ")) return [];
+  if (plain && !mayCarry(text) && !(text.includes("*") || text.includes("|")) && !LETTER_SPACED_ASCII.test(text) && !text.includes("  ") && !SPACED_URL_HINT.test(text))
+    return [];
   const views: string[] = [];
   const add = (view: string | undefined) => {
     if (view !== undefined && view !== text && !views.includes(view)) views.push(view);
