@@ -158,12 +158,10 @@ def entries():
             if not cells[lang]:
                 continue
             sg, pl = forms(cells[lang])
-            for cop in singular:
-                for w in sg:
-                    out[lang]["topics"].append(f"{cop} {w.lower()}")
-            for cop in plural:
-                for w in pl:
-                    out[lang]["topics"].append(f"{cop} {w.lower()}")
+            for copulas, words in ((singular, sg), (plural, pl)):
+                for cop in copulas:
+                    for w in words:
+                        out[lang]["topics"].append(f"{cop} {w.lower()}")
     return out
 
 
