@@ -568,9 +568,10 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
  * The facts of a field: one finding per sentence that has any, one for the field's shape.
  * `rulesFor` gives the rules that read a sentence (those of its languages).
  */
-export function intentFindings(rulesFor: (sentence: string) => Compiled, field: string, text: string): Finding[] {
+export function intentFindings(rulesFor: (sentence: string) => Compiled, field: string, text: string, vocabulary?: ReadonlySet<string>): Finding[] {
   const hidden = text.startsWith(HIDDEN_MARK);
-  const folded = foldForIntent(hidden ? text.slice(HIDDEN_MARK.length) : text);
+  const unfolded = foldForIntent(hidden ? text.slice(HIDDEN_MARK.length) : text);
+  const folded = hidden && vocabulary ? splitGlued(unfolded, vocabulary) : unfolded;
   const findings: Finding[] = [];
   const perSentence: Set<string>[] = [];
   for (const line of folded.split(/\n+/)) {
@@ -590,6 +591,80 @@ export function intentFindings(rulesFor: (sentence: string) => Compiled, field: 
   // a label alone is stored; the policy refuses it with an instruction to the agent in the field
   if (shared.toolLabel?.test(folded)) findings.push({ field, class: "injection_intent", label: "text", facts: ["tool:label"] });
   return findings;
+}
+
+/**
+ * The words of every language's rules (folded, as the rules are written), to split glued text:
+ * each run of letters of a rule's source, and a stem with each ending of the group that follows
+ * it ("ignor(?:e|es|ing)" gives ignor, ignore, ignores, ignoring). Escapes (\\b, \\s) are no words.
+ */
+export function vocabularyOf(lexicon: IntentLexicon): Set<string> {
+  const words = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === "string") {
+      const source = value
+        .toLowerCase()
+        .replace(/\\[a-z]/g, " ")
+        .replace(SUFFIX_GROUP, (_group, stem: string, endings: string) => {
+          for (const ending of endings.split("|")) addWord(words, stem + ending);
+          return ` ${stem} `;
+        });
+      for (const word of source.match(LETTER_RUN) ?? []) addWord(words, word);
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === "object") Object.values(value).forEach(visit);
+  };
+  visit({ languages: lexicon.languages, shared: lexicon.shared, templates: lexicon.templates });
+  return words;
+}
+const SUFFIX_GROUP = /(\p{L}+)\(\?:((?:\p{L}*\|)+\p{L}*)\)/gu;
+const LETTER_RUN = /\p{L}+/gu;
+const MAX_WORD = 24;
+function addWord(words: Set<string>, word: string): void {
+  if (word.length >= 2 && word.length <= MAX_WORD) words.add(word);
+}
+
+/**
+ * Letters spaced with no wider gap between words ("i g n o r e a l l p r e v i o u s …") reach this
+ * detector glued into one token (the normaliser cannot tell where a word ends). In hidden text, a
+ * long token that is no word of the rules is split back into their words: the split with the
+ * fewest words and letters left over, a left-over letter kept with the word before it
+ * ("ignor" + "e"). A token that does not split mostly into words stays as it is.
+ */
+function splitGlued(text: string, vocabulary: ReadonlySet<string>): string {
+  return text.replace(GLUED, (token) => (vocabulary.has(token) ? token : (splitToken(token, vocabulary) ?? token)));
+}
+const GLUED = /\p{L}{12,160}/gu;
+const WORD_COST = 2;
+const LEFTOVER_COST = 3;
+
+function splitToken(token: string, vocabulary: ReadonlySet<string>): string | undefined {
+  const n = token.length;
+  const cost = new Array<number>(n + 1).fill(Infinity);
+  const start = new Array<number>(n + 1).fill(0);
+  cost[0] = 0;
+  for (let end = 1; end <= n; end++) {
+    cost[end] = cost[end - 1] + LEFTOVER_COST;
+    start[end] = end - 1;
+    for (let from = Math.max(0, end - MAX_WORD); from <= end - 2; from++) {
+      if (cost[from] + WORD_COST < cost[end] && vocabulary.has(token.slice(from, end))) {
+        cost[end] = cost[from] + WORD_COST;
+        start[end] = from;
+      }
+    }
+  }
+  const pieces: string[] = [];
+  let leftover = 0;
+  for (let end = n; end > 0; end = start[end]) pieces.unshift(token.slice(start[end], end));
+  const words: string[] = [];
+  for (const piece of pieces) {
+    if (piece.length === 1 && !vocabulary.has(piece)) {
+      leftover++;
+      if (words.length > 0) words[words.length - 1] += piece;
+      else words.push(piece);
+    } else if (words.length === 1 && words[0].length === leftover) words[0] += piece;
+    else words.push(piece);
+  }
+  return words.length >= 2 && leftover * 5 <= n ? words.join(" ") : undefined;
 }
 
 /**
@@ -615,6 +690,8 @@ export function createInjectionDetector(source: LexiconSource): Detector {
   let compiledFor: string | undefined;
   let loaded: IntentLexicon | undefined;
   let available = new Set<string>();
+  /** the rules' words, to split glued letter-spaced text (splitGlued) */
+  let vocabulary: Set<string> | undefined;
   /** compiled rules per set of languages ("*": all), a handful in practice */
   const compiled = new Map<string, Compiled>();
   /** the last sentences' languages: a field is read as written, as its views and with the others */
@@ -640,6 +717,7 @@ export function createInjectionDetector(source: LexiconSource): Detector {
       available = new Set(Object.keys(loaded?.languages ?? {}));
       compiled.clear();
       recent.clear();
+      vocabulary = loaded ? vocabularyOf(loaded) : undefined;
       compiledFor = source.hash;
     }
     return loaded;
@@ -648,7 +726,7 @@ export function createInjectionDetector(source: LexiconSource): Detector {
     name: "injection",
     detect: (field, text) => {
       const lexicon = current();
-      return lexicon ? intentFindings((sentence) => rulesFor(lexicon, sentence), field, text) : [];
+      return lexicon ? intentFindings((sentence) => rulesFor(lexicon, sentence), field, text, vocabulary) : [];
     },
   };
 }
