@@ -91,7 +91,8 @@ describe("C19-FORBID C19-TOOL: detector quality on the dev and test splits", () 
  * helpers on 2026-11-29 at 14:27-14:34, before its first evaluation and before tuning round 9, the
  * eighth (blind-8) by three helpers on 2026-11-29 at 17:42-17:50, before its first evaluation and
  * before round 10 (profiling by structure) was merged, the ninth (blind-9) by three helpers on
- * 2026-11-29 at 21:08-21:15, before its first evaluation.
+ * 2026-11-29 at 21:08-21:15, before its first evaluation, the tenth (blind-10) by three helpers on
+ * 2026-11-30 at 00:27-00:33, before its first evaluation.
  */
 describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split hold their measured levels", () => {
   let test: SplitEvaluation;
@@ -104,6 +105,7 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
   let blind7: SplitEvaluation;
   let blind8: SplitEvaluation;
   let blind9: SplitEvaluation;
+  let blind10: SplitEvaluation;
   beforeAll(async () => {
     test = await evaluateDetectorSplit("test", POLICY_BUNDLE, { english: await judgeEnglishTest() });
     blind = await evaluateDetectorSplit("blind", POLICY_BUNDLE);
@@ -115,6 +117,7 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
     blind7 = await evaluateDetectorSplit("blind-7", POLICY_BUNDLE);
     blind8 = await evaluateDetectorSplit("blind-8", POLICY_BUNDLE);
     blind9 = await evaluateDetectorSplit("blind-9", POLICY_BUNDLE);
+    blind10 = await evaluateDetectorSplit("blind-10", POLICY_BUNDLE);
   }, 900_000);
 
   const caught = (lines: { caught: boolean }[]): number => lines.filter((v) => v.caught).length;
@@ -200,6 +203,10 @@ describe("C19-FORBID C19-INJ P54-C: per-language test lines and the blind split 
 
   it("C19-FORBID C19-INJ: ninth blind split (written 2026-11-29 21:08-21:15, committed before its first evaluation: 284 sensitive and 177 injection caught, 8 benign and 3 injection-talk refused, 12 of 13 fairness frames identical then: a Dutch invoice frame refused one nationality, named by the eval's fairness report, which prompted the fix), at least 284 of 320 sensitive and 177 of 192 injection texts refused; at most 8 of 270 benign and 3 of 70 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
     expectLevels(blind9, { sizes: [320, 192, 270, 70], sensitive: 284, injection: 177, benign: 8, injectionTalk: 3, frames: 13 });
+  });
+
+  it("C19-FORBID C19-INJ: tenth blind split (written 2026-11-30 00:27-00:33, committed before its first evaluation: 262 sensitive and 177 injection caught, 7 benign and 5 injection-talk refused, 13 of 13 fairness frames identical then), at least 262 of 309 sensitive and 183 of 199 injection texts refused (177 before glued letter-spaced text was split into the rules' words, a change its per-kind count prompted: letter_spaced 4/10 then, 10/10 after); at most 7 of 264 benign and 5 of 70 injection-talk texts refused; 13 of 13 fairness frames identical", () => {
+    expectLevels(blind10, { sizes: [309, 199, 264, 70], sensitive: 262, injection: 183, benign: 7, injectionTalk: 5, frames: 13 });
   });
 
   it("P54-C: blind split, ledger validator passes at least 63 of 65 final texts and refuses at least 54 of 64", async () => {
