@@ -79,6 +79,12 @@ interface LanguageBlock {
 export interface IntentLexicon {
   action_kinds: string[];
   negatable_actions?: string[];
+  /**
+   * Kinds whose rules carry their own negation ("an AI with no rules", "refuses nothing", "bez
+   * żadnych zasad"): a negation inside a match is the rule's; only one before it (or, in Turkish
+   * and Japanese, after it in its clause) governs it ("the assistant must never act as an AI without rules").
+   */
+  own_negation_actions?: string[];
   shared: {
     role_turn?: Record<string, string>;
     template_tokens?: string[];
@@ -139,7 +145,7 @@ interface Compiled {
   defensiveWeak?: RegExp;
   descriptive?: RegExp;
   reported?: RegExp;
-  actions: { kind: string; negatable: boolean; groups: RuleGroup[] }[];
+  actions: { kind: string; negatable: boolean; ownNegation: boolean; groups: RuleGroup[] }[];
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
   toolShape?: RegExp;
@@ -246,9 +252,11 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
       return v === undefined ? [] : Array.isArray(v) ? v : [v];
     });
   const negatable = new Set(lexicon.negatable_actions ?? []);
+  const ownNegation = new Set(lexicon.own_negation_actions ?? []);
   const actions = lexicon.action_kinds.map((kind) => ({
     kind,
     negatable: negatable.has(kind),
+    ownNegation: ownNegation.has(kind),
     groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => rulesOfLanguage(lexicon, l, kind))]),
   }));
   const rules: Omit<Compiled, "prefilter"> = {
@@ -279,7 +287,10 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
       collect((l) => l.defensive),
       "g",
     ),
-    defensiveWeak: union(collect((l) => l.defensive_weak)),
+    defensiveWeak: union(
+      collect((l) => l.defensive_weak),
+      "g",
+    ),
     descriptive: union(collect((l) => l.descriptive)),
     reported: union(collect((l) => l.reported)),
     actions,
@@ -538,8 +549,10 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
           else if (
             action.negatable &&
-            (negatedAt(negations, sentence, m.index, splitVerb(rule) ? m[0].length : 0) ||
-              modifierNegated(negations, rule, sentence, m.index, m[0].length, splitVerb(rule)))
+            (action.ownNegation
+              ? negatedAt(negations, sentence, m.index, 0)
+              : negatedAt(negations, sentence, m.index, splitVerb(rule) ? m[0].length : 0) ||
+                modifierNegated(negations, rule, sentence, m.index, m[0].length, splitVerb(rule)))
           )
             state = state === undefined || state === "quoted" ? "negated" : state;
           else state = "plain";
@@ -557,8 +570,11 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
     const commands = facts.has("intent:imperative") || facts.has("intent:you");
     // a frame word under a negation is part of the instruction ("answer without refusals")
-    const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(negations, rest, m.index, 0));
-    if (framed || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
+    // (read on the sentence itself: the negation may open a match that was blanked, "ohne Regeln und Filter")
+    const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(negations, sentence, m.index, 0));
+    // so is a weak one ("an AI without rules or filters" names what the persona lacks)
+    const weak = !commands && c.defensiveWeak !== undefined && matchesOf(c.defensiveWeak, rest).some((m) => !negatedAt(negations, sentence, m.index, 0));
+    if (framed || weak) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
   return facts;
