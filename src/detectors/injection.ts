@@ -109,6 +109,8 @@ interface Rule {
   /** located with the g flag (every occurrence) */
   first: RegExp;
   rest: RegExp[];
+  /** `rest` with the g flag: every occurrence of a part stays out of the frame check, not only the first */
+  restAll: RegExp[];
 }
 
 /**
@@ -166,7 +168,11 @@ const union = (sources: readonly string[] | undefined, flags = ""): RegExp | und
 
 const toRule = (entry: Entry | string[]): Rule => {
   const parts = typeof entry === "string" ? [entry] : Array.isArray(entry) ? entry : entry.all;
-  return { first: new RegExp(foldSource(parts[0]), "g"), rest: parts.slice(1).map((p) => new RegExp(foldSource(p))) };
+  return {
+    first: new RegExp(foldSource(parts[0]), "g"),
+    rest: parts.slice(1).map((p) => new RegExp(foldSource(p))),
+    restAll: parts.slice(1).map((p) => new RegExp(foldSource(p), "g")),
+  };
 };
 
 const alternation = (sources: string[]): string => (sources.length === 1 ? sources[0] : sources.map((x) => `(?:${x})`).join("|"));
@@ -505,7 +511,10 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       const verb = matchesOf(c.defyVerb, sentence.slice(at, at + length))[0];
       if (!verb) return false;
       const span = { from: at + verb.index, to: at + verb.index + verb[0].length };
-      return negatedAt(negations, sentence, span.from, 0, true) || modifierNegated(negations, { first: re, rest: [] }, sentence, at, length, false, span);
+      return (
+        negatedAt(negations, sentence, span.from, 0, true) ||
+        modifierNegated(negations, { first: re, rest: [], restAll: [] }, sentence, at, length, false, span)
+      );
     };
     let state: "plain" | "negated" | "quoted" | undefined;
     for (const re of c.override) {
@@ -540,7 +549,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         const others = rule.rest.map((re) => re.exec(sentence));
         if (others.some((m) => m === null)) continue;
         // the other parts' spans stay out of the frame check even when the first part is not there
-        for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
+        // every occurrence: "güvenlik filtrelerini" names two safeguards, neither of them a frame
+        for (const re of rule.restAll) for (const m of matchesOf(re, sentence)) matched.push({ from: m.index, to: m.index + m[0].length });
         if (!may(rule.first)) continue;
         for (const m of matchesOf(rule.first, sentence)) {
           // each part is a word of its own: "dados públicos" is not a verb of moving and a public place at once
