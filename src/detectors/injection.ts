@@ -580,10 +580,11 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
     const commands = facts.has("intent:imperative") || facts.has("intent:you");
     // a frame word under a negation is part of the instruction ("answer without refusals")
-    // (read on the sentence itself: the negation may open a match that was blanked, "ohne Regeln und Filter")
-    const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(negations, sentence, m.index, 0));
+    // (or right after a negation that opens a match, blanked: "ohne Regeln und Filter")
+    const underNegation = (at: number): boolean => negatedAt(negations, rest, at, 0) || negatedAt(negations, sentence, at, 0, true);
+    const framed = matchesOf(c.defensive, rest).some((m) => !underNegation(m.index));
     // so is a weak one ("an AI without rules or filters" names what the persona lacks)
-    const weak = !commands && c.defensiveWeak !== undefined && matchesOf(c.defensiveWeak, rest).some((m) => !negatedAt(negations, sentence, m.index, 0));
+    const weak = !commands && c.defensiveWeak !== undefined && matchesOf(c.defensiveWeak, rest).some((m) => !underNegation(m.index));
     if (framed || weak) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
