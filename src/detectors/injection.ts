@@ -79,6 +79,12 @@ interface LanguageBlock {
 export interface IntentLexicon {
   action_kinds: string[];
   negatable_actions?: string[];
+  /**
+   * Kinds whose rules carry their own negation ("an AI with no rules", "refuses nothing", "bez
+   * żadnych zasad"): a negation inside a match is the rule's; only one before it (or, in Turkish
+   * and Japanese, after it in its clause) governs it ("the assistant must never act as an AI without rules").
+   */
+  own_negation_actions?: string[];
   shared: {
     role_turn?: Record<string, string>;
     template_tokens?: string[];
@@ -103,6 +109,8 @@ interface Rule {
   /** located with the g flag (every occurrence) */
   first: RegExp;
   rest: RegExp[];
+  /** `rest` with the g flag: every occurrence of a part stays out of the frame check, not only the first */
+  restAll: RegExp[];
 }
 
 /**
@@ -139,7 +147,7 @@ interface Compiled {
   defensiveWeak?: RegExp;
   descriptive?: RegExp;
   reported?: RegExp;
-  actions: { kind: string; negatable: boolean; groups: RuleGroup[] }[];
+  actions: { kind: string; negatable: boolean; ownNegation: boolean; groups: RuleGroup[] }[];
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
   toolShape?: RegExp;
@@ -160,7 +168,11 @@ const union = (sources: readonly string[] | undefined, flags = ""): RegExp | und
 
 const toRule = (entry: Entry | string[]): Rule => {
   const parts = typeof entry === "string" ? [entry] : Array.isArray(entry) ? entry : entry.all;
-  return { first: new RegExp(foldSource(parts[0]), "g"), rest: parts.slice(1).map((p) => new RegExp(foldSource(p))) };
+  return {
+    first: new RegExp(foldSource(parts[0]), "g"),
+    rest: parts.slice(1).map((p) => new RegExp(foldSource(p))),
+    restAll: parts.slice(1).map((p) => new RegExp(foldSource(p), "g")),
+  };
 };
 
 const alternation = (sources: string[]): string => (sources.length === 1 ? sources[0] : sources.map((x) => `(?:${x})`).join("|"));
@@ -246,9 +258,11 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
       return v === undefined ? [] : Array.isArray(v) ? v : [v];
     });
   const negatable = new Set(lexicon.negatable_actions ?? []);
+  const ownNegation = new Set(lexicon.own_negation_actions ?? []);
   const actions = lexicon.action_kinds.map((kind) => ({
     kind,
     negatable: negatable.has(kind),
+    ownNegation: ownNegation.has(kind),
     groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => rulesOfLanguage(lexicon, l, kind))]),
   }));
   const rules: Omit<Compiled, "prefilter"> = {
@@ -279,7 +293,10 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
       collect((l) => l.defensive),
       "g",
     ),
-    defensiveWeak: union(collect((l) => l.defensive_weak)),
+    defensiveWeak: union(
+      collect((l) => l.defensive_weak),
+      "g",
+    ),
     descriptive: union(collect((l) => l.descriptive)),
     reported: union(collect((l) => l.reported)),
     actions,
@@ -494,7 +511,10 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
       const verb = matchesOf(c.defyVerb, sentence.slice(at, at + length))[0];
       if (!verb) return false;
       const span = { from: at + verb.index, to: at + verb.index + verb[0].length };
-      return negatedAt(negations, sentence, span.from, 0, true) || modifierNegated(negations, { first: re, rest: [] }, sentence, at, length, false, span);
+      return (
+        negatedAt(negations, sentence, span.from, 0, true) ||
+        modifierNegated(negations, { first: re, rest: [], restAll: [] }, sentence, at, length, false, span)
+      );
     };
     let state: "plain" | "negated" | "quoted" | undefined;
     for (const re of c.override) {
@@ -529,7 +549,8 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         const others = rule.rest.map((re) => re.exec(sentence));
         if (others.some((m) => m === null)) continue;
         // the other parts' spans stay out of the frame check even when the first part is not there
-        for (const m of others) if (m) matched.push({ from: m.index, to: m.index + m[0].length });
+        // every occurrence: "güvenlik filtrelerini" names two safeguards, neither of them a frame
+        for (const re of rule.restAll) for (const m of matchesOf(re, sentence)) matched.push({ from: m.index, to: m.index + m[0].length });
         if (!may(rule.first)) continue;
         for (const m of matchesOf(rule.first, sentence)) {
           // each part is a word of its own: "dados públicos" is not a verb of moving and a public place at once
@@ -538,8 +559,10 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
           if (quotedAction(m.index, m.index + m[0].length)) state ??= "quoted";
           else if (
             action.negatable &&
-            (negatedAt(negations, sentence, m.index, splitVerb(rule) ? m[0].length : 0) ||
-              modifierNegated(negations, rule, sentence, m.index, m[0].length, splitVerb(rule)))
+            (action.ownNegation
+              ? negatedAt(negations, sentence, m.index, 0)
+              : negatedAt(negations, sentence, m.index, splitVerb(rule) ? m[0].length : 0) ||
+                modifierNegated(negations, rule, sentence, m.index, m[0].length, splitVerb(rule)))
           )
             state = state === undefined || state === "quoted" ? "negated" : state;
           else state = "plain";
@@ -557,8 +580,12 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
     for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
     const commands = facts.has("intent:imperative") || facts.has("intent:you");
     // a frame word under a negation is part of the instruction ("answer without refusals")
-    const framed = matchesOf(c.defensive, rest).some((m) => !negatedAt(negations, rest, m.index, 0));
-    if (framed || (!commands && c.defensiveWeak?.test(rest))) facts.add("frame:defensive");
+    // (or right after a negation that opens a match, blanked: "ohne Regeln und Filter")
+    const underNegation = (at: number): boolean => negatedAt(negations, rest, at, 0) || negatedAt(negations, sentence, at, 0, true);
+    const framed = matchesOf(c.defensive, rest).some((m) => !underNegation(m.index));
+    // so is a weak one ("an AI without rules or filters" names what the persona lacks)
+    const weak = !commands && c.defensiveWeak !== undefined && matchesOf(c.defensiveWeak, rest).some((m) => !underNegation(m.index));
+    if (framed || weak) facts.add("frame:defensive");
     if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
   }
   return facts;
