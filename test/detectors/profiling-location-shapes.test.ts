@@ -78,6 +78,10 @@ describe("C19-FORBID profiling and location shapes (issue 21 §3)", () => {
     "The team stand-up is every morning at 9:30 in the Zoom room.",
     "Our office is on the third floor, opposite the station.",
     "This library seems to be slow with big files, so cache the results.",
+    "I probably can't afford the premium plan, so show me the free tier.",
+    "Ich verdiene vermutlich bald mehr, plane das Budget neu.",
+    "Sie verdient ihr Geld als Grafikerin.",
+    "My parents live next to the sea in Portugal.",
   ])("is stored: %s", async (text) => {
     expect(await verdict(text)).toBe("SUCCESS_STORED");
   });

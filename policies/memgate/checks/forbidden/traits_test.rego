@@ -57,6 +57,7 @@ test_hedged_means_without_a_person_or_in_software_talk_are_stored[note] if {
 		"no person": [_f("value", "context:hedge"), _f("value", "context:means")],
 		"no hedge": [_f("value", "context:means"), _f("value", "context:personal")],
 		"software": [_f("value", "context:hedge"), _f("value", "context:means"), _f("value", "context:personal"), _f("value", "context:software")],
+		"the user's own means": [_f("value", "context:hedge"), _f("value", "context:means"), _f("value", "context:personal"), _f("value", "context:self_means")],
 	}
 	count(forbidden.violations) == 0 with input as _write(findings, {})
 }
