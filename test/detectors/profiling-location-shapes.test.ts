@@ -82,6 +82,7 @@ describe("C19-FORBID profiling and location shapes (issue 21 §3)", () => {
     "Ich verdiene vermutlich bald mehr, plane das Budget neu.",
     "Sie verdient ihr Geld als Grafikerin.",
     "My parents live next to the sea in Portugal.",
+    "おばあちゃんは手紙を書くタイプだ。",
   ])("is stored: %s", async (text) => {
     expect(await verdict(text)).toBe("SUCCESS_STORED");
   });
