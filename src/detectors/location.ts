@@ -78,8 +78,8 @@ const PLACE_OR_OUTING = words(
 );
 // A title's full stop ("Mr. Haddad", "Dr. Weber", "Sra. Ruiz") does not end a sentence.
 const sentencesOf = (text: string): string[] => text.split(/(?<=(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St|Hr|Fr|Sr|Sra|Srta|Mme|Mlle|Jr))[.!?。])\s+/);
-const aloneRoutine = (text: string): boolean =>
-  RECURRING.test(text) && ALONE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && ALONE.test(s) && PLACE_OR_OUTING.test(s));
+const aloneRoutine = (text: string, recurring: boolean): boolean =>
+  recurring && ALONE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && ALONE.test(s) && PLACE_OR_OUTING.test(s));
 
 /**
  * Where someone is at a known hour of a recurring day (seed 000 §4.5, travel patterns): a recurring day, an
@@ -105,10 +105,8 @@ const HOUR_OR_PART = words(
   "(?:at|after|until|till|um|ab|bis|à|a las|hasta las|alle|fino alle|dalle|às|até às|om|tot|o|po|kl\\.?|efter|saat) (?:\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|uno|due|tre|quattro|sei|sette|otto|nove|dieci|undici|dodici|duas|oito|dez|zeven|negen|tien|twaalf|sju|åtta|nio|tio|elva|tolv)|morning|evening|night|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:ochtend|middag|avond)|abends?|morgens?|soir|matin|noche|tarde|mañana|sera|mattina|manhã|noite|ochtend|avond|rano|wieczorem|kväll(?:en)?|morgon(?:en)?|akşam\\p{L}*|sabah\\p{L}*",
   "夜|朝|\\d{1,2}時",
 );
-const routineAtVenue = (text: string): boolean =>
-  RECURRING.test(text) &&
-  LOCATED_VENUE.test(text) &&
-  sentencesOf(text).some((s) => RECURRING.test(s) && LOCATED_VENUE.test(s) && (CLOCK.test(s) || HOUR_OR_PART.test(s)));
+const routineAtVenue = (text: string, recurring: boolean): boolean =>
+  recurring && LOCATED_VENUE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && LOCATED_VENUE.test(s) && (CLOCK.test(s) || HOUR_OR_PART.test(s)));
 
 /**
  * A home told by its floor or by what is next to it (seed 000 §4.5, home addresses): a word for living
@@ -161,8 +159,10 @@ const OPENING_HOURS = words(
   "opens|closes|is open|are open|is closed|takes place|is held|are held|(?:market|markets|fair|sale) (?:is|are) on|öffnet|schließt|geöffnet|geschlossen|findet|ouvre|ferme|ouvert|fermé|a lieu|abre|cierra|abierto|cerrado|apre|chiude|aperto|chiuso|si tiene|aberto|fechado|fecha|opent|sluit|open|gesloten|otwiera|zamyka|otwarty|otwarta|zamknięty|öppnar|stänger|öppet|stängt|açılıyor|kapanıyor|açık|kapalı",
   "開店|閉店|営業",
 );
-const routineAtPlace = (text: string): boolean =>
-  (RECURRING.test(text) || HABITUAL.test(text)) &&
+const routineAtPlace = (text: string, recurring: boolean): boolean =>
+  (recurring || HABITUAL.test(text)) &&
+  (CLOCK.test(text) || HOUR_OR_PART.test(text)) &&
+  (NEAR_HOME.test(text) || NAMED_PLACE.test(text)) &&
   sentencesOf(text).some(
     (s) =>
       (RECURRING.test(s) || HABITUAL.test(s)) &&
@@ -282,7 +282,10 @@ export const locationDetector: Detector = {
     const findings: Finding[] = [];
     // A commute's time may be written in words ("om kwart over zeven").
     if (commute(text)) findings.push({ field, class: "location", label: "commute" });
-    if (aloneRoutine(text) || routineAtVenue(text) || routineAtPlace(text)) findings.push({ field, class: "location", label: "routine" });
+    // A recurring day is read once: three routines ask for it.
+    const recurring = RECURRING.test(text);
+    if (aloneRoutine(text, recurring) || routineAtVenue(text, recurring) || routineAtPlace(text, recurring))
+      findings.push({ field, class: "location", label: "routine" });
     if (homeByLandmark(text)) findings.push({ field, class: "location", label: "home" });
     if (fortnightlyTrip(text)) findings.push({ field, class: "location", label: "travel_pattern" });
     // Every coordinate, house number and postcode has a digit; most texts have none.
