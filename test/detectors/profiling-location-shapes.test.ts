@@ -83,6 +83,8 @@ describe("C19-FORBID profiling and location shapes (issue 21 §3)", () => {
     "Sie verdient ihr Geld als Grafikerin.",
     "My parents live next to the sea in Portugal.",
     "おばあちゃんは手紙を書くタイプだ。",
+    "El cliente probablemente quiere su dinero de vuelta.",
+    "De klant wil waarschijnlijk zijn geld terug.",
   ])("is stored: %s", async (text) => {
     expect(await verdict(text)).toBe("SUCCESS_STORED");
   });
