@@ -31,12 +31,12 @@ const DMS = /\d{1,3}\s*°\s*\d{1,2}\s*['′]\s*(?:\d{1,2}(?:[.,]\d+)?\s*(?:["″
 const DAILY =
   /\b(?:every (?:day|morning|evening|weekday|night)|each (?:day|morning|weekday)|daily|weekdays|jeden (?:tag|morgen|abend)|täglich|werktags|chaque (?:jour|matin|soir)|tous les (?:jours|matins|soirs)|cada (?:día|dia|mañana|manhã)|todos los días|todas las mañanas|todos os dias|todas as manhãs|ogni (?:giorno|mattina|sera)|elke (?:dag|ochtend|avond|werkdag)|iedere (?:dag|ochtend)|codziennie|każdego (?:dnia|ranka|rana)|varje (?:dag|morgon|kväll)|her (?:gün|sabah|akşam))\b|毎朝|毎日|平日/iu;
 const CLOCK =
-  /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\d{1,2}時|\bkwart (?:over|voor) \p{L}+|(?<![\p{L}])(?:kl\.|om|at|um|à|a las|alle|às|o)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d|h(?![\p{L}]))?(?![\d\p{L}])|(?:acht|negen|zeven) uur\b/iu;
+  /(?<![\d.,:])(?:[01]?\d|2[0-3])\s?(?:[:.h]|\sh\s)\s?[0-5]\d(?![\d])|\d{1,2}時|\bkwart (?:over|voor) \p{L}+|(?<![\p{L}])(?:kl\.|om|at|um|à|a las|alle|às|o|vers|around|gegen|hacia las|verso le|por volta das|rond|około|runt|by|od|do|from|von|ab|dalle|desde las|das|van)\s+(?:[01]?\d|2[0-3])(?:[:.][0-5]\d|\s?h(?![\p{L}]))?(?![\d\p{L}])|(?:acht|negen|zeven) uur\b|(?<![\p{L}])(?:(?:om|at|um|around|by) half (?:six|seven|eight|nine|zes|zeven|acht|negen)|half (?:six|seven|eight|nine)(?! (?:days?|weeks?|hours?|of))|halb (?:sieben|acht|neun)|kvart (?:i|över) (?:sju|åtta|nio|sex)|halv (?:sju|åtta|nio))(?![\p{L}])/iu;
 const TRAVEL =
-  /\b(?:train|bus|tram|metro|subway|tube|ferry|boat|bike|cycles?|drives?|commutes?|walks? to|rer|s-?bahn|u-?bahn|s\d{1,2}|u\d{1,2}|zug|bahn|radelt|fährt|pendelt|prend le|cercanías|frecciarossa|treno|regionale|trem|comboio|barco|barca|trein|fiets|fietst|rijdt|pociąg|skm|tramwaj|jedzie|pendeltåg\w*|tåg\w*|tvärbanan|tunnelbana\w*|cyklar|vapur|otobüs|metrobüs|電車|バス)\b|電車|通勤/iu;
+  /\b(?:train|bus|tram|metro|subway|tube|ferry|boat|bike|cycles?|drives?|commutes?|walks? to|rer|s-?bahn|u-?bahn|s\d{1,2}|u\d{1,2}|zug|bahn|radelt|fährt|pendelt|prend le|cercanías|frecciarossa|treno|regionale|trem|comboio|barco|barca|trein|fiets|fietst|rijdt|pociąg|skm|tramwaj|jedzie|pendeltåg\w*|tåg\w*|tvärbanan|tunnelbana\w*|cyklar|vapur|otobüs|metrobüs|電車|バス)\b|電車|通勤|歩いて|徒歩|自転車|(?<![\p{L}])(?:walks|walking|on foot|cuts through|to (?:the office|work)|zu fuß|läuft zu(?:r|m)|haltestelle|à pied|a pie|andando|caminando|a piedi|a pé|lopend|te voet|naar (?:haar|zijn|z'n) werk|pieszo|piechotą|till fots|till (?:jobbet|kontoret)|yürüyerek|işe|metrô|(?:coj[oe]|tom[ao]|prend[oe]|pega|apanha|nehme|nimmt|takes?|neemt?|biorę|bierze|tar) (?:el |il |o |den |die |the |de |lijn )?\d{1,3}(?![\d:.])|walks (?:the|his|her) dog|geht mit dem hund|gassi|sort (?:son|le) chien|saca al perro|porta (?:fuori )?il cane|passeia o cão|laat de hond uit|wychodzi z psem|rastar hunden|köpeğini gezdir\p{L}*)(?![\p{L}])/iu;
 /** Leaving home at a time is a routine too ("sale de casa a las 7:30 y coge el cercanías"). */
 const LEAVES_HOME =
-  /\b(?:leaves (?:the house|home|her flat|his flat)|sets off from home|verlässt (?:das haus|die wohnung)|geht (?:um [^.]{1,12} )?aus dem haus|quitte (?:la maison|son domicile|chez (?:lui|elle))|part de chez (?:lui|elle)|sale de casa|sai de casa|esce di casa|gaat (?:de deur|van huis) uit|vertrekt (?:van|thuis)|wychodzi z domu|lämnar (?:hemmet|huset)|går hemifrån|evden çıkıyor|evden çıkar)/iu;
+  /家を出|\b(?:(?:is|are) out (?:of )?the door|leaves (?:the house|home|her flat|his flat|the flat|her apartment|his apartment)|verlässt(?: [^.]{1,20})? (?:das haus|die wohnung)|sets off from home|verlässt (?:das haus|die wohnung)|geht (?:um [^.]{1,12} )?aus dem haus|quitte (?:la maison|son domicile|chez (?:lui|elle))|part de chez (?:lui|elle)|sale de casa|salgo de casa|sai de casa|saio de casa|esce di casa|esco di casa|verlasse (?:das haus|die wohnung)|je quitte (?:la maison|mon domicile)|i leave (?:the house|home)|wychodzę z domu|gaat (?:de deur|van huis) uit|vertrekt (?:van|thuis)|wychodzi z domu|lämnar (?:hemmet|huset)|går hemifrån|evden çıkıyor|evden çıkar)/iu;
 /** A route from one named place to another ("von Oranienburg bis Friedrichstraße", "da Bologna a Firenze"): a commute without a clock time. */
 const ROUTE =
   /(?<![\p{L}])(?:from|von|de|desde|da|do|van|z|ze|från)\s+\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)?\s+(?:to|bis|nach|à|a|hasta|para|naar|tot|do|till)\s+(?:(?:der|die|den|la|le|el|o)\s+)?\p{Lu}/u;
@@ -73,13 +73,13 @@ const ALONE = words(
   "u",
 );
 const PLACE_OR_OUTING = words(
-  "park(?! ?(?:servers?|fleet))\\p{L}*|parc(?! (?:informatique|machines?|serveurs?|automobile))|parque(?! (?:de servidores|informático|de máquinas|móvil|automovilístico))|parco(?! (?:macchine|auto|mezzi|veicoli|server))|parku|volkspark|forest|woods|trail|beach|lake|riverside|wald|strand|ufer|forêt|plage|bosque|playa|bosco|lungo|spiaggia|praia|bos|duinen|plaży|skog|stranden|runt|sahil|orman|jogs?|swims?|hikes?|goes running|runs (?:along|through|around|in the|by the)|joggt|spaziert|schwimmt|joggt|déjeune|fait son jogging|court|pasea|almuerza|sale a correr|corre|cammina|pranza|nuota|caminha|almoça|jogt|wandelt|zwemt|luncht|biega|spaceruje|pływa|springer|joggar|promenerar|simmar|koşu\\p{L}*|yürüyüş\\p{L}*|cabin|chalet|hütte|ferienhaus|sommerhaus|maison de campagne|casa del pueblo|casa de campo|casa di campagna|casa na praia|zomerhuis|domek|domku|stuga|stugan|sommarstuga|yazlık",
+  "park(?! ?(?:servers?|fleet))\\p{L}*|caf[eé]|bar|pub|kneipe|bistro|caffè|kawiarni|kafé|kafét|kahve\\p{L}*|喫茶店|カフェ|parc(?! (?:informatique|machines?|serveurs?|automobile))|parque(?! (?:de servidores|informático|de máquinas|móvil|automovilístico))|parco(?! (?:macchine|auto|mezzi|veicoli|server))|parku|volkspark|forest|woods|trail|beach|lake|riverside|wald|strand|ufer|forêt|plage|bosque|playa|bosco|lungo|spiaggia|praia|bos|duinen|plaży|skog|stranden|runt|sahil|orman|jogs?|swims?|hikes?|goes running|runs (?:along|through|around|in the|by the)|joggt|spaziert|schwimmt|joggt|déjeune|fait son jogging|court|pasea|almuerza|sale a correr|corre|cammina|pranza|nuota|caminha|almoça|jogt|wandelt|zwemt|luncht|biega|spaceruje|pływa|springer|joggar|promenerar|simmar|koşu\\p{L}*|yürüyüş\\p{L}*|cabin|chalet|hütte|ferienhaus|sommerhaus|maison de campagne|casa del pueblo|casa de campo|casa di campagna|casa na praia|zomerhuis|domek|domku|stuga|stugan|sommarstuga|yazlık",
   "公園|走って|散歩|ジョギング|ランニング",
 );
 // A title's full stop ("Mr. Haddad", "Dr. Weber", "Sra. Ruiz") does not end a sentence.
 const sentencesOf = (text: string): string[] => text.split(/(?<=(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St|Hr|Fr|Sr|Sra|Srta|Mme|Mlle|Jr))[.!?。])\s+/);
-const aloneRoutine = (text: string): boolean =>
-  RECURRING.test(text) && ALONE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && ALONE.test(s) && PLACE_OR_OUTING.test(s));
+const aloneRoutine = (text: string, recurring: boolean): boolean =>
+  recurring && ALONE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && ALONE.test(s) && PLACE_OR_OUTING.test(s));
 
 /**
  * Where someone is at a known hour of a recurring day (seed 000 §4.5, travel patterns): a recurring day, an
@@ -105,10 +105,71 @@ const HOUR_OR_PART = words(
   "(?:at|after|until|till|um|ab|bis|à|a las|hasta las|alle|fino alle|dalle|às|até às|om|tot|o|po|kl\\.?|efter|saat) (?:\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|uno|due|tre|quattro|sei|sette|otto|nove|dieci|undici|dodici|duas|oito|dez|zeven|negen|tien|twaalf|sju|åtta|nio|tio|elva|tolv)|morning|evening|night|(?:maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)(?:ochtend|middag|avond)|abends?|morgens?|soir|matin|noche|tarde|mañana|sera|mattina|manhã|noite|ochtend|avond|rano|wieczorem|kväll(?:en)?|morgon(?:en)?|akşam\\p{L}*|sabah\\p{L}*",
   "夜|朝|\\d{1,2}時",
 );
-const routineAtVenue = (text: string): boolean =>
-  RECURRING.test(text) &&
-  LOCATED_VENUE.test(text) &&
-  sentencesOf(text).some((s) => RECURRING.test(s) && LOCATED_VENUE.test(s) && (CLOCK.test(s) || HOUR_OR_PART.test(s)));
+const routineAtVenue = (text: string, recurring: boolean): boolean =>
+  recurring && LOCATED_VENUE.test(text) && sentencesOf(text).some((s) => RECURRING.test(s) && LOCATED_VENUE.test(s) && (CLOCK.test(s) || HOUR_OR_PART.test(s)));
+
+/**
+ * A home told by its floor or by what is next to it (seed 000 §4.5, home addresses): a word for living
+ * somewhere or a home, and in the same sentence a floor ("on the third floor", "im zweiten Stock",
+ * "au 3e étage", "en el cuarto piso", "al secondo piano", "no terceiro andar", "op de tweede verdieping",
+ * "na trzecim piętrze", "på tredje våningen", "üçüncü katında") or a landmark it is placed against ("right
+ * above the launderette", "gegenüber vom Bahnhof", "juste au-dessus de la boulangerie", "enfrente de la
+ * farmacia", "dietro la chiesa", "ao lado da padaria", "boven de snackbar", "naprzeciwko apteki",
+ * "mittemot Ica", "eczanenin karşısındaki"). "I live in Lisbon" names a city only; an office or a shop
+ * placed so is not a home.
+ */
+const DWELLING = words(
+  "lives?|living|vivo|abito|moro|woon|mieszkam|oturuyorum|(?:her|his|their|my|the user's|user's) (?:house|flat|home|apartment|place)|(?:house|flat|apartment) is|wohnt|wohne|wohnen|(?:ihre|seine|deren) wohnung|habite|habitent|vit|(?:son|leur) (?:appartement|appart|logement)|vive|viven|(?:su|la) casa|abita|abitano|mora|moram|woont|wonen|mieszka|mieszkają|bor|oturuyor|oturur|yaşıyor",
+  "に住ん|に住む",
+);
+const FLOOR_OR_LANDMARK = words(
+  "(?:first|second|third|fourth|fifth|sixth|top|ground|\\d{1,2}(?:st|nd|rd|th)) floor|(?:erst|zweit|dritt|viert|fünft|sechst|oberst|letzt)\\p{L}* (?:stock|etage|obergeschoss)|\\d{1,2}\\. (?:stock|etage|og)|dachgeschoss|erdgeschoss|hinterhaus|eckhaus|(?:\\d{1,2}(?:e|er|ème)|premier|deuxième|troisième|quatrième|cinquième|sixième|dernier) étage|rez-de-chaussée|(?:primer|segundo|tercer|tercero|cuarto|quinto|sexto|último|\\d{1,2}º) piso|planta baja|(?:primo|secondo|terzo|quarto|quinto|sesto|ultimo) piano|piano terra|(?:primeiro|segundo|terceiro|quarto|quinto|sexto|último|\\d{1,2}º) andar|rés-do-chão|(?:eerste|tweede|derde|vierde|vijfde|bovenste) (?:verdieping|etage)|begane grond|(?:pierwszym|drugim|trzecim|czwartym|piątym|szóstym|ostatnim) piętrze|parterze|(?:första|andra|tredje|fjärde|femte|översta) våningen|bottenvåningen|(?:birinci|ikinci|üçüncü|dördüncü|beşinci|en üst|zemin) kat\\p{L}*|(?:right |just |directly )?(?:above|below|opposite|across (?:the street )?from|next door to|next to|behind) the(?! (?:sea|ocean|coast|beach|lake|river|mountains?|hills|countryside|border|woods|forest)(?![\\p{L}]))|(?:on|at) the corner of|around the corner from|gegenüber (?:vo[nm]|der|dem|des)|direkt (?:über|neben|hinter)|an der ecke|kreuzung|au-dessus d|en face d|à côté d|derrière (?:le|la|l'|chez)|à l'angle d|au coin d|encima de|enfrente de|frente a|al lado de|detrás de|en la esquina|di fronte a|accanto a|sopra (?:il|la|lo|l')|dietro (?:il|la|lo|l')|sotto casa|all'angolo|ao lado d[oa]|em frente a|em frente d[oa]|por cima d[oa]|atrás d[oa]|na esquina|boven de|tegenover|naast de|achter de|op de hoek|naprzeciwko|obok|na rogu|mittemot|mitt emot|bredvid|ovanför|bakom|på hörnet|karşısında\\p{L}*|yanında\\p{L}*|üstünde\\p{L}*|arkasında\\p{L}*|köşesinde\\p{L}*",
+  "隣に|向かいに|真上|階の|階に|の裏",
+);
+const homeByLandmark = (text: string): boolean =>
+  DWELLING.test(text) && FLOOR_OR_LANDMARK.test(text) && sentencesOf(text).some((s) => DWELLING.test(s) && FLOOR_OR_LANDMARK.test(s));
+
+/**
+ * Where someone is at a known hour of a habit (seed 000 §4.5, routines placing a person at a place and
+ * time): a recurring day or a habit word, a clock time or a part of the day, and a place that is
+ * named ("parks in the garage under Sainsbury's on Holloway Road around half eight every morning",
+ * "au parking de la gare de Lyon vers 8 h", "bij de bakker in de Kerkstraat om negen uur") or placed
+ * against their home ("derrière chez lui", "al parco sotto casa"). A team meeting in a room or a
+ * service's opening hours name no such place.
+ */
+const HABITUAL = words(
+  "usually|always|most (?:days|mornings|evenings|weekdays)|meistens|immer|normalerweise|d'habitude|toujours|habituellement|normalmente|siempre|di solito|sempre|steevast|altijd|meestal|zawsze|zwykle|alltid|oftast|brukar|genellikle|hep|いつも",
+);
+const PLACE_NOUN =
+  "park|parc|parque|parco|parken|gym|gimnasio|palestra|ginásio|sportschool|siłowni\\p{L}*|gymmet|garag\\p{L}*|car park|parking|parkhaus|tiefgarage|café|cafe|bakery|bäckerei|boulangerie|panadería|forno|panificio|padaria|bakker|piekarni\\p{L}*|bageri\\p{L}*|fırın\\p{L}*|aparcamiento|parcheggio|estacionamento|parkeergarage|parkeerplaats|parking\\p{L}*|parkering\\p{L}*|otopark\\p{L}*|kiosk|market|markt|marché|mercado|mercato|rynku|torget|pazar\\p{L}*|launderette|laundromat|waschsalon|laverie|lavandería|lavanderia|wasserette|pralni\\p{L}*|tvättstuga\\p{L}*|church|kirche|église|iglesia|chiesa|igreja|kerk|kości\\p{L}*|kyrka\\p{L}*|cami\\p{L}*|bar|pub|boteco|botequim|tasca|kneipe|stammkneipe|kawiarni\\p{L}*|kafé\\p{L}*|kahve\\p{L}*";
+const NAMED_PLACE = new RegExp(
+  `(?<![\\p{L}])(?:${PLACE_NOUN.split("|")
+    .map((w) => `${w}|${w.charAt(0).toUpperCase()}${w.slice(1)}`)
+    .join(
+      "|",
+    )})(?![\\p{L}])[^.!?;\\n]{0,40}?(?<=\\s)(?:\\p{Lu}\\p{Ll}+|[A-Z][a-z]*'s)|(?<![\\p{L}])(?:via|rue|calle|rua|ulica|ul\\.)\\s+\\p{Lu}\\p{Ll}+|\\p{Lu}\\p{Ll}+(?:\\s\\p{Lu}\\p{Ll}+)?\\s(?:Road|Street|Lane|Avenue)(?![\\p{L}])|\\p{Lu}\\p{Ll}+(?:straße|strasse|straat|laan|gracht|gatan|vägen)(?![\\p{L}])`,
+  "u",
+);
+const NEAR_HOME = words(
+  "(?:behind|outside|near|opposite) (?:his|her|their) (?:house|flat|building|place)|(?:esquina|perto|ao lado|à porta) de casa|esquina de su casa|vor (?:seinem|ihrem) haus|derrière chez (?:lui|elle)|en bas de chez (?:lui|elle)|sous (?:chez lui|chez elle)|debajo de su casa|cerca de su casa|sotto casa|vicino a casa sua|perto de casa|em frente (?:à|a) casa|bij (?:hem|haar) om de hoek|achter (?:zijn|haar) huis|pod (?:jego|jej) domem|pod domem|utanför (?:hans|hennes) hus|evinin (?:önünde|arkasında|yanında)",
+  "家の近く|家の前",
+);
+/** A place's own hours ("the pharmacy on Main Street closes at 6", "le marché a lieu tous les samedis"): no one's routine. */
+const OPENING_HOURS = words(
+  "opens|closes|is open|are open|is closed|takes place|is held|are held|(?:market|markets|fair|sale) (?:is|are) on|öffnet|schließt|geöffnet|geschlossen|findet|ouvre|ferme|ouvert|fermé|a lieu|abre|cierra|abierto|cerrado|apre|chiude|aperto|chiuso|si tiene|aberto|fechado|fecha|opent|sluit|open|gesloten|otwiera|zamyka|otwarty|otwarta|zamknięty|öppnar|stänger|öppet|stängt|açılıyor|kapanıyor|açık|kapalı",
+  "開店|閉店|営業",
+);
+const routineAtPlace = (text: string, recurring: boolean): boolean =>
+  (recurring || HABITUAL.test(text)) &&
+  (CLOCK.test(text) || HOUR_OR_PART.test(text)) &&
+  (NEAR_HOME.test(text) || NAMED_PLACE.test(text)) &&
+  sentencesOf(text).some(
+    (s) =>
+      (RECURRING.test(s) || HABITUAL.test(s)) &&
+      !OPENING_HOURS.test(s) &&
+      (CLOCK.test(s) || HOUR_OR_PART.test(s)) &&
+      (NEAR_HOME.test(s) || NAMED_PLACE.test(s.replace(/^\s*\p{Lu}/u, (c) => c.toLowerCase()))),
+  );
 
 /**
  * The school run at a named school and a clock time ("Kids get dropped at Lincoln Elementary at 8:05"): which
@@ -221,7 +282,11 @@ export const locationDetector: Detector = {
     const findings: Finding[] = [];
     // A commute's time may be written in words ("om kwart over zeven").
     if (commute(text)) findings.push({ field, class: "location", label: "commute" });
-    if (aloneRoutine(text) || routineAtVenue(text)) findings.push({ field, class: "location", label: "routine" });
+    // A recurring day is read once: three routines ask for it.
+    const recurring = RECURRING.test(text);
+    if (aloneRoutine(text, recurring) || routineAtVenue(text, recurring) || routineAtPlace(text, recurring))
+      findings.push({ field, class: "location", label: "routine" });
+    if (homeByLandmark(text)) findings.push({ field, class: "location", label: "home" });
     if (fortnightlyTrip(text)) findings.push({ field, class: "location", label: "travel_pattern" });
     // Every coordinate, house number and postcode has a digit; most texts have none.
     if (!/\d/.test(text)) return findings;

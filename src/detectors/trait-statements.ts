@@ -38,6 +38,14 @@ interface Grammar {
   /** Verb phrases, as token sequences (lower case). */
   copulas: string[][];
   perception: string[][];
+  /**
+   * Verbs of tendency after which a verb says what the person tends to do ("tends to", "neigt
+   * dazu", "a tendance à", "tiende a", "tende a", "heeft de neiging", "ma skłonność", "tenderar
+   * att"): a behavioural profile (seed 000 §4.8). `habits` ("suele", "costuma", "brukar": usually
+   * does) say so only when the rest of the clause judges.
+   */
+  tendency: string[][];
+  habits: string[][];
   pronouns: ReadonlySet<string>;
   users: ReadonlySet<string>;
   possessives: ReadonlySet<string>;
@@ -88,6 +96,8 @@ const GRAMMARS: Grammar[] = [
       "struck me as",
       "looks",
     ),
+    tendency: phrases("tends to", "tend to", "has a tendency to", "is prone to", "is inclined to", "is liable to"),
+    habits: [],
     pronouns: set("he she"),
     users: set("user"),
     possessives: set("my our his her their your"),
@@ -112,6 +122,8 @@ const GRAMMARS: Grammar[] = [
     lang: "de",
     copulas: phrases("ist", "war", "gilt als"),
     perception: phrases("wirkt", "wirkt auf mich", "scheint", "scheint mir"),
+    tendency: phrases("neigt dazu", "neigt zu", "neigt", "tendiert dazu", "hat die tendenz", "hat die neigung", "hat eine neigung"),
+    habits: [],
     pronouns: set("er sie"),
     users: set("nutzer nutzerin benutzer benutzerin anwender anwenderin"),
     possessives: set("mein meine meiner meinem meinen unser unsere unserem unseren sein seine seinem seinen ihr ihre ihrem ihren dein deine deinem deinen"),
@@ -134,6 +146,8 @@ const GRAMMARS: Grammar[] = [
     lang: "fr",
     copulas: phrases("est", "était", "n'est", "n'était", "passe pour"),
     perception: phrases("a l'air", "semble", "me semble", "paraît", "me paraît"),
+    tendency: phrases("a tendance à", "a tendance a", "a la fâcheuse tendance", "a toujours tendance à", "est enclin à", "est encline à"),
+    habits: [],
     pronouns: set("il elle"),
     users: set("utilisateur utilisatrice"),
     possessives: set("mon ma mes notre son sa ton ta"),
@@ -169,6 +183,8 @@ const GRAMMARS: Grammar[] = [
     lang: "es",
     copulas: phrases("es", "era", "está", "sigue siendo"),
     perception: phrases("parece", "me parece", "parece ser"),
+    tendency: phrases("tiende a", "tiene tendencia a", "es propenso a", "es propensa a"),
+    habits: phrases("suele"),
     pronouns: set("él ella"),
     users: set("usuario usuaria"),
     possessives: set("mi mis nuestro nuestra su tu"),
@@ -191,6 +207,8 @@ const GRAMMARS: Grammar[] = [
     lang: "it",
     copulas: phrases("è", "e'", "era"),
     perception: phrases("sembra", "mi sembra", "pare", "mi pare"),
+    tendency: phrases("tende a", "ha la tendenza a", "ha tendenza a", "è incline a", "è portato a", "è portata a"),
+    habits: [],
     pronouns: set("lui lei"),
     users: set("utente"),
     possessives: set("mio mia miei mie nostro nostra suo sua tuo tua"),
@@ -213,6 +231,8 @@ const GRAMMARS: Grammar[] = [
     lang: "pt",
     copulas: phrases("é", "era", "está"),
     perception: phrases("parece", "parece-me", "me parece"),
+    tendency: phrases("tende a", "tem tendência a", "tem tendência para", "tem a tendência de", "é propenso a", "é propensa a"),
+    habits: phrases("costuma"),
     pronouns: set("ele ela"),
     users: set("utilizador utilizadora usuário usuária"),
     possessives: set("meu minha nosso nossa seu sua teu tua"),
@@ -227,7 +247,7 @@ const GRAMMARS: Grammar[] = [
     negators: set("não nada pouco nunca"),
     scopes: set("com em para a de do da dos das"),
     superlative: /^$/,
-    types: set("tipo"),
+    types: set("tipo daqueles daquelas"),
     variants: romanceVariants,
     negativePrefixes: ["in", "im", "ir", "des"],
   },
@@ -235,6 +255,8 @@ const GRAMMARS: Grammar[] = [
     lang: "nl",
     copulas: phrases("is", "was"),
     perception: phrases("lijkt", "lijkt me", "lijkt mij", "schijnt"),
+    tendency: phrases("heeft de neiging", "heeft neiging", "is geneigd", "neigt"),
+    habits: [],
     pronouns: set("hij zij ze"),
     users: set("gebruiker gebruikster"),
     possessives: set("mijn m'n onze ons zijn haar jouw je"),
@@ -253,8 +275,10 @@ const GRAMMARS: Grammar[] = [
   },
   {
     lang: "pl",
-    copulas: phrases("jest", "był", "była"),
+    copulas: phrases("jest", "był", "była", "to"),
     perception: phrases("wydaje się", "wydaje mi się"),
+    tendency: phrases("ma tendencję", "ma skłonność", "ma skłonności", "ma w zwyczaju"),
+    habits: [],
     pronouns: set("on ona"),
     users: set("użytkownik użytkowniczka"),
     possessives: set("mój moja moje nasz nasza jego jej twój twoja"),
@@ -282,6 +306,8 @@ const GRAMMARS: Grammar[] = [
     lang: "sv",
     copulas: phrases("är", "var"),
     perception: phrases("verkar", "verkar vara", "känns"),
+    tendency: phrases("tenderar att", "har en tendens att", "har en benägenhet att"),
+    habits: phrases("brukar"),
     pronouns: set("han hon"),
     users: set("användaren användare"),
     possessives: set("min mitt mina vår vårt hans hennes din"),
@@ -294,7 +320,7 @@ const GRAMMARS: Grammar[] = [
     negators: set("inte föga aldrig"),
     scopes: set("med på i vid för av"),
     superlative: /^$/,
-    types: set("typ"),
+    types: set("typ typen sortens"),
     variants: (w) => [w, w.replace(/t$/, ""), w.replace(/a$/, "")],
     negativePrefixes: ["o"],
   },
@@ -440,27 +466,62 @@ function matchesAt(toks: Token[], at: number, phrase: string[]): boolean {
 
 /** The longest verb phrase of the grammar at `at`: its length and whether it is one of perception. */
 /** Per grammar, its verb phrases by their first word. */
-const VERBS_BY_FIRST = new Map<Grammar, Map<string, { phrase: string[]; perception: boolean }[]>>();
-function verbsOf(g: Grammar): Map<string, { phrase: string[]; perception: boolean }[]> {
+type VerbKind = "copula" | "perception" | "tendency" | "habit";
+const VERBS_BY_FIRST = new Map<Grammar, Map<string, { phrase: string[]; kind: VerbKind }[]>>();
+function verbsOf(g: Grammar): Map<string, { phrase: string[]; kind: VerbKind }[]> {
   let out = VERBS_BY_FIRST.get(g);
   if (!out) {
     out = new Map();
-    for (const [list, perception] of [
-      [g.copulas, false],
-      [g.perception, true],
+    for (const [list, kind] of [
+      [g.copulas, "copula"],
+      [g.perception, "perception"],
+      [g.tendency, "tendency"],
+      [g.habits, "habit"],
     ] as const)
-      for (const phrase of list) out.set(phrase[0], [...(out.get(phrase[0]) ?? []), { phrase, perception }]);
+      for (const phrase of list) out.set(phrase[0], [...(out.get(phrase[0]) ?? []), { phrase, kind }]);
     VERBS_BY_FIRST.set(g, out);
   }
   return out;
 }
 
-function verbAt(g: Grammar, toks: Token[], at: number): { length: number; perception: boolean; negated: boolean } | undefined {
-  let best: { length: number; perception: boolean; negated: boolean } | undefined;
-  for (const { phrase, perception } of verbsOf(g).get(toks[at].low) ?? [])
+/** The longest verb phrase of the grammar at `at`: its length and its kind. */
+function verbAt(g: Grammar, toks: Token[], at: number): { length: number; perception: boolean; kind: VerbKind; negated: boolean } | undefined {
+  let best: { length: number; perception: boolean; kind: VerbKind; negated: boolean } | undefined;
+  for (const { phrase, kind } of verbsOf(g).get(toks[at].low) ?? [])
     if (matchesAt(toks, at, phrase) && (!best || phrase.length > best.length))
-      best = { length: phrase.length, perception, negated: phrase.some((w) => w.endsWith("n't") || w.startsWith("n'")) };
+      best = { length: phrase.length, perception: kind === "perception", kind, negated: phrase.some((w) => w.endsWith("n't") || w.startsWith("n'")) };
   return best;
+}
+
+/** Third-person pronouns (subject, object, possessive) per language: a name said to "tend to" is a person when one follows. */
+const THIRD_PERSON: Record<string, ReadonlySet<string>> = {
+  en: set("he she him his her himself herself he's she's"),
+  de: set("er sie ihn ihm ihr sein seine seinen seinem ihre ihren ihrem"),
+  fr: set("il elle lui elles"),
+  es: set("él ella"),
+  it: set("lui lei gli"),
+  pt: set("ele ela dele dela nele nela"),
+  nl: set("hij zij ze hem haar"),
+  pl: set("on ona go jej jego mu niej niego"),
+  sv: set("han hon honom henne hans hennes"),
+};
+
+/**
+ * A tendency said of a person: the clause after the verb ("tends to cave whenever anyone pushes
+ * back", "suele mentir cuando ..."), its valence (negative if any word of it is), and whether a
+ * third-person pronoun follows (so a name is a person's, not a product's: "Jira tends to ...").
+ */
+function tendencyOf(g: Grammar, toks: Token[], from: number): string[] {
+  let negative = false;
+  let pronoun = false;
+  for (let i = from; i < Math.min(toks.length, from + 24); i++) {
+    const low = toks[i].low;
+    if (THIRD_PERSON[g.lang]?.has(low)) pronoun = true;
+    if (i < from + 10 && !negative && !".;:!?".includes(low) && (valenceOf(g, low) < 0 || g.negators.has(low) || low.endsWith("n't"))) negative = true;
+  }
+  const facts = ["frame:tendency", `valence:${negative ? "negative" : "none"}`];
+  if (pronoun) facts.push("pronoun_follows");
+  return facts;
 }
 
 interface Reading {
@@ -485,7 +546,7 @@ const HEDGES = set("peu poco pouco po'");
 /** "not only", "nicht nur": no negation. */
 const NOT_ONLY = set("only just seulement nur solo sólo só alleen tylko bara");
 /** Words after "type" that make it a characterisation: "the type who", "le genre qui". */
-const TYPE_LINKS = set("who that die der qui que che wie som");
+const TYPE_LINKS = set("who that die der dat qui que à che wie som który która które");
 
 /** The complement after the verb: what it evaluates, if anything. */
 function complementOf(
@@ -527,7 +588,9 @@ function complementOf(
       negated = true;
       continue;
     }
-    if (g.types.has(t.low) && toks[i + 1] && TYPE_LINKS.has(toks[i + 1].low)) {
+    // "der Typ, der ...", "typ, który ...": the comma before the relative clause is written or not.
+    const link = toks[i + 1]?.low === "," ? toks[i + 2] : toks[i + 1];
+    if (g.types.has(t.low) && link && TYPE_LINKS.has(link.low)) {
       // "the type who never keeps his word": the relative clause carries the judgement (a negation or a negative word).
       type = true;
       for (let k = i + 2; k < Math.min(toks.length, i + 10) && !CLAUSE_END.has(toks[k].low); k++) {
@@ -618,6 +681,12 @@ export function traitStatements(text: string): { lang: string; facts: string[] }
       if (!verb) continue;
       const subject = subjectOf(g, toks, i);
       if (!subject) continue;
+      if (verb.kind === "tendency" || verb.kind === "habit") {
+        const facts = tendencyOf(g, toks, i + verb.length);
+        if (verb.kind === "tendency" || facts.includes("valence:negative")) out.push({ lang: g.lang, facts: [`subject:${subject}`, ...facts, ...fiction()] });
+        i += verb.length - 1;
+        continue;
+      }
       const reading = complementOf(g, toks, i + verb.length, verb.perception, verb.negated, isVerb);
       if (!reading) continue;
       out.push({ lang: g.lang, facts: [`subject:${subject}`, ...reading.facts, ...fiction()] });
@@ -635,8 +704,11 @@ export function traitStatements(text: string): { lang: string; facts: string[] }
  */
 const HINTS = new Map<string, ReadonlySet<string>[]>(
   GRAMMARS.map((g) => {
-    const verbs = new Set([...g.copulas, ...g.perception].map((p) => p.reduce((a, b) => (b.length > a.length ? b : a))));
-    return [g.lang, g.lang === "nl" ? [verbs, set("de het een niet van mijn m'n onze ik erg heel echt nogal beetje lijkt zijn haar hij zij ze")] : [verbs]];
+    const verbs = new Set([...g.copulas, ...g.perception, ...g.tendency, ...g.habits].map((p) => p.reduce((a, b) => (b.length > a.length ? b : a))));
+    // Dutch "is", "was" and Polish "to" ("Marek to typ, który ...") are English words too: the text must also hold one of the language's own.
+    if (g.lang === "nl") return [g.lang, [verbs, set("de het een niet van mijn m'n onze ik erg heel echt nogal beetje lijkt zijn haar hij zij ze")]];
+    if (g.lang === "pl") return [g.lang, [verbs, set("jest był była się nie że który która które jego jej mój moja on ona bardzo zawsze typ typem")]];
+    return [g.lang, [verbs]];
   }),
 );
 

@@ -80,6 +80,23 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [class, f.field
 	not _about_occupation(f.field, class)
 }
 
+# Profiling by inference (seed 000 §4.8: finances, income, debts inferred): a hedge of the text's
+# language ("probably", "vermutlich", "chyba", "galiba", "たぶん") and a word of a person's means
+# (debts, income, what they earn, their money) in a statement about a person that is not about
+# software: "Użytkownik prawdopodobnie zarabia niewiele", "Mein Schwager hat vermutlich Spielschulden".
+# The user's own means ("I probably can't afford the premium plan", "mein Gehalt steigt wohl",
+# context.self_means) are their own statement, not an inference; "the build probably fails" names
+# no means. The context kinds (hedge, means, self_means) are data of each language.
+violations contains _violation("C19-FORBID", sprintf("profiling_in_%s", [f.field])) if {
+	some f in content.findings
+	f.class == "context:hedge"
+	_context(f.field, "context:means")
+	_context(f.field, "context:personal")
+	not _context(f.field, "context:software")
+	not _context(f.field, "context:self_means")
+	not _about_animal(f.field, "profiling")
+}
+
 # Practising an observance, said of a person (§4.1 religious practices): a practising verb of the
 # text's language (context.observing: fasts, observes, keeps) and the name of any religion's
 # observance (context.observance, the same list for every religion) in a statement about a person

@@ -36,6 +36,22 @@ _judges(f) if {
 	fact in traits.judging_when_unvalued
 }
 
+# A frame that judges whoever it is said of ("she tends to ...", "mi suocera tende a ..."), but of a
+# name only when a pronoun shows the name is a person's ("Tom tends to cave ..., so he's ..."), not a
+# product's ("Jira tends to ...").
+_judges(f) if {
+	not "subject:name" in f.facts
+	some fact in f.facts
+	fact in traits.judging_frames_of_people
+}
+
+_judges(f) if {
+	some fact in f.facts
+	fact in traits.judging_frames_of_people
+	some evidence in f.facts
+	evidence in traits.name_is_a_person
+}
+
 # Praise of a person, unless scoped to a task or naming a role.
 _judges(f) if {
 	"valence:positive" in f.facts

@@ -15,6 +15,10 @@ test_trait_statements_that_judge_a_person_are_refused[note] if {
 		"the type who never": ["subject:name", "frame:type", "valence:negative"],
 		"bare praise of looks or mind": ["subject:name", "frame:copula", "valence:positive"],
 		"the user, intensified": ["subject:user", "frame:copula", "valence:none", "intensified"],
+		"a relative tends to": ["subject:relation", "frame:tendency", "valence:none"],
+		"the user tends to": ["subject:user", "frame:tendency", "valence:none"],
+		"a name tends to, a pronoun follows": ["subject:name", "frame:tendency", "valence:none", "pronoun_follows"],
+		"a name tends to, negatively": ["subject:name", "frame:tendency", "valence:negative"],
 	}
 	forbidden.violations == {_profiling_in_value} with input as _write([_trait(facts)], {})
 }
@@ -25,6 +29,8 @@ test_trait_statements_that_do_not_judge_are_stored[note] if {
 		"praise scoped to a task": [_trait(["subject:name", "frame:copula", "valence:positive", "scoped"])],
 		"a role": [_trait(["subject:name", "frame:copula", "valence:positive", "definite"])],
 		"the type who writes letters": [_trait(["subject:relation", "frame:type", "valence:none"])],
+		"a name tends to, no person in sight (Jira tends to freeze)": [_trait(["subject:name", "frame:tendency", "valence:none"])],
+		"a relative tends to, in a story": [_trait(["subject:relation", "frame:tendency", "valence:none", "fiction"])],
 		"no evaluation": [_trait(["subject:name", "frame:copula", "valence:none"])],
 		"no person": [_trait(["frame:copula", "valence:negative"])],
 		"a character in a story": [_trait(["subject:name", "frame:copula", "valence:negative", "fiction"])],
@@ -38,4 +44,20 @@ test_trait_statements_that_do_not_judge_are_stored[note] if {
 test_trait_software_context_does_not_clear_a_person if {
 	findings := [_trait(["subject:name", "frame:copula", "valence:negative"]), _f("value", "context:software"), _f("value", "context:personal")]
 	forbidden.violations == {_profiling_in_value} with input as _write(findings, {})
+}
+
+# C19-FORBID profiling by inference: a hedge and a person's means, about a person, not about software.
+test_hedged_means_of_a_person_are_refused if {
+	findings := [_f("value", "context:hedge"), _f("value", "context:means"), _f("value", "context:personal")]
+	forbidden.violations == {_profiling_in_value} with input as _write(findings, {})
+}
+
+test_hedged_means_without_a_person_or_in_software_talk_are_stored[note] if {
+	some note, findings in {
+		"no person": [_f("value", "context:hedge"), _f("value", "context:means")],
+		"no hedge": [_f("value", "context:means"), _f("value", "context:personal")],
+		"software": [_f("value", "context:hedge"), _f("value", "context:means"), _f("value", "context:personal"), _f("value", "context:software")],
+		"the user's own means": [_f("value", "context:hedge"), _f("value", "context:means"), _f("value", "context:personal"), _f("value", "context:self_means")],
+	}
+	count(forbidden.violations) == 0 with input as _write(findings, {})
 }
