@@ -240,7 +240,14 @@ function mixesScripts(text: string): boolean {
 /** The distinct views of `text` other than itself (see the module comment). */
 export function viewsOf(text: string): string[] {
   const plain = PLAIN_ASCII.test(text);
-  if (plain && !mayCarry(text) && !(text.includes("*") || text.includes("|")) && !LETTER_SPACED_ASCII.test(text) && !text.includes("  ") && !SPACED_URL_HINT.test(text))
+  if (
+    plain &&
+    !mayCarry(text) &&
+    !(text.includes("*") || text.includes("|")) &&
+    !LETTER_SPACED_ASCII.test(text) &&
+    !text.includes("  ") &&
+    !SPACED_URL_HINT.test(text)
+  )
     return [];
   const views: string[] = [];
   const add = (view: string | undefined) => {

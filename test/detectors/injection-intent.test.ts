@@ -132,7 +132,11 @@ describe("C19-TOOL INV-4: injection by intent, the decision in the policy", () =
   });
 
   it("C19-TOOL: a glued token is split into the rules' words only when it is mostly words", () => {
-    const vocabulary = vocabularyOf({ action_kinds: [], shared: {}, languages: { en: { override: ["\\bignor(?:e|es|ing) (?:all )?previous instructions\\b"] } } });
+    const vocabulary = vocabularyOf({
+      action_kinds: [],
+      shared: {},
+      languages: { en: { override: ["\\bignor(?:e|es|ing) (?:all )?previous instructions\\b"] } },
+    });
     expect([...vocabulary].sort()).toEqual(["all", "ignor", "ignore", "ignores", "ignoring", "instructions", "previous"]);
   });
 
