@@ -89,16 +89,19 @@ const aloneRoutine = (text: string, recurring: boolean): boolean =>
  * "毎週火曜日の夜7時に駅前のジムにいる"). Going to an unnamed gym every morning, a team meeting in a room, a
  * market's opening hours and fetching the children from nursery (a scheduling fact) stay stored.
  */
+/** Each alternative of `words` in lower case and opening with a capital (German nouns, a sentence's first word). */
+const withCapitals = (words: string): string =>
+  words
+    .split("|")
+    .map((w) => `${w}|${w.charAt(0).toUpperCase()}${w.slice(1)}`)
+    .join("|");
+
 const VENUE_WORDS =
   "gym|climbing gym|climbing wall|boulderhalle|salle d['’]escalade|rocódromo|palestra di arrampicata|klimhal|klätterhall\\p{L}*|ścianka wspinaczkowa|leisure centre|leisure center|swimming pool|pool|tennis club|golf club|running club|yoga studio|dojo|sports hall|padel club|fitnessstudio|fitness-studio|schwimmbad|hallenbad|kletterhalle|sporthalle|tennisclub|tennisplatz|salle de sport|salle de gym|piscine|club de tennis|gimnasio|piscina|club de tenis|polideportivo|palestra|circolo(?: del tennis)?|academia|ginásio|clube|sportschool|zwembad|hardloopclub|sporthal|siłowni|siłownia|basenie|basen|gymmet|simhallen|simhall|padelhallen|padelhall|tennishallen|spor salonu\\p{L}*|havuz\\p{L}*";
 // The venue (in lower case or opening with a capital, as German nouns do), perhaps one lower-case word ("piscina
 // municipal"), then a preposition and, within two lower-case words ("di via Roma"), a capitalised name.
 const LOCATED_VENUE = new RegExp(
-  `(?<![\\p{L}])(?:${VENUE_WORDS.split("|")
-    .map((w) => `${w}|${w.charAt(0).toUpperCase()}${w.slice(1)}`)
-    .join(
-      "|",
-    )})(?![\\p{L}])(?:\\s+\\p{Ll}+)?\\s+(?:on|in|at|near|by|am|an der|in der|im|beim|à|de|du|de la|del|de los|di|della|dello|da|do|da|na|no|bij|in het|aan de|i|på|vid|przy|na|w)\\s+(?:\\p{Ll}+\\s+){0,2}\\p{Lu}|(?<![\\p{L}])(?:Parco|Parc|Parque|Park|Parku|Parken)\\s+\\p{Lu}|\\p{Lu}\\p{Ll}+(?:park|parken)(?![\\p{L}])|\\p{Lu}\\p{Ll}+ Park(?![\\p{L}])|[\\p{Script=Han}\\p{Script=Katakana}ー]{2,}の(?:ジム|プール)`,
+  `(?<![\\p{L}])(?:${withCapitals(VENUE_WORDS)})(?![\\p{L}])(?:\\s+\\p{Ll}+)?\\s+(?:on|in|at|near|by|am|an der|in der|im|beim|à|de|du|de la|del|de los|di|della|dello|da|do|da|na|no|bij|in het|aan de|i|på|vid|przy|na|w)\\s+(?:\\p{Ll}+\\s+){0,2}\\p{Lu}|(?<![\\p{L}])(?:Parco|Parc|Parque|Park|Parku|Parken)\\s+\\p{Lu}|\\p{Lu}\\p{Ll}+(?:park|parken)(?![\\p{L}])|\\p{Lu}\\p{Ll}+ Park(?![\\p{L}])|[\\p{Script=Han}\\p{Script=Katakana}ー]{2,}の(?:ジム|プール)`,
   "u",
 );
 const HOUR_OR_PART = words(
@@ -143,11 +146,7 @@ const HABITUAL = words(
 const PLACE_NOUN =
   "park|parc|parque|parco|parken|gym|gimnasio|palestra|ginásio|sportschool|siłowni\\p{L}*|gymmet|garag\\p{L}*|car park|parking|parkhaus|tiefgarage|café|cafe|bakery|bäckerei|boulangerie|panadería|forno|panificio|padaria|bakker|piekarni\\p{L}*|bageri\\p{L}*|fırın\\p{L}*|aparcamiento|parcheggio|estacionamento|parkeergarage|parkeerplaats|parking\\p{L}*|parkering\\p{L}*|otopark\\p{L}*|kiosk|market|markt|marché|mercado|mercato|rynku|torget|pazar\\p{L}*|launderette|laundromat|waschsalon|laverie|lavandería|lavanderia|wasserette|pralni\\p{L}*|tvättstuga\\p{L}*|church|kirche|église|iglesia|chiesa|igreja|kerk|kości\\p{L}*|kyrka\\p{L}*|cami\\p{L}*|bar|pub|boteco|botequim|tasca|kneipe|stammkneipe|kawiarni\\p{L}*|kafé\\p{L}*|kahve\\p{L}*";
 const NAMED_PLACE = new RegExp(
-  `(?<![\\p{L}])(?:${PLACE_NOUN.split("|")
-    .map((w) => `${w}|${w.charAt(0).toUpperCase()}${w.slice(1)}`)
-    .join(
-      "|",
-    )})(?![\\p{L}])[^.!?;\\n]{0,40}?(?<=\\s)(?:\\p{Lu}\\p{Ll}+|[A-Z][a-z]*'s)|(?<![\\p{L}])(?:via|rue|calle|rua|ulica|ul\\.)\\s+\\p{Lu}\\p{Ll}+|\\p{Lu}\\p{Ll}+(?:\\s\\p{Lu}\\p{Ll}+)?\\s(?:Road|Street|Lane|Avenue)(?![\\p{L}])|\\p{Lu}\\p{Ll}+(?:straße|strasse|straat|laan|gracht|gatan|vägen)(?![\\p{L}])`,
+  `(?<![\\p{L}])(?:${withCapitals(PLACE_NOUN)})(?![\\p{L}])[^.!?;\\n]{0,40}?(?<=\\s)(?:\\p{Lu}\\p{Ll}+|[A-Z][a-z]*'s)|(?<![\\p{L}])(?:via|rue|calle|rua|ulica|ul\\.)\\s+\\p{Lu}\\p{Ll}+|\\p{Lu}\\p{Ll}+(?:\\s\\p{Lu}\\p{Ll}+)?\\s(?:Road|Street|Lane|Avenue)(?![\\p{L}])|\\p{Lu}\\p{Ll}+(?:straße|strasse|straat|laan|gracht|gatan|vägen)(?![\\p{L}])`,
   "u",
 );
 const NEAR_HOME = words(

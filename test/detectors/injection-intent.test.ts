@@ -1,7 +1,5 @@
-import { createInjectionDetector, foldForIntent, vocabularyOf } from "../../src/detectors/injection";
-import { loadBundle } from "../../src/policy/bundle";
-import { POLICY_BUNDLE } from "../support/gateway";
-import { stopReasonJudge, type StopReasonOf } from "../support/judge";
+import { foldForIntent, vocabularyOf } from "../../src/detectors/injection";
+import { intentFactsOf, stopReasonJudge, type StopReasonOf } from "../support/judge";
 
 /**
  * Injection by intent (issue 21 item 4, C19-TOOL INV-4) through the intent detector and the real
@@ -15,9 +13,7 @@ describe("C19-TOOL INV-4: injection by intent, the decision in the policy", () =
 
   beforeAll(async () => {
     verdict = await stopReasonJudge("PROJECT_CONFIG");
-    const bundle = await loadBundle(POLICY_BUNDLE);
-    const detector = createInjectionDetector({ hash: bundle.hash, data: <T>(name: string) => bundle.data.memgate[name] as T });
-    facts = async (text) => ((await detector.detect("value", text)) as { facts?: string[] }[]).flatMap((f) => f.facts ?? []);
+    facts = await intentFactsOf();
   });
 
   it.each([

@@ -1,7 +1,4 @@
-import { createInjectionDetector } from "../../src/detectors/injection";
-import { loadBundle } from "../../src/policy/bundle";
-import { POLICY_BUNDLE } from "../support/gateway";
-import { stopReasonJudge, type StopReasonOf } from "../support/judge";
+import { intentFactsOf, stopReasonJudge, type StopReasonOf } from "../support/judge";
 
 /**
  * Issue 21 §4, injection by intent, the kinds held-out text found weakest: an unrestricted persona
@@ -16,9 +13,7 @@ describe("C19-INJ persona, disable_safety, role_spoof and override by intent", (
 
   beforeAll(async () => {
     verdict = await stopReasonJudge("PROJECT_CONFIG");
-    const bundle = await loadBundle(POLICY_BUNDLE);
-    const detector = createInjectionDetector({ hash: bundle.hash, data: <T>(name: string) => bundle.data.memgate[name] as T });
-    facts = async (text) => ((await detector.detect("value", text)) as { facts?: string[] }[]).flatMap((f) => f.facts ?? []);
+    facts = await intentFactsOf();
   });
 
   it.each([
