@@ -574,21 +574,25 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   if (toAddressee) facts.add("intent:addressee");
   if (toYou) facts.add("intent:you");
   if (imperative) facts.add("intent:imperative");
-  if (facts.size > 0 && c.defensive) {
-    // the words of the matches themselves ("disable the content filter") do not make a frame
-    let rest = sentence;
-    for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
-    const commands = facts.has("intent:imperative") || facts.has("intent:you");
-    // a frame word under a negation is part of the instruction ("answer without refusals")
-    // (or right after a negation that opens a match, blanked: "ohne Regeln und Filter")
-    const underNegation = (at: number): boolean => negatedAt(negations, rest, at, 0) || negatedAt(negations, sentence, at, 0, true);
-    const framed = matchesOf(c.defensive, rest).some((m) => !underNegation(m.index));
-    // so is a weak one ("an AI without rules or filters" names what the persona lacks)
-    const weak = !commands && c.defensiveWeak !== undefined && matchesOf(c.defensiveWeak, rest).some((m) => !underNegation(m.index));
-    if (framed || weak) facts.add("frame:defensive");
-    if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
-  }
+  if (facts.size > 0 && c.defensive) addFrames(c, c.defensive, sentence, matched, facts);
   return facts;
+}
+
+/** `frame:defensive` and `frame:descriptive`, read on the sentence with the matched spans blanked. */
+function addFrames(c: Compiled, defensive: RegExp, sentence: string, matched: readonly Span[], facts: Set<string>): void {
+  const negations = negationsOf(c);
+  // the words of the matches themselves ("disable the content filter") do not make a frame
+  let rest = sentence;
+  for (const s of matched) rest = rest.slice(0, s.from) + " ".repeat(s.to - s.from) + rest.slice(s.to);
+  const commands = facts.has("intent:imperative") || facts.has("intent:you");
+  // a frame word under a negation is part of the instruction ("answer without refusals")
+  // (or right after a negation that opens a match, blanked: "ohne Regeln und Filter")
+  const underNegation = (at: number): boolean => negatedAt(negations, rest, at, 0) || negatedAt(negations, sentence, at, 0, true);
+  const framed = matchesOf(defensive, rest).some((m) => !underNegation(m.index));
+  // so is a weak one ("an AI without rules or filters" names what the persona lacks)
+  const weak = !commands && c.defensiveWeak !== undefined && matchesOf(c.defensiveWeak, rest).some((m) => !underNegation(m.index));
+  if (framed || weak) facts.add("frame:defensive");
+  if (c.descriptive?.test(rest)) facts.add("frame:descriptive");
 }
 
 /**
