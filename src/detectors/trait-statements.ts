@@ -47,6 +47,8 @@ interface Grammar {
   tendency: string[][];
   habits: string[][];
   pronouns: ReadonlySet<string>;
+  /** Third-person pronouns (subject, object, possessive): a name said to "tend to" is a person's when one follows. */
+  thirdPerson: ReadonlySet<string>;
   users: ReadonlySet<string>;
   possessives: ReadonlySet<string>;
   articles: ReadonlySet<string>;
@@ -99,6 +101,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("tends to", "tend to", "has a tendency to", "is prone to", "is inclined to", "is liable to"),
     habits: [],
     pronouns: set("he she"),
+    thirdPerson: set("he she him his her himself herself he's she's"),
     users: set("user"),
     possessives: set("my our his her their your"),
     articles: set("the a an this that"),
@@ -125,6 +128,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("neigt dazu", "neigt zu", "neigt", "tendiert dazu", "hat die tendenz", "hat die neigung", "hat eine neigung"),
     habits: [],
     pronouns: set("er sie"),
+    thirdPerson: set("er sie ihn ihm ihr sein seine seinen seinem ihre ihren ihrem"),
     users: set("nutzer nutzerin benutzer benutzerin anwender anwenderin"),
     possessives: set("mein meine meiner meinem meinen unser unsere unserem unseren sein seine seinem seinen ihr ihre ihrem ihren dein deine deinem deinen"),
     articles: set("der die das den dem des ein eine einem einen im am zum zur vom beim dieser diese"),
@@ -149,6 +153,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("a tendance à", "a tendance a", "a la fâcheuse tendance", "a toujours tendance à", "est enclin à", "est encline à"),
     habits: [],
     pronouns: set("il elle"),
+    thirdPerson: set("il elle lui elles"),
     users: set("utilisateur utilisatrice"),
     possessives: set("mon ma mes notre son sa ton ta"),
     articles: set("le la l' un une ce cette"),
@@ -186,6 +191,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("tiende a", "tiene tendencia a", "es propenso a", "es propensa a"),
     habits: phrases("suele"),
     pronouns: set("él ella"),
+    thirdPerson: set("él ella"),
     users: set("usuario usuaria"),
     possessives: set("mi mis nuestro nuestra su tu"),
     articles: set("el la un una este esta ese esa"),
@@ -210,6 +216,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("tende a", "ha la tendenza a", "ha tendenza a", "è incline a", "è portato a", "è portata a"),
     habits: [],
     pronouns: set("lui lei"),
+    thirdPerson: set("lui lei gli"),
     users: set("utente"),
     possessives: set("mio mia miei mie nostro nostra suo sua tuo tua"),
     articles: set("il lo la l' un una uno questo questa quel quella"),
@@ -234,6 +241,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("tende a", "tem tendência a", "tem tendência para", "tem a tendência de", "é propenso a", "é propensa a"),
     habits: phrases("costuma"),
     pronouns: set("ele ela"),
+    thirdPerson: set("ele ela dele dela nele nela"),
     users: set("utilizador utilizadora usuário usuária"),
     possessives: set("meu minha nosso nossa seu sua teu tua"),
     articles: set("o a um uma este esta esse essa"),
@@ -258,6 +266,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("heeft de neiging", "heeft neiging", "is geneigd", "neigt"),
     habits: [],
     pronouns: set("hij zij ze"),
+    thirdPerson: set("hij zij ze hem haar"),
     users: set("gebruiker gebruikster"),
     possessives: set("mijn m'n onze ons zijn haar jouw je"),
     articles: set("de het die deze dat een"),
@@ -280,6 +289,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("ma tendencję", "ma skłonność", "ma skłonności", "ma w zwyczaju"),
     habits: [],
     pronouns: set("on ona"),
+    thirdPerson: set("on ona go jej jego mu niej niego"),
     users: set("użytkownik użytkowniczka"),
     possessives: set("mój moja moje nasz nasza jego jej twój twoja"),
     articles: set("ten ta nowy nowa"),
@@ -309,6 +319,7 @@ const GRAMMARS: Grammar[] = [
     tendency: phrases("tenderar att", "har en tendens att", "har en benägenhet att"),
     habits: phrases("brukar"),
     pronouns: set("han hon"),
+    thirdPerson: set("han hon honom henne hans hennes"),
     users: set("användaren användare"),
     possessives: set("min mitt mina vår vårt hans hennes din"),
     articles: set("den det en ett"),
@@ -464,7 +475,6 @@ function matchesAt(toks: Token[], at: number, phrase: string[]): boolean {
   return true;
 }
 
-/** The longest verb phrase of the grammar at `at`: its length and whether it is one of perception. */
 /** Per grammar, its verb phrases by their first word. */
 type VerbKind = "copula" | "perception" | "tendency" | "habit";
 const VERBS_BY_FIRST = new Map<Grammar, Map<string, { phrase: string[]; kind: VerbKind }[]>>();
@@ -493,19 +503,6 @@ function verbAt(g: Grammar, toks: Token[], at: number): { length: number; percep
   return best;
 }
 
-/** Third-person pronouns (subject, object, possessive) per language: a name said to "tend to" is a person when one follows. */
-const THIRD_PERSON: Record<string, ReadonlySet<string>> = {
-  en: set("he she him his her himself herself he's she's"),
-  de: set("er sie ihn ihm ihr sein seine seinen seinem ihre ihren ihrem"),
-  fr: set("il elle lui elles"),
-  es: set("él ella"),
-  it: set("lui lei gli"),
-  pt: set("ele ela dele dela nele nela"),
-  nl: set("hij zij ze hem haar"),
-  pl: set("on ona go jej jego mu niej niego"),
-  sv: set("han hon honom henne hans hennes"),
-};
-
 /**
  * A tendency said of a person: the clause after the verb ("tends to cave whenever anyone pushes
  * back", "suele mentir cuando ..."), its valence (negative if any word of it is), and whether a
@@ -516,7 +513,7 @@ function tendencyOf(g: Grammar, toks: Token[], from: number): string[] {
   let pronoun = false;
   for (let i = from; i < Math.min(toks.length, from + 24); i++) {
     const low = toks[i].low;
-    if (THIRD_PERSON[g.lang]?.has(low)) pronoun = true;
+    if (g.thirdPerson.has(low)) pronoun = true;
     if (i < from + 10 && !negative && !".;:!?".includes(low) && (valenceOf(g, low) < 0 || g.negators.has(low) || low.endsWith("n't"))) negative = true;
   }
   const facts = ["frame:tendency", `valence:${negative ? "negative" : "none"}`];
