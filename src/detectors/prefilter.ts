@@ -160,39 +160,105 @@ function literalsOfPattern(re: RegExp): string[] | undefined {
   return required && ![...required].some((s) => s === "") ? [...required] : undefined;
 }
 
-/** Literals are indexed by this many characters; shorter ones (few: "-", "ki") are looked for one by one. */
+/** Literals shorter than this (few: "-", "ki") are looked for one by one. */
 const KEY_LENGTH = 3;
+/** The size of the bitmap of literals' openings (a power of two). */
+const OPENING_BITS = 1 << 16;
+/** Literals this long or longer are indexed by this many characters, the others by KEY_LENGTH. */
+const LONG_KEY_LENGTH = 6;
 /**
- * The low 10 bits of each of three characters: a small integer, which a Map hashes far faster than
- * the 48-bit number of all three (a heap double). Characters beyond U+03FF may share a key, so each
- * key holds the prefixes it stands for, compared with the text.
+ * The low 10 bits of each of three characters: a small integer. Characters beyond U+03FF may share
+ * a key, so each slot also holds the prefix it stands for, compared with the text where needed.
  */
 const keyAt = (text: string, at: number): number =>
   ((text.charCodeAt(at) & 0x3ff) << 20) | ((text.charCodeAt(at + 1) & 0x3ff) << 10) | (text.charCodeAt(at + 2) & 0x3ff);
 
-/**
- * The literals as a trie of their characters after a three-character root, laid out in typed
- * arrays: a Map per node made each walk chase pointers across the heap, which cost about 200 µs
- * for a 300-character text once a request's other work had pushed the lexicon out of the CPU's
- * caches (35 µs when warm). Two open-addressing tables (roots by key, edges by node and
- * character) and the literals ending at each node, in a few contiguous arrays.
- */
-interface BuildNode {
-  ends: number[];
-  next: Map<number, BuildNode> | undefined;
-  id: number;
-}
-
 const EMPTY_SLOT = -1;
-/** A power of two at least twice `count`: tables stay under half full, so probes stay short. */
+/** A power of two at least twice `count`: the table stays under half full, so probes stay short. */
 const tableSize = (count: number): number => 1 << Math.max(4, Math.ceil(Math.log2(2 * count + 1)));
-const mix = (a: number, b: number): number => (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 1, 0x85ebca77)) >>> 0;
+/**
+ * A key's home slot: murmur3's finaliser over both halves, so that every bit of the key moves the
+ * low bits the mask keeps (a bare multiply left them to the last character alone, and probes ran
+ * through clusters of dozens of slots).
+ */
+const slotOf = (key: number, key2: number, mask: number): number => {
+  let h = Math.imul(key, 0x9e3779b1) ^ Math.imul(key2 + 1, 0x27d4eb2d);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) & mask;
+};
 const hasWide = (s: string, from: number, to: number): boolean => {
   for (let i = from; i < to; i++) if (s.charCodeAt(i) > 0x3ff) return true;
   return false;
 };
 
-/** Many regexes' required literals, indexed by their first three characters. */
+/**
+ * Literals in buckets by their first `length` characters (3 or 6): an open-addressing table of
+ * prefixes, and per bucket the literals, each compared with the text where its prefix occurs.
+ */
+class PrefixTable {
+  private readonly key: Int32Array;
+  private readonly key2: Int32Array;
+  private readonly bucket: Int32Array;
+  private readonly prefix: string[];
+  /** Whether a prefix has a character above U+03FF (its keys may then stand for others too). */
+  private readonly wide: Uint8Array;
+  /** Per bucket, its literals: `literals[start[b] .. start[b + 1])`. */
+  private readonly start: Int32Array;
+  readonly literals: Int32Array;
+
+  constructor(
+    readonly length: number,
+    buckets: Map<string, number[]>,
+  ) {
+    [this.start, this.literals] = packed([...buckets.values()]);
+    const slots = tableSize(buckets.size);
+    this.key = new Int32Array(slots);
+    this.key2 = new Int32Array(slots);
+    this.bucket = new Int32Array(slots).fill(EMPTY_SLOT);
+    this.prefix = new Array<string>(slots).fill("");
+    this.wide = new Uint8Array(slots);
+    let bucket = 0;
+    for (const prefix of buckets.keys()) {
+      const [key, key2] = this.keysAt(prefix, 0);
+      let slot = slotOf(key, key2, slots - 1);
+      while (this.bucket[slot] !== EMPTY_SLOT) slot = (slot + 1) & (slots - 1);
+      [this.key[slot], this.key2[slot], this.bucket[slot], this.prefix[slot]] = [key, key2, bucket++, prefix];
+      this.wide[slot] = hasWide(prefix, 0, prefix.length) ? 1 : 0;
+    }
+  }
+
+  private keysAt(text: string, at: number): [number, number] {
+    return [keyAt(text, at), this.length > KEY_LENGTH ? keyAt(text, at + KEY_LENGTH) : 0];
+  }
+
+  /** The bucket (its range in `literals`) of the prefix at `at`, or none (an empty range). */
+  bucketAt(text: string, at: number): [number, number] {
+    if (at + this.length > text.length) return [0, 0];
+    const key = keyAt(text, at);
+    const key2 = this.length > KEY_LENGTH ? keyAt(text, at + KEY_LENGTH) : 0;
+    const mask = this.bucket.length - 1;
+    for (let slot = slotOf(key, key2, mask); this.bucket[slot] !== EMPTY_SLOT; slot = (slot + 1) & mask) {
+      if (this.key[slot] !== key || this.key2[slot] !== key2) continue;
+      // Keys stand for one prefix only while all its characters are below U+0400.
+      if ((this.wide[slot] === 1 || hasWide(text, at, at + this.length)) && !text.startsWith(this.prefix[slot], at)) continue;
+      const b = this.bucket[slot];
+      return [this.start[b], this.start[b + 1]];
+    }
+    return [0, 0];
+  }
+}
+
+/**
+ * Many regexes' required literals, in buckets by their first characters (six for most, three for
+ * shorter ones). For each position of a text, the bucket of the prefix there is looked up in a small
+ * open-addressing table, and its few literals are compared with the text (`startsWith`). A trie of
+ * every literal's characters (its edges in a table of 131,072 slots) walked the same text in more
+ * time, most of it waiting for memory once a request's other work had pushed the table out of the
+ * CPU's caches.
+ */
 export class RegexPrefilter<T> {
   private readonly always: T[] = [];
   private readonly values: T[] = [];
@@ -201,19 +267,13 @@ export class RegexPrefilter<T> {
   private readonly literalValues: Int32Array;
   /** Literals shorter than a key (few: "-", "ki"), looked for one by one. */
   private readonly short: { literal: string; index: number }[] = [];
-  /** Roots: a key (keyAt) → its trie node; several prefixes may share a key, each with its own slot. */
-  private readonly rootKey: Int32Array;
-  private readonly rootNode: Int32Array;
-  private readonly rootPrefix: string[];
-  /** Whether a root's prefix has a character above U+03FF (its key may then stand for others too). */
-  private readonly rootWide: Uint8Array;
-  /** Edges: (node, character) → child node. */
-  private readonly edgeFrom: Int32Array;
-  private readonly edgeCode: Uint16Array;
-  private readonly edgeTo: Int32Array;
-  /** Per node, the literals that end there: `endList[endStart[n] .. endStart[n + 1])`. */
-  private readonly endStart: Int32Array;
-  private readonly endList: Int32Array;
+  private readonly tables: PrefixTable[];
+  private readonly literals: string[] = [];
+  /**
+   * One bit per hash of a literal's first three characters (8 KB, so it stays in the CPU's nearest
+   * cache): most positions of a text open no literal, and this rules them out before any table is read.
+   */
+  private readonly opens = new Uint32Array(OPENING_BITS >>> 5);
   /** Per literal, the last call that found it (a stamp, so nothing is cleared between calls). */
   private readonly foundIn: Uint32Array;
   private call = 0;
@@ -221,13 +281,7 @@ export class RegexPrefilter<T> {
   constructor(entries: Iterable<{ regex: RegExp; value: T }>) {
     const indexOf = new Map<string, number>();
     const needs: number[][] = [];
-    const nodes: BuildNode[] = [];
-    const node = (): BuildNode => {
-      const n: BuildNode = { ends: [], next: undefined, id: nodes.length };
-      nodes.push(n);
-      return n;
-    };
-    const roots = new Map<string, BuildNode>();
+    const buckets = [new Map<string, number[]>(), new Map<string, number[]>()];
     for (const { regex, value } of entries) {
       const required = requiredLiterals(regex);
       if (!required) {
@@ -239,60 +293,26 @@ export class RegexPrefilter<T> {
         let index = indexOf.get(literal);
         if (index === undefined) {
           index = needs.push([]) - 1;
+          this.literals.push(literal);
           indexOf.set(literal, index);
           if (literal.length < KEY_LENGTH) this.short.push({ literal, index });
           else {
-            const prefix = literal.slice(0, KEY_LENGTH);
-            let at = roots.get(prefix);
-            if (!at) roots.set(prefix, (at = node()));
-            for (let i = KEY_LENGTH; i < literal.length; i++) {
-              const code = literal.charCodeAt(i);
-              at.next ??= new Map();
-              let child = at.next.get(code);
-              if (!child) at.next.set(code, (child = node()));
-              at = child;
-            }
-            at.ends.push(index);
+            const length = literal.length >= LONG_KEY_LENGTH ? LONG_KEY_LENGTH : KEY_LENGTH;
+            const byPrefix = buckets[length === KEY_LENGTH ? 0 : 1];
+            const prefix = literal.slice(0, length);
+            const bit = slotOf(keyAt(literal, 0), 0, OPENING_BITS - 1);
+            this.opens[bit >>> 5] |= 1 << (bit & 31);
+            const bucket = byPrefix.get(prefix);
+            if (bucket) bucket.push(index);
+            else byPrefix.set(prefix, [index]);
           }
         }
         needs[index].push(valueIndex);
       }
     }
     [this.valueStart, this.literalValues] = packed(needs);
-    [this.endStart, this.endList] = packed(nodes.map((n) => n.ends));
-    const rootSlots = tableSize(roots.size);
-    this.rootKey = new Int32Array(rootSlots);
-    this.rootNode = new Int32Array(rootSlots).fill(EMPTY_SLOT);
-    this.rootPrefix = new Array<string>(rootSlots).fill("");
-    this.rootWide = new Uint8Array(rootSlots);
-    for (const [prefix, root] of roots) {
-      const key = keyAt(prefix, 0);
-      let slot = mix(key, 0) & (rootSlots - 1);
-      while (this.rootNode[slot] !== EMPTY_SLOT) slot = (slot + 1) & (rootSlots - 1);
-      [this.rootKey[slot], this.rootNode[slot], this.rootPrefix[slot]] = [key, root.id, prefix];
-      this.rootWide[slot] = hasWide(prefix, 0, KEY_LENGTH) ? 1 : 0;
-    }
-    const edges = nodes.reduce((sum, n) => sum + (n.next?.size ?? 0), 0);
-    const edgeSlots = tableSize(edges);
-    this.edgeFrom = new Int32Array(edgeSlots).fill(EMPTY_SLOT);
-    this.edgeCode = new Uint16Array(edgeSlots);
-    this.edgeTo = new Int32Array(edgeSlots);
-    for (const from of nodes) {
-      for (const [code, to] of from.next ?? []) {
-        let slot = mix(from.id, code) & (edgeSlots - 1);
-        while (this.edgeFrom[slot] !== EMPTY_SLOT) slot = (slot + 1) & (edgeSlots - 1);
-        [this.edgeFrom[slot], this.edgeCode[slot], this.edgeTo[slot]] = [from.id, code, to.id];
-      }
-    }
+    this.tables = [new PrefixTable(KEY_LENGTH, buckets[0]), new PrefixTable(LONG_KEY_LENGTH, buckets[1])];
     this.foundIn = new Uint32Array(needs.length);
-  }
-
-  private child(node: number, code: number): number {
-    const mask = this.edgeFrom.length - 1;
-    for (let slot = mix(node, code) & mask; this.edgeFrom[slot] !== EMPTY_SLOT; slot = (slot + 1) & mask) {
-      if (this.edgeFrom[slot] === node && this.edgeCode[slot] === code) return this.edgeTo[slot];
-    }
-    return EMPTY_SLOT;
   }
 
   /** The values whose regex could match `text`: those always tried, then those with a literal present. */
@@ -305,17 +325,15 @@ export class RegexPrefilter<T> {
       for (let v = this.valueStart[index]; v < this.valueStart[index + 1]; v++) out.add(this.values[this.literalValues[v]]);
     };
     for (const { literal, index } of this.short) if (text.includes(literal)) found(index);
-    const mask = this.rootNode.length - 1;
     for (let at = 0; at + KEY_LENGTH <= text.length; at++) {
-      const key = keyAt(text, at);
-      for (let slot = mix(key, 0) & mask; this.rootNode[slot] !== EMPTY_SLOT; slot = (slot + 1) & mask) {
-        if (this.rootKey[slot] !== key) continue;
-        // A key stands for one prefix only while all its characters are below U+0400.
-        if ((this.rootWide[slot] === 1 || hasWide(text, at, at + KEY_LENGTH)) && !text.startsWith(this.rootPrefix[slot], at)) continue;
-        let node = this.rootNode[slot];
-        for (let next = at + KEY_LENGTH; node !== EMPTY_SLOT; next++) {
-          for (let e = this.endStart[node]; e < this.endStart[node + 1]; e++) found(this.endList[e]);
-          node = next < text.length ? this.child(node, text.charCodeAt(next)) : EMPTY_SLOT;
+      const bit = slotOf(keyAt(text, at), 0, OPENING_BITS - 1);
+      if ((this.opens[bit >>> 5] & (1 << (bit & 31))) === 0) continue;
+      for (const table of this.tables) {
+        const [from, to] = table.bucketAt(text, at);
+        for (let b = from; b < to; b++) {
+          const index = table.literals[b];
+          const literal = this.literals[index];
+          if (literal.length === table.length || text.startsWith(literal, at)) found(index);
         }
       }
     }

@@ -54,4 +54,31 @@ describe("the lexicon's regex prefilter (C19-FORBID)", () => {
     expect([...prefilter.candidates("x 6жжа 666")]).toEqual(["mixed"]);
     expect(prefilter.candidates("x 66ж y").size).toBe(0);
   });
+
+  it("finds every literal of three to twelve characters, sharing prefixes or not, as a search of each one would", () => {
+    // Many literals that share their first three and first six characters (the buckets of both tables), and long ones.
+    const words = [
+      "the",
+      "them",
+      "there",
+      "therapy",
+      "therapist",
+      "therapeutic",
+      "thereafter",
+      "the user",
+      "the user is",
+      "theme park",
+      "sobriety",
+      "sober",
+      "gewerkschaft",
+      "жжжжжжa",
+      "666666a",
+    ];
+    const prefilter = new RegexPrefilter(words.map((word, i) => ({ regex: new RegExp(word.replace(/ /g, "\\s")), value: i })));
+    const texts = ["the therapist said", "thereafter the user is fine", "a theme park", "gewerkschaftsmitglied", "жжжжжжa 666666a", "th them", "sobe sober"];
+    for (const text of texts) {
+      const expected = words.flatMap((word, i) => (new RegExp(word.replace(/ /g, "\\s")).test(text) ? [i] : []));
+      expect([...prefilter.candidates(text)].sort((a, b) => a - b)).toEqual(expected);
+    }
+  });
 });
