@@ -1,4 +1,4 @@
-import winkNLP, { type ItemEntity, type ItemToken, type WinkMethods } from "wink-nlp";
+import winkNLP, { type ItemEntity, type WinkMethods } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 
 /**
@@ -228,32 +228,43 @@ export class LinguisticAnalysis {
   constructor(readonly text: string) {
     const { its } = nlp();
     const doc = nlp().readDoc(text);
-    let cursor = 0;
+    // Each property of every token in one call: reading them token by token through wink's item
+    // objects cost as much again as reading the text.
+    const tokens = doc.tokens();
+    const values = tokens.out() as string[];
+    const spaces = tokens.out(its.precedingSpaces) as string[];
+    const pos = tokens.out(its.pos) as string[];
+    // wink's typings declare its.lemma with a parameter list `out` does not accept; it returns strings.
+    const lemmas = tokens.out(its.lemma as unknown as typeof its.value) as string[];
+    const negated = tokens.out(its.negationFlag) as unknown as boolean[];
+    const sentenceOf = new Int32Array(values.length);
     doc.sentences().each((sentence, index) => {
-      sentence.tokens().each((token: ItemToken) => {
-        const value = token.out();
-        cursor += token.out(its.precedingSpaces).length;
-        // wink keeps the text's characters; if a token ever differs, find it from the cursor.
-        let start = cursor;
-        if (text.slice(start, start + value.length) !== value) {
-          const found = text.indexOf(value, Math.max(0, cursor - 2));
-          if (found >= 0) start = found;
-        }
-        cursor = start + value.length;
-        this.tokens.push({
-          value,
-          lower: value.toLowerCase().replace(/[\u2018\u2019]/g, "'"),
-          pos: token.out(its.pos),
-          // wink's typings declare its.lemma with a parameter list `out` does not accept; it returns a string.
-          lemma: String(token.out(its.lemma as unknown as typeof its.value)).toLowerCase(),
-          negated: token.out(its.negationFlag) === true,
-          start,
-          end: cursor,
-          sentence: index,
-          temporal: false,
-        });
-      });
+      const [from, to] = sentence.out(its.span) as unknown as [number, number];
+      sentenceOf.fill(index, from, to + 1);
     });
+    let cursor = 0;
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      cursor += spaces[i].length;
+      // wink keeps the text's characters; if a token ever differs, find it from the cursor.
+      let start = cursor;
+      if (text.slice(start, start + value.length) !== value) {
+        const found = text.indexOf(value, Math.max(0, cursor - 2));
+        if (found >= 0) start = found;
+      }
+      cursor = start + value.length;
+      this.tokens.push({
+        value,
+        lower: value.toLowerCase().replace(/[\u2018\u2019]/g, "'"),
+        pos: pos[i],
+        lemma: String(lemmas[i]).toLowerCase(),
+        negated: negated[i] === true,
+        start,
+        end: cursor,
+        sentence: sentenceOf[i],
+        temporal: false,
+      });
+    }
     doc.entities().each((entity: ItemEntity) => {
       if (!["DATE", "TIME", "DURATION"].includes(entity.out(its.type))) return;
       const [from, to] = entity.out(its.span) as unknown as [number, number];
