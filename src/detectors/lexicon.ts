@@ -182,6 +182,14 @@ function compileSenses(senses: Record<string, Sense> | undefined): CompiledSense
   return Object.entries(senses ?? {}).map(([name, sense]) => ({ name, forms: new RegExp(sense.forms, "g") }));
 }
 
+/**
+ * Whether the policy reads a sense's facts on findings of this class: it does on the forbidden
+ * classes and their topics (checks/forbidden/forbidden.rego, _innocent_reading), while a context
+ * (`context:personal`) or a category ban (`ban:REMINDER:health`) counts by its class alone, so
+ * reading the text for its words' facts there is work nobody uses.
+ */
+const readsSenses = (cls: string): boolean => !cls.startsWith("context:") && !cls.startsWith("ban:");
+
 /** The first word of a sense inside a match, as the sense's name and the word's offset in the text. */
 function senseIn(senses: readonly CompiledSense[], match: string, at: number): { name: string; offset: number } | undefined {
   for (const sense of senses) {
@@ -327,7 +335,7 @@ export function createLexiconDetector(source: LexiconSource): Detector {
       const subject = c.raw ? text : latin;
       if (settled.has(c.cls) || !c.match.test(subject)) continue;
       if (c.unless?.test(subject)) continue;
-      const found = findingsOfMatches(field, c, subject, c.raw ? [] : senses, analysis);
+      const found = findingsOfMatches(field, c, subject, c.raw || !readsSenses(c.cls) ? [] : senses, analysis);
       if (found.some((f) => f.term === undefined)) settled.add(c.cls);
       findings.push(...found);
     }
