@@ -3,7 +3,7 @@ import { financialFindings } from "./financial";
 import { digitCount, idLengths, nationalIdsIn } from "./government-id";
 import { fold } from "./language-lexicon";
 import type { LexiconSource } from "./lexicon";
-import { matchesOf } from "./matches";
+import { AnchoredRegex, matchesOf } from "./matches";
 
 /** data.memgate.identifiers of the bundle (policies/memgate/identifiers/data.json). */
 export interface IdentifierData {
@@ -53,9 +53,8 @@ interface SecretWords {
 interface Statement {
   lang: string;
   kind: "password" | "pin" | "recovery" | "answer";
-  pattern: RegExp;
-  /** The first word of each of its entries, without boundaries or Unicode mode: every match of `pattern` starts with one, so a text without any is skipped cheaply. */
-  words: RegExp;
+  /** Its pattern, tried only where the first word of one of its entries stands: every match starts with one (most of 47 patterns, most texts, have none). */
+  pattern: AnchoredRegex;
   notValues: ReadonlySet<string>;
   /** From a weak word (a motto's as much as a password's): the value needs a digit or a symbol. */
   weak?: boolean;
@@ -240,12 +239,18 @@ function compile(data: IdentifierData | undefined): Compiled {
       // Quoted with a pair ("«…»", "« … »", "「…」", "“…”") or one mark twice ('…', "…").
       const source = `${wordsPattern(words)}${of}(?:${link})(["'«“‘\`「『]?)(?:(?<=«)[ \u00a0\u202f])?(\\d(?:[ \\u2010\\u2011-]\\d){3,7}(?![ \\u2010\\u2011-]?\\d)|[^\\s"'»”’\`\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff]{3,64})(\\1|[ \u00a0\u202f]?[»”’」』])`;
       const first = firstWords(words);
-      statements.push({ lang, kind, pattern: new RegExp(source, "giu"), words: first, notValues, ...(weak && kind === "password" ? { weak } : {}) });
+      statements.push({
+        lang,
+        kind,
+        pattern: new AnchoredRegex(new RegExp(source, "giu"), first),
+        notValues,
+        ...(weak && kind === "password" ? { weak } : {}),
+      });
       // A PIN word right before its digits: "my laptop PIN 839201", "PIN-Code 4921", "code PIN n° 1234".
       if (kind === "pin") {
         // The digits may be spaced or dashed one by one ("Karten-PIN: 7 3 0 5", "pincode pas: 3‑0‑9‑1").
         const direct = `${wordsPattern(words)}[ \\t:#-]*(?:no\\.?|nr\\.?|n°|number|nummer|número|numero|numer)?[ \\t:#]*()(\\d{4,8}|\\d(?:[ \\u2010\\u2011-]\\d){3,7})()(?![\\d.,]\\d|[ \\u2010\\u2011-]\\d)`;
-        statements.push({ lang, kind, pattern: new RegExp(direct, "giu"), words: first, notValues });
+        statements.push({ lang, kind, pattern: new AnchoredRegex(new RegExp(direct, "giu"), first), notValues });
       }
     }
   }
@@ -493,8 +498,7 @@ function credentialFindings(c: Compiled, field: string, text: string): Finding[]
     const kinds = new Set<string>();
     for (const statement of c.statements) {
       if (kinds.has(statement.kind)) continue; // one finding per kind: "pin" is a word of several languages
-      if (!statement.words.test(text)) continue; // none of its words: its pattern cannot match (most of 47 patterns, most texts)
-      for (const m of matchesOf(statement.pattern, text)) {
+      for (const m of statement.pattern.matches(text)) {
         if (statement.kind === "pin" && c.technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
         if (secretValue(statement, m[2], m[1] !== "", text.slice(m.index + m[0].length))) {
           found(`${statement.kind}_statement:${statement.lang}`);
@@ -639,8 +643,7 @@ function spacedStatement(c: Compiled, text: string): boolean {
     if (!c.spacedWords.has(word)) continue;
     const joined = word + text.slice(m.index + m[0].length, m.index + m[0].length + 160);
     for (const statement of c.statements) {
-      if (!statement.words.test(joined)) continue;
-      const s = matchesOf(statement.pattern, joined).find((x) => x.index === 0);
+      const s = statement.pattern.matches(joined).find((x) => x.index === 0);
       const bare = s?.[2].replace(/[.,;:!?)\]]+$/, "").toLowerCase();
       if (s && bare && bare.length >= 3 && !statement.notValues.has(bare) && (statement.kind !== "pin" || /\d/.test(bare))) return true;
     }
