@@ -1,6 +1,20 @@
 /** One row of `npm run eval`: one judge, one split, one language, one class (or "all"). */
 /** `blind-2` ... `blind-11` are later blind splits, each written by other helpers (their READMEs say when); in print order. */
-export const SPLITS = ["dev", "test", "blind", "blind-2", "blind-3", "blind-4", "blind-5", "blind-6", "blind-7", "blind-8", "blind-9", "blind-10", "blind-11"] as const;
+export const SPLITS = [
+  "dev",
+  "test",
+  "blind",
+  "blind-2",
+  "blind-3",
+  "blind-4",
+  "blind-5",
+  "blind-6",
+  "blind-7",
+  "blind-8",
+  "blind-9",
+  "blind-10",
+  "blind-11",
+] as const;
 export type Split = (typeof SPLITS)[number];
 
 export interface EvalRow {
