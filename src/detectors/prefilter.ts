@@ -234,20 +234,23 @@ class PrefixTable {
     return [keyAt(text, at), this.length > KEY_LENGTH ? keyAt(text, at + KEY_LENGTH) : 0];
   }
 
-  /** The bucket (its range in `literals`) of the prefix at `at`, or none (an empty range). */
-  bucketAt(text: string, at: number): [number, number] {
-    if (at + this.length > text.length) return [0, 0];
-    const key = keyAt(text, at);
+  /** The bucket of the prefix at `at` (whose first three characters' key is `key`), or EMPTY_SLOT. */
+  bucketAt(text: string, at: number, key: number): number {
+    if (at + this.length > text.length) return EMPTY_SLOT;
     const key2 = this.length > KEY_LENGTH ? keyAt(text, at + KEY_LENGTH) : 0;
     const mask = this.bucket.length - 1;
     for (let slot = slotOf(key, key2, mask); this.bucket[slot] !== EMPTY_SLOT; slot = (slot + 1) & mask) {
       if (this.key[slot] !== key || this.key2[slot] !== key2) continue;
       // Keys stand for one prefix only while all its characters are below U+0400.
       if ((this.wide[slot] === 1 || hasWide(text, at, at + this.length)) && !text.startsWith(this.prefix[slot], at)) continue;
-      const b = this.bucket[slot];
-      return [this.start[b], this.start[b + 1]];
+      return this.bucket[slot];
     }
-    return [0, 0];
+    return EMPTY_SLOT;
+  }
+
+  /** The first of a bucket's literals in `literals`, and (for bucket + 1) the end of its range. */
+  firstOf(bucket: number): number {
+    return this.start[bucket];
   }
 }
 
@@ -326,11 +329,13 @@ export class RegexPrefilter<T> {
     };
     for (const { literal, index } of this.short) if (text.includes(literal)) found(index);
     for (let at = 0; at + KEY_LENGTH <= text.length; at++) {
-      const bit = slotOf(keyAt(text, at), 0, OPENING_BITS - 1);
+      const key = keyAt(text, at);
+      const bit = slotOf(key, 0, OPENING_BITS - 1);
       if ((this.opens[bit >>> 5] & (1 << (bit & 31))) === 0) continue;
       for (const table of this.tables) {
-        const [from, to] = table.bucketAt(text, at);
-        for (let b = from; b < to; b++) {
+        const bucket = table.bucketAt(text, at, key);
+        if (bucket === EMPTY_SLOT) continue;
+        for (let b = table.firstOf(bucket), end = table.firstOf(bucket + 1); b < end; b++) {
           const index = table.literals[b];
           const literal = this.literals[index];
           if (literal.length === table.length || text.startsWith(literal, at)) found(index);
