@@ -70,7 +70,7 @@ interface Compiled {
   /** A word that makes the PIN word after it a hardware or software pin. */
   technicalBefore: RegExp | undefined;
   /** Any password word of any language (not PIN words): a password-like token may follow it without a link. */
-  passwordWords: RegExp | undefined;
+  passwordWords: AnchoredRegex | undefined;
   /** A card word, a colon and four to six digits alone: the card's PIN ("Sparkassenkarte: 4719"). */
   cardPin: RegExp | undefined;
   cardLast: RegExp | undefined;
@@ -83,20 +83,17 @@ interface Compiled {
   openedWith: RegExp | undefined;
   openedWithBefore: RegExp | undefined;
   /** A card word of any language (for a PIN given in the next sentence). */
-  cardWords: RegExp | undefined;
+  cardWords: AnchoredRegex | undefined;
   /** A PIN described without its word ("the four digits for his card"), for a PIN given in the next sentence. */
-  pinHints: RegExp | undefined;
+  pinHints: AnchoredRegex | undefined;
   /** The start of a sentence that gives a PIN or a password described in the sentence before ("Es sind 7304", "C'est 2468", "Het is 9021", "7720,"). */
   nextValue: RegExp | undefined;
   /** Any PIN or entry-code word of any language. */
-  pinWords: RegExp | undefined;
-  /** Cheap tests before pinWords, passwordWords and answerWords: the first words of their entries (no boundaries, no Unicode mode). */
-  pinFirst: RegExp | undefined;
-  passwordFirst: RegExp | undefined;
-  answerFirst: RegExp | undefined;
+  pinWords: AnchoredRegex | undefined;
+  /** A cheap test before the reveal words: the first words of their entries (no boundaries, no Unicode mode). */
   revealFirst: RegExp | undefined;
   /** Any security-question word of any language. */
-  answerWords: RegExp | undefined;
+  answerWords: AnchoredRegex | undefined;
   /** After a word of description, a link, a colon, an arrow or a reveal word of any language, then a capitalised name that ends its clause; or a name set off by commas. */
   answerName: RegExp | undefined;
   /** A colon, an arrow or a dash, or a reveal word of any language, then the value ("…, ou seja, RuaAugusta217"). */
@@ -127,6 +124,9 @@ const wordsPattern = (words: readonly string[]): string => {
   const bounded = spaced.length > 0 ? [`(?<![\\p{L}\\p{N}])(?:${alternation(spaced)})(?![\\p{L}])`] : [];
   return `(?:${[...bounded, ...(unspaced.length > 0 ? [`(?:${alternation(unspaced)})`] : [])].join("|")})`;
 };
+
+/** Any of the words, tried only where the first word of one of them stands (AnchoredRegex). */
+const anchoredWords = (words: readonly string[]): AnchoredRegex => new AnchoredRegex(new RegExp(wordsPattern(words), "giu"), firstWords(words));
 
 /** A value in quotes (a pair or one mark twice): group 1. */
 const QUOTED_VALUE = `["'«“„‘「『]([^"'»”“’」』\\n]{3,40})["'»”’」』]`;
@@ -163,8 +163,8 @@ function givenShapes(
       more.with.length > 0
         ? new RegExp(`(?:${QUOTED_VALUE}|(?<![\\p{L}\\p{N}])(?!(?:19|20)\\d\\d(?!\\d))(\\d{4,8}))[ \\t]*${wordsPattern(more.with)}`, "giu")
         : undefined,
-    cardWords: cardWords.length > 0 ? new RegExp(wordsPattern(cardWords), "giu") : undefined,
-    pinHints: more.hints.length > 0 ? new RegExp(wordsPattern(more.hints), "giu") : undefined,
+    cardWords: cardWords.length > 0 ? anchoredWords(cardWords) : undefined,
+    pinHints: more.hints.length > 0 ? anchoredWords(more.hints) : undefined,
     nextValue:
       more.links.length > 0
         ? new RegExp(
@@ -265,7 +265,7 @@ function compile(data: IdentifierData | undefined): Compiled {
     anySecretWord: secretWords.length > 0 ? firstWords(secretWords) : undefined,
     statements,
     technicalBefore: data?.technical_before?.length ? new RegExp(`${wordsPattern(data.technical_before)}[\\s\\S]{0,12}$`, "iu") : undefined,
-    passwordWords: passwordWords.length > 0 ? new RegExp(wordsPattern(passwordWords), "giu") : undefined,
+    passwordWords: passwordWords.length > 0 ? anchoredWords(passwordWords) : undefined,
     cardPin:
       cardWords.length > 0 ? new RegExp(`${wordsPattern(cardWords)}[^\\n:]{0,20}:([^\\n\\d]{0,60}?)(?<![\\d.,])\\d{4,6}(?![\\d]|[ .,-]\\d)`, "giu") : undefined,
     cardLast: data?.card_last_digits?.length ? new RegExp(wordsPattern(data.card_last_digits), "iu") : undefined,
@@ -276,16 +276,13 @@ function compile(data: IdentifierData | undefined): Compiled {
     ...givenShapes(more, cardWords),
     anyNotValue: more.notValues,
     ofWords: more.ofWords,
-    answerWords: more.answers.length > 0 ? new RegExp(wordsPattern(more.answers), "giu") : undefined,
+    answerWords: more.answers.length > 0 ? anchoredWords(more.answers) : undefined,
     answerName: new RegExp(
       `[\\p{L}"'»”’)\\uff09][^\\p{L}]*?(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|\\s${wordsPattern([...more.links, ...more.reveal])})\\s*["'«“„‘]?\\p{Lu}[\\p{Ll}'’-]{2,}["'»”’]?(?=\\s*(?:[.;!?)]|,|$))|\\p{L},\\s*\\p{Lu}[\\p{Ll}'’-]{2,},`,
       "gu",
     ),
-    pinFirst: more.pins.length > 0 ? firstWords(more.pins) : undefined,
-    passwordFirst: passwordWords.length > 0 ? firstWords(passwordWords) : undefined,
-    answerFirst: more.answers.length > 0 ? firstWords(more.answers) : undefined,
     revealFirst: more.reveal.length > 0 ? firstWords(more.reveal) : undefined,
-    pinWords: more.pins.length > 0 ? new RegExp(wordsPattern(more.pins), "giu") : undefined,
+    pinWords: more.pins.length > 0 ? anchoredWords(more.pins) : undefined,
     reveal: new RegExp(
       `(?:[:\\uff1a=\\u2192\\u2014\\u2013]|->|,?\\s*${wordsPattern(more.reveal.length > 0 ? more.reveal : ["i.e."])}[,:]?)\\s*["'«“„‘\`]?([^\\s"'»”’\`]+)`,
       "giu",
@@ -315,8 +312,8 @@ export function passwordLike(token: string): boolean {
 }
 
 /** A password word followed, in its line and within a few words, by a password-like token ("ww Tulpen!2020", "mdp Ameli = … → Mistigri1984!"). */
-function looseSecret(words: RegExp, ofWords: ReadonlySet<string>, text: string): boolean {
-  for (const m of matchesOf(words, text)) {
+function looseSecret(words: AnchoredRegex, ofWords: ReadonlySet<string>, text: string): boolean {
+  for (const m of words.matches(text)) {
     const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/\n|(?<=[.!?])\s/)[0];
     const tokens = rest.trim().split(/\s+/).slice(0, 14);
     // The service a key is for is named right after it by an of-word ("Klucz API do Przelewy24", "password for Office365"): a name, not the value.
@@ -349,8 +346,8 @@ const SPACED_PIN = /(?<!\d[ .,/:-]{0,2})\d(?: \d){3,7}(?! ?\d|[.,/:-] ?\d)/;
 function describedSecret(c: Compiled, text: string): "password" | "pin" | "answer" | undefined {
   if (!c.reveal) return undefined;
   // A security question, then its answer: a name that ends its clause ("… nome do primeiro animal = Tobias.", "… son premier chat, Pistache,").
-  if (c.answerWords && c.answerName && c.answerFirst?.test(text)) {
-    for (const m of matchesOf(c.answerWords, text)) {
+  if (c.answerWords && c.answerName) {
+    for (const m of c.answerWords.matches(text)) {
       const end = m.index + m[0].length;
       // The link right after the word is the statement rule's ("Die Sicherheitsfrage ist Pflicht" names no answer): a description comes first.
       const sentence = text
@@ -363,12 +360,11 @@ function describedSecret(c: Compiled, text: string): "password" | "pin" | "answe
   }
   // Nothing to give a value by (a colon, an arrow, a reveal word) and no digits keyed one by one: nothing described is given.
   if (!/[:=\u2192\u2014\u2013\uff1a]|->/.test(text) && !c.revealFirst?.test(text) && !SPACED_PIN.test(text)) return undefined;
-  for (const [kind, words, first] of [
-    ["pin", c.pinWords, c.pinFirst],
-    ["password", c.passwordWords, c.passwordFirst],
+  for (const [kind, words] of [
+    ["pin", c.pinWords],
+    ["password", c.passwordWords],
   ] as const) {
-    if (!words || !first?.test(text)) continue;
-    for (const m of matchesOf(words, text)) {
+    for (const m of words?.matches(text) ?? []) {
       if (kind === "pin" && c.technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
       const end = m.index + m[0].length;
       const sentence = text.slice(end, end + 200).split(/\n|(?<=[.!?\u3002])\s/)[0];
@@ -424,14 +420,13 @@ function openedWithSecret(c: Compiled, text: string): boolean {
  */
 function nextSentenceSecret(c: Compiled, text: string): "pin" | "password" | undefined {
   if (!c.nextValue || !/[.!?\u3002\n]/.test(text)) return undefined;
-  for (const [kind, words, first] of [
-    ["pin", c.pinWords, c.pinFirst],
-    ["pin", c.cardWords, undefined],
-    ["pin", c.pinHints, undefined],
-    ["password", c.passwordWords, c.passwordFirst],
+  for (const [kind, words] of [
+    ["pin", c.pinWords],
+    ["pin", c.cardWords],
+    ["pin", c.pinHints],
+    ["password", c.passwordWords],
   ] as const) {
-    if (!words || (first && !first.test(text))) continue;
-    for (const m of matchesOf(words, text)) {
+    for (const m of words?.matches(text) ?? []) {
       if (kind === "pin" && c.technicalBefore?.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
       const end = m.index + m[0].length;
       const stop = text.slice(end).search(/\n|[.!?](?=\s)|\u3002/u);
