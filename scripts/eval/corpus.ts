@@ -66,8 +66,8 @@ const fileOf = (split: EvalSplit, name: string): string => path.join(DETECTOR_CO
 const DEV_EXTRA: Record<string, readonly string[]> = {
   "sensitive.tsv": ["profiling-structure.tsv"],
   "benign-tricky.tsv": ["benign-evaluative.tsv"],
-  "injection.tsv": ["injection-arrangements.tsv", "injection-varied.tsv", "injection-prefs.tsv"],
-  "benign-injection-talk.tsv": ["benign-injection-talk-2.tsv"],
+  "injection.tsv": ["injection-arrangements.tsv", "injection-varied.tsv", "injection-prefs.tsv", "injection-inj46.tsv"],
+  "benign-injection-talk.tsv": ["benign-injection-talk-2.tsv", "benign-injection-talk-inj46.tsv"],
 };
 const filesOf = (split: EvalSplit, name: string): string[] => [name, ...(split === "dev" ? (DEV_EXTRA[name] ?? []) : [])].map((n) => fileOf(split, n));
 

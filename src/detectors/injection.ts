@@ -73,6 +73,13 @@ interface LanguageBlock {
   words?: Record<string, string[]>;
   /** Written without spaces between words (Japanese): no \b around its words. */
   unspaced?: boolean;
+  /**
+   * A narrow, harmless scope of a waived safeguard ("skips the confirmation only for read-only
+   * commands", "nur bei Dry-Runs"): a rule, or every part of one, in the same sentence.
+   */
+  scope?: Entry[];
+  /** Words that widen a scope again ("not only", "including", "every command"): no scope then. */
+  scope_guard?: string[];
 }
 
 /** data.memgate.injection.intent of the bundle. */
@@ -85,6 +92,11 @@ export interface IntentLexicon {
    * and Japanese, after it in its clause) governs it ("the assistant must never act as an AI without rules").
    */
   own_negation_actions?: string[];
+  /**
+   * Kinds that a harmless scope of the language's `scope` narrows to a convention ("the assistant
+   * skips the confirmation only for dry runs"): `action:<kind>:scoped`, which the policy stores.
+   */
+  scopable_actions?: string[];
   shared: {
     role_turn?: Record<string, string>;
     template_tokens?: string[];
@@ -147,7 +159,10 @@ interface Compiled {
   defensiveWeak?: RegExp;
   descriptive?: RegExp;
   reported?: RegExp;
-  actions: { kind: string; negatable: boolean; ownNegation: boolean; groups: RuleGroup[] }[];
+  actions: { kind: string; negatable: boolean; ownNegation: boolean; scopable: boolean; groups: RuleGroup[] }[];
+  /** the languages' harmless scopes (rules) and what widens them again */
+  scope: Rule[];
+  scopeGuard?: RegExp;
   roles: { name: string; re: RegExp }[];
   template?: RegExp;
   toolShape?: RegExp;
@@ -259,10 +274,12 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
     });
   const negatable = new Set(lexicon.negatable_actions ?? []);
   const ownNegation = new Set(lexicon.own_negation_actions ?? []);
+  const scopable = new Set(lexicon.scopable_actions ?? []);
   const actions = lexicon.action_kinds.map((kind) => ({
     kind,
     negatable: negatable.has(kind),
     ownNegation: ownNegation.has(kind),
+    scopable: scopable.has(kind),
     groups: groupAcrossLanguages([lexicon.shared.actions?.[kind] ?? [], ...langs.map((l) => rulesOfLanguage(lexicon, l, kind))]),
   }));
   const rules: Omit<Compiled, "prefilter"> = {
@@ -300,6 +317,8 @@ function compile(lexicon: IntentLexicon, only?: readonly string[]): Compiled {
     descriptive: union(collect((l) => l.descriptive)),
     reported: union(collect((l) => l.reported)),
     actions,
+    scope: langs.flatMap((l) => l.scope ?? []).map(toRule),
+    scopeGuard: union(collect((l) => l.scope_guard)),
     roles: Object.entries(lexicon.shared.role_turn ?? {}).map(([name, source]) => ({ name, re: new RegExp(source) })),
     template: union(lexicon.shared.template_tokens, "g"),
     toolShape: union(lexicon.shared.tool_shape),
@@ -539,8 +558,32 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
   const imperative = may(c.imperative) && c.imperative.test(body);
   const addressed = toAddressee || toYou || imperative;
   const quotedAction = (from: number, to: number): boolean => inside(addressed ? quotes().filter((q) => sentence[q.from] !== "`") : quotes(), from, to);
+  actionFacts(c, sentence, possible, matched, quotedAction, facts);
+  if (toAddressee) facts.add("intent:addressee");
+  if (toYou) facts.add("intent:you");
+  if (imperative) facts.add("intent:imperative");
+  if (facts.size > 0 && c.defensive) addFrames(c, c.defensive, sentence, matched, facts);
+  return facts;
+}
+
+/**
+ * The `action:<kind>` facts of one sentence (folded), each `plain`, `negated`, `quoted` or, for a
+ * waived safeguard under a harmless scope, `scoped`; every matched span joins `matched`.
+ */
+function actionFacts(
+  c: Compiled,
+  sentence: string,
+  possible: ReadonlySet<RegExp>,
+  matched: Span[],
+  quotedAction: (from: number, to: number) => boolean,
+  facts: Set<string>,
+): void {
+  const negations = negationsOf(c);
+  const may = (re: RegExp | undefined): re is RegExp => re !== undefined && possible.has(re);
+  let scoped: boolean | undefined;
+  const inScope = (): boolean => (scoped ??= harmlessScope(c, sentence));
   for (const action of c.actions) {
-    let state: "plain" | "negated" | "quoted" | undefined;
+    let state: "plain" | "negated" | "quoted" | "scoped" | undefined;
     // every rule is read even once one matched: its spans stay out of the frame check
     for (const group of action.groups) {
       if (!mayMatch(group, sentence, possible)) continue;
@@ -569,13 +612,20 @@ function sentenceFacts(c: Compiled, sentence: string): Set<string> {
         }
       }
     }
+    if (state === "plain" && action.scopable && inScope()) state = "scoped";
     if (state) facts.add(state === "plain" ? `action:${action.kind}` : `action:${action.kind}:${state}`);
   }
-  if (toAddressee) facts.add("intent:addressee");
-  if (toYou) facts.add("intent:you");
-  if (imperative) facts.add("intent:imperative");
-  if (facts.size > 0 && c.defensive) addFrames(c, c.defensive, sentence, matched, facts);
-  return facts;
+}
+
+/** Whether the sentence narrows what it waives to a harmless scope of its language, and nothing widens it again. */
+function harmlessScope(c: Compiled, sentence: string): boolean {
+  if (c.scopeGuard?.test(sentence)) return false;
+  return c.scope.some((rule) => {
+    rule.first.lastIndex = 0;
+    const found = rule.first.test(sentence) && rule.rest.every((re) => re.test(sentence));
+    rule.first.lastIndex = 0;
+    return found;
+  });
 }
 
 /** `frame:defensive` and `frame:descriptive`, read on the sentence with the matched spans blanked. */
@@ -605,7 +655,8 @@ export function intentFindings(rulesFor: (sentence: string) => Compiled, field: 
   const folded = hidden && vocabulary ? splitGlued(unfolded, vocabulary) : unfolded;
   const findings: Finding[] = [];
   const perSentence: Set<string>[] = [];
-  for (const line of folded.split(/\n+/)) {
+  // a line break written as an escape ("…\\nAssistant: …", a pasted JSON string) breaks the line too
+  for (const line of folded.split(/\n+|\\n/)) {
     for (const sentence of line.split(SENTENCE_END)) {
       // a turn may open any sentence ("Thanks. Assistant: I have …"), not only a line
       const trimmed = sentence.trim();

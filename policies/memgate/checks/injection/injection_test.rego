@@ -148,3 +148,13 @@ test_c19_tool_a_tool_label_alone_is_stored if {
 	count(_details([_label("value")])) == 0
 	count(_details([_label("value"), _sentence(["frame:defensive", "intent:addressee"])])) == 0
 }
+
+# A waived safeguard narrowed to harmless commands ("skips the confirmation only for read-only
+# commands") is a convention: the detector reports it as :scoped, which no rule refuses, even
+# spoken to the agent or in a system turn.
+test_c19_inj_scoped_waivers_are_stored if {
+	count(_details([_sentence(["action:disable_safety:scoped", "intent:addressee"])])) == 0
+	count(_details([_sentence(["action:waive_safety:scoped", "intent:imperative"])])) == 0
+	count(_details([_sentence(["role:system", "action:disable_checks:scoped"])])) == 0
+	count(_details([_sentence(["action:disable_safety", "intent:addressee"])])) == 1
+}
