@@ -133,6 +133,25 @@ const homeByLandmark = (text: string): boolean =>
   DWELLING.test(text) && FLOOR_OR_LANDMARK.test(text) && sentencesOf(text).some((s) => DWELLING.test(s) && FLOOR_OR_LANDMARK.test(s));
 
 /**
+ * Where someone is right now (seed 000 §4.5, real-time location), in de, fr, pl, sv and tr: a word for
+ * now, a third person (a pronoun, "mein Ex", "mon ex", "mój były", "mitt ex", "eski sevgilim") and, in
+ * the same sentence, a venue or a landmark it is placed against ("im Café gegenüber vom Hauptbahnhof",
+ * "au bar en face de la gare", "w kawiarni naprzeciwko dworca", "på kaféet mittemot centralstationen",
+ * "garın karşısındaki kafede"). The speaker's own whereabouts and a venue with no person are not read.
+ */
+const NOW = words(
+  "gerade|grad|jetzt|momentan|im moment|en ce moment|actuellement|maintenant|teraz|w tej chwili|właśnie|just nu|nu|för tillfället|şu an|şu anda|şimdi",
+);
+const THIRD_PERSON = words(
+  "er|sie|il|elle|on|ona|han|hon|(?:mein|meine|mon|ma|mój|moja|mitt|min) (?:ex|exfreund(?:in)?|freund(?:in)?|mann|frau|chef(?:in)?|mari|femme|copain|copine|patron(?:ne)?|były|była|mąż|żona|szef(?:owa)?|chłopak|dziewczyna|pojkvän|flickvän|man|fru|sambo)|eski (?:sevgilim|eşim|kocam|karım)|kocam|karım|patronum",
+);
+const VENUE_NOW = words(
+  "café|cafe|kneipe|bar|restaurant|hotel|kawiarni|barze|pubie|restauracji|hotelu|kaféet|kafét|baren|puben|restaurangen|hotellet|kafede|barda|restoranda|otelde|gegenüber|en face de|en face du|en face des|naprzeciwko|mittemot|mitt emot|karşısında\\p{L}*",
+);
+const whereNow = (text: string): boolean =>
+  NOW.test(text) && VENUE_NOW.test(text) && sentencesOf(text).some((s) => NOW.test(s) && THIRD_PERSON.test(s) && VENUE_NOW.test(s));
+
+/**
  * Where someone is at a known hour of a habit (seed 000 §4.5, routines placing a person at a place and
  * time): a recurring day or a habit word, a clock time or a part of the day, and a place that is
  * named ("parks in the garage under Sainsbury's on Holloway Road around half eight every morning",
@@ -286,6 +305,7 @@ export const locationDetector: Detector = {
     if (aloneRoutine(text, recurring) || routineAtVenue(text, recurring) || routineAtPlace(text, recurring))
       findings.push({ field, class: "location", label: "routine" });
     if (homeByLandmark(text)) findings.push({ field, class: "location", label: "home" });
+    if (whereNow(text)) findings.push({ field, class: "location", label: "live" });
     if (fortnightlyTrip(text)) findings.push({ field, class: "location", label: "travel_pattern" });
     // Every coordinate, house number and postcode has a digit; most texts have none.
     if (!/\d/.test(text)) return findings;

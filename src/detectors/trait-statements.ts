@@ -430,6 +430,16 @@ const EN_ARTICLES = set("the a an");
 
 /** A Swedish noun in its definite form ("Nätverket", "Byggservern", "Appen") opening a sentence is not a name. */
 const SWEDISH_DEFINITE = /^\p{L}{3,}(?:et|en|ern|orn|arna|erna|orna)$/u;
+/**
+ * A capitalised word after a preposition of place is a place, not a name: "Biuro w Białymstoku jest
+ * nieczynne", "Das Büro in Köln ist", "Kontoret i Malmö är" (de, fr, pl, sv; Turkish marks place by suffix).
+ */
+const PLACE_PREPOSITIONS: Record<string, ReadonlySet<string>> = {
+  de: set("in im aus nach bei am"),
+  fr: set("à au aux en"),
+  pl: set("w we na z ze do przy pod nad"),
+  sv: set("i på från till"),
+};
 
 /** What the words before the verb say of the subject, if it is a person. */
 function subjectOf(g: Grammar, toks: Token[], verb: number): string | undefined {
@@ -455,7 +465,7 @@ function subjectOf(g: Grammar, toks: Token[], verb: number): string | undefined 
   )
     return g.possessives.has(two.low) ? "relation" : "role";
   if (NAME_SHAPE.test(t.raw) && !NOT_NAMES.has(t.low) && !(g.lang === "sv" && SWEDISH_DEFINITE.test(t.low))) {
-    if (before && g.possessives.has(before.low)) return undefined;
+    if (before && (g.possessives.has(before.low) || PLACE_PREPOSITIONS[g.lang]?.has(before.low))) return undefined;
     const nounArticles = g.lang === "en" ? EN_ARTICLES : g.articles;
     if (
       ARTICLE_BEFORE_NOUN.has(g.lang) &&

@@ -78,6 +78,8 @@ violations contains _violation("C19-FORBID", sprintf("%s_in_%s", [class, f.field
 	not _innocent_reading(f)
 	not _about_animal(f.field, class)
 	not _about_occupation(f.field, class)
+	not _holiday_of_a_faith(f.field, class)
+	not _about_a_work(f.field, class)
 }
 
 # Profiling by inference (seed 000 §4.8: finances, income, debts inferred): a hedge of the text's
@@ -115,6 +117,26 @@ violations contains _violation("C19-FORBID", sprintf("identity_in_%s", [f.field]
 # occupation_contexts names, per context, the topic classes it clears (policy data). Terms still count.
 _about_occupation(field, class) if {
 	some context, classes in forbidden.occupation_contexts
+	class in classes
+	_context(field, concat(":", ["context", context]))
+}
+
+# A holiday named with its faith ("Pâques orthodoxe", "jüdisches Neujahr", "prawosławna Wielkanoc",
+# "ortodox påsk") is a date on a calendar, as "Pâques" alone is: holiday_contexts names, per context,
+# the topic classes it clears (policy data), so a support-hours note is judged alike whichever
+# church's Easter it names. Terms ("ist orthodox", "jest prawosławna") still count.
+_holiday_of_a_faith(field, class) if {
+	some context, classes in forbidden.holiday_contexts
+	class in classes
+	_context(field, concat(":", ["context", context]))
+}
+
+# A topic word in the subject of a work ("eine Doku über politische Gefangene", "un livre sur
+# l'histoire de la psychiatrie", "en dokumentär om apartheid") names what the work is about, not
+# the person who reads or watches it: media_contexts names, per context, the topic classes it clears
+# (policy data). Terms still count ("ein Buch über Depression, weil ich depressiv bin").
+_about_a_work(field, class) if {
+	some context, classes in forbidden.media_contexts
 	class in classes
 	_context(field, concat(":", ["context", context]))
 }

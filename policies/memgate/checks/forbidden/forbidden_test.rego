@@ -65,6 +65,17 @@ test_c19_forbid_a_topic_beside_an_occupation_names_the_job[note] if {
 	count(forbidden.violations) == c.n with input as _write(c.findings, {})
 }
 
+test_c19_forbid_a_faith_holiday_and_a_work_clear_topics_only[note] if {
+	some note, c in {
+		"C19-FORBID identity topic beside a faith holiday": {"findings": [_f("value", "topic:identity"), _f("value", "context:faith_holiday"), _f("value", "context:personal")], "n": 0},
+		"C19-FORBID an identity term beside a faith holiday still counts": {"findings": [_f("value", "identity"), _f("value", "context:faith_holiday"), _f("value", "context:personal")], "n": 1},
+		"C19-FORBID a health topic beside a faith holiday still counts": {"findings": [_f("value", "topic:health"), _f("value", "context:faith_holiday"), _f("value", "context:personal")], "n": 1},
+		"C19-FORBID legal topic in a work's subject": {"findings": [_f("value", "topic:criminal_legal"), _f("value", "context:media"), _f("value", "context:personal")], "n": 0},
+		"C19-FORBID a health term in a work's subject still counts": {"findings": [_f("value", "health"), _f("value", "context:media"), _f("value", "context:personal")], "n": 1},
+	}
+	count(forbidden.violations) == c.n with input as _write(c.findings, {})
+}
+
 test_near_miss_never_clears_credentials if {
 	findings := [_f("value", "credentials"), _f("value", "context:software")]
 	count(forbidden.violations) == 1 with input as _write(findings, {})
