@@ -67,14 +67,14 @@ describe("C19-FORBID dev batch 11 (prec46): jobs, works about a subject, disguis
     ["school run, nl", "Elke ochtend vertrekt ze om half negen van huis en brengt haar zoon naar de Vrijeschool."],
     ["school run, ja", "彼女は毎朝八時に家を出て、息子を青葉小学校に送っています。"],
     ["home above a shop, pt", "Ela mora em cima da padaria da Rua Direita."],
-  ])("location, %s, is found: %s", (_kind, text) => {
-    expect(locationDetector.detect("value", text).length).toBeGreaterThan(0);
+  ])("location, %s, is found: %s", async (_kind, text) => {
+    expect((await locationDetector.detect("value", text)).length).toBeGreaterThan(0);
   });
 
   it.each([
     ["fetching children, es", "Los martes recojo a la niña a las cinco."],
     ["city, it", "Vive a Torino e lavora da casa tutte le sere."],
-  ])("location, %s, is not found: %s", (_kind, text) => {
-    expect(locationDetector.detect("value", text)).toEqual([]);
+  ])("location, %s, is not found: %s", async (_kind, text) => {
+    expect(await locationDetector.detect("value", text)).toEqual([]);
   });
 });
