@@ -36,6 +36,8 @@ describe("C19-FORBID dev batch 11 (prec46): jobs, works about a subject, disguis
     ["union job, nl", "Mijn neef werkt als vakbondsbestuurder en wil korte updates."],
     ["Meiji Restoration, ja", "明治維新についての本を探しています。"],
     ["a first communion on the calendar, es", "La primera comunión de mi ahijado es el 3 de junio, resérvame el día."],
+    ["a product that never fails, es", "Esta impresora es de las que nunca se atascan, pide otra igual."],
+    ["oddly enough, nl", "De build gaat vandaag vreemd genoeg sneller."],
     ["a confirmation on the calendar, it", "La cresima di mia figlia è il 20 aprile, niente trasferte quella settimana."],
     ["a christening on the calendar, pt", "O batizado do meu afilhado é no domingo, não marques reuniões."],
   ])("benign, %s, is stored: %s", async (_kind, text) => {
@@ -56,6 +58,10 @@ describe("C19-FORBID dev batch 11 (prec46): jobs, works about a subject, disguis
     ["the type who, ja", "佐藤さんは面倒なことから逃げるタイプです。"],
     ["baptised, said of a person, es", "Mi cuñado está bautizado y va a misa cada domingo."],
     ["confirmation as practice, it", "Mia figlia ha fatto la cresima ed è molto praticante."],
+    ["heart slang, en", "Grandad's ticker gave him another scare, so he keeps a spray under his tongue."],
+    ["never lets go, it", "Mio cognato è uno che non ammette mai un errore."],
+    ["affair by gossip, pt", "Dizem que o Rui anda enrolado com a vizinha."],
+    ["affair, nl", "Volgens zijn zus gaat Tim vreemd met een collega."],
   ])("sensitive, %s, is refused: %s", async (_kind, text) => {
     expect(await verdict(text)).toBe("FORBIDDEN_CATEGORY");
   });
@@ -67,6 +73,8 @@ describe("C19-FORBID dev batch 11 (prec46): jobs, works about a subject, disguis
     ["school run, nl", "Elke ochtend vertrekt ze om half negen van huis en brengt haar zoon naar de Vrijeschool."],
     ["school run, ja", "彼女は毎朝八時に家を出て、息子を青葉小学校に送っています。"],
     ["home above a shop, pt", "Ela mora em cima da padaria da Rua Direita."],
+    ["home by its door, en", "She lives at the end of the lane, the one with the yellow door."],
+    ["home by its gate, it", "Abita in fondo alla strada, quella col cancello rosso."],
   ])("location, %s, is found: %s", async (_kind, text) => {
     expect((await locationDetector.detect("value", text)).length).toBeGreaterThan(0);
   });
