@@ -61,11 +61,11 @@ const fileOf = (split: EvalSplit, name: string): string => path.join(DETECTOR_CO
 
 /**
  * Further dev files in the same columns, read after the main one (named here, not globbed, so no
- * other split's directory is listed; the other splits keep their fixed files): round 10's lines.
+ * other split's directory is listed; the other splits keep their fixed files): rounds 10 and 11's lines.
  */
 const DEV_EXTRA: Record<string, readonly string[]> = {
-  "sensitive.tsv": ["profiling-structure.tsv", "sensitive-sens46.tsv"],
-  "benign-tricky.tsv": ["benign-evaluative.tsv", "benign-tricky-sens46.tsv"],
+  "sensitive.tsv": ["profiling-structure.tsv", "sensitive-sens46.tsv", "sensitive-prec46.tsv"],
+  "benign-tricky.tsv": ["benign-evaluative.tsv", "benign-tricky-sens46.tsv", "benign-tricky-prec46.tsv"],
   "injection.tsv": ["injection-arrangements.tsv", "injection-varied.tsv", "injection-prefs.tsv", "injection-inj46.tsv"],
   "benign-injection-talk.tsv": ["benign-injection-talk-2.tsv", "benign-injection-talk-inj46.tsv"],
 };
