@@ -114,7 +114,7 @@ const alternation = (words: readonly string[]): string =>
     .sort((a, b) => b.length - a.length)
     .map(escape)
     .join("|");
-/** The first words of a list's entries as one cheap case-insensitive test (a prefilter: no boundaries, no Unicode mode). */
+/** The first words of a list's entries as one cheap case-insensitive regex (no boundaries, no Unicode mode): a prefilter, and the openers of an AnchoredRegex. */
 const firstWords = (words: readonly string[]): RegExp => new RegExp(alternation([...new Set(words.map((w) => w.split(/[ -]/)[0]).filter(Boolean))]), "i");
 /** Kana and CJK ideographs: words of a language written without spaces have no word boundaries to look for. */
 const UNSPACED = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]/;

@@ -471,10 +471,15 @@ function mayMatch(group: RuleGroup, sentence: string, possible: ReadonlySet<RegE
   const p = group.prefilter;
   if (!p) return true;
   if (!possible.has(p.first) || p.rest.some((re) => !possible.has(re))) return false;
-  for (const re of p.rest) if (!re.test(sentence)) return false;
-  p.first.lastIndex = 0;
-  const found = p.first.test(sentence);
-  p.first.lastIndex = 0;
+  return ruleFound(p, sentence);
+}
+
+/** Whether every part of a rule is somewhere in the sentence (its first part's g flag left at 0). */
+function ruleFound(rule: Rule, sentence: string): boolean {
+  for (const re of rule.rest) if (!re.test(sentence)) return false;
+  rule.first.lastIndex = 0;
+  const found = rule.first.test(sentence);
+  rule.first.lastIndex = 0;
   return found;
 }
 
@@ -619,13 +624,7 @@ function actionFacts(
 
 /** Whether the sentence narrows what it waives to a harmless scope of its language, and nothing widens it again. */
 function harmlessScope(c: Compiled, sentence: string): boolean {
-  if (c.scopeGuard?.test(sentence)) return false;
-  return c.scope.some((rule) => {
-    rule.first.lastIndex = 0;
-    const found = rule.first.test(sentence) && rule.rest.every((re) => re.test(sentence));
-    rule.first.lastIndex = 0;
-    return found;
-  });
+  return !c.scopeGuard?.test(sentence) && c.scope.some((rule) => ruleFound(rule, sentence));
 }
 
 /** `frame:defensive` and `frame:descriptive`, read on the sentence with the matched spans blanked. */

@@ -222,7 +222,7 @@ class PrefixTable {
     this.wide = new Uint8Array(slots);
     let bucket = 0;
     for (const prefix of buckets.keys()) {
-      const [key, key2] = this.keysAt(prefix, 0);
+      const [key, key2] = [keyAt(prefix, 0), this.key2At(prefix, 0)];
       let slot = slotOf(key, key2, slots - 1);
       while (this.bucket[slot] !== EMPTY_SLOT) slot = (slot + 1) & (slots - 1);
       [this.key[slot], this.key2[slot], this.bucket[slot], this.prefix[slot]] = [key, key2, bucket++, prefix];
@@ -230,14 +230,15 @@ class PrefixTable {
     }
   }
 
-  private keysAt(text: string, at: number): [number, number] {
-    return [keyAt(text, at), this.length > KEY_LENGTH ? keyAt(text, at + KEY_LENGTH) : 0];
+  /** The key of a prefix's characters after the first three (none for a three-character table). */
+  private key2At(text: string, at: number): number {
+    return this.length > KEY_LENGTH ? keyAt(text, at + KEY_LENGTH) : 0;
   }
 
   /** The bucket of the prefix at `at` (whose first three characters' key is `key`), or EMPTY_SLOT. */
   bucketAt(text: string, at: number, key: number): number {
     if (at + this.length > text.length) return EMPTY_SLOT;
-    const key2 = this.length > KEY_LENGTH ? keyAt(text, at + KEY_LENGTH) : 0;
+    const key2 = this.key2At(text, at);
     const mask = this.bucket.length - 1;
     for (let slot = slotOf(key, key2, mask); this.bucket[slot] !== EMPTY_SLOT; slot = (slot + 1) & mask) {
       if (this.key[slot] !== key || this.key2[slot] !== key2) continue;
